@@ -1,0 +1,34 @@
+# The two commands a newcomer needs: `make demo` and `make test`. Everything else is CMake.
+BUILD ?= build
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build test demo update-golden clean grammar
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+configure: $(BUILD)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD)
+
+test: build
+	bash scripts/run-tests.sh $(BUILD)
+
+# Rewrites every golden file from the current output; review the diff before committing.
+update-golden: build
+	FITZ_UPDATE_GOLDEN=1 $(BUILD)/bin/fitz_golden_tests
+
+demo: build
+	bash scripts/demo.sh $(BUILD)
+
+grammar:
+	bash scripts/regen-grammar.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian packages fitz needs to build, test and run its demo, and nothing else.
+# Idempotent: packages already present are left alone, so a second run takes about a second.
+set -euo pipefail
+
+# Build toolchain and libraries (see docs/building.md for what each is for).
+PKGS=(
+  build-essential cmake ninja-build pkg-config ccache git
+  nlohmann-json3-dev libtree-sitter-dev libfmt-dev
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  llvm-14-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libssl-dev libcpp-jwt-dev
+  postgresql postgresql-client
+  clang-14 libclang-rt-14-dev
+  nodejs npm
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    # A package satisfied by another name (e.g. nodejs bundling npm) still counts as present
+    # when its main binary is on PATH.
+    case "$p" in
+      npm) command -v npm >/dev/null 2>&1 && continue ;;
+      nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    esac
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# --no-upgrade keeps unrelated installed packages at their current versions.
+$SUDO apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}"

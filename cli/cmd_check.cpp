@@ -1,0 +1,118 @@
+// `fitz check`: loads a file, directory or project, reports every diagnostic in the chosen
+// format, and optionally dumps an intermediate form (cst, ast) of the root modules.
+#include <ostream>
+#include <string_view>
+
+#include "cli/driver.h"
+#include "frontend/lower.h"
+#include "frontend/project.h"
+#include "frontend/render.h"
+
+namespace fitz::cli {
+
+namespace {
+
+constexpr const char* kCheckUsage = R"(usage: fitz check [PATH] [options]
+
+Checks a .fitz file, every .fitz file under a directory, or (with no PATH) the project around
+the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/).
+
+options:
+  --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
+  --dump=cst|ast              print the syntax tree or the AST of each root module to stdout
+  --warnings-as-errors        exit 1 when there are warnings
+  -h, --help                  show this help
+)";
+
+struct CheckOptions {
+  std::string target;
+  std::string format = "text";
+  std::string dump;
+  bool warnings_as_errors = false;
+};
+
+bool value_of(std::string_view arg, std::string_view flag, std::string& out) {
+  if (!arg.starts_with(flag) || arg.size() <= flag.size() || arg[flag.size()] != '=') return false;
+  out = std::string(arg.substr(flag.size() + 1));
+  return true;
+}
+
+}  // namespace
+
+int cmd_check(const std::vector<std::string>& args, Io io) {
+  CheckOptions opt;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (a == "-h" || a == "--help") {
+      io.out << kCheckUsage;
+      return kOk;
+    }
+    if (value_of(a, "--format", opt.format) || value_of(a, "--dump", opt.dump)) continue;
+    if ((a == "--format" || a == "--dump") && i + 1 < args.size()) {
+      (a == "--format" ? opt.format : opt.dump) = args[++i];
+      continue;
+    }
+    if (a == "--warnings-as-errors") {
+      opt.warnings_as_errors = true;
+      continue;
+    }
+    if (a.starts_with("-")) {
+      io.err << "error: unknown option `" << a << "` for `fitz check`\n\n" << kCheckUsage;
+      return kUsage;
+    }
+    if (!opt.target.empty()) {
+      io.err << "error: `fitz check` takes one path\n";
+      return kUsage;
+    }
+    opt.target = std::string(a);
+  }
+  if (opt.format != "text" && opt.format != "json" && opt.format != "github") {
+    io.err << "error: unknown format `" << opt.format << "` (expected text, json or github)\n";
+    return kUsage;
+  }
+  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast") {
+    io.err << "error: unknown dump `" << opt.dump << "` (expected cst or ast)\n";
+    return kUsage;
+  }
+
+  frontend::SourceManager sources;
+  frontend::DiagnosticBag diags;
+  frontend::LoadRequest req;
+  req.target = opt.target;
+  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  if (loaded.fatal) {
+    io.err << "error: " << *loaded.fatal << "\n";
+    return kUsage;
+  }
+  const frontend::ModuleGraph& graph = loaded.graph;
+
+  if (!opt.dump.empty()) {
+    for (frontend::ModuleId id : graph.roots) {
+      const frontend::Module& m = graph.get(id);
+      if (graph.roots.size() > 1) io.out << "// " << m.path.string() << "\n";
+      if (opt.dump == "cst")
+        io.out << frontend::cst_sexp(m.tree) << "\n";
+      else
+        io.out << frontend::dump_ast(m.ast, sources.file(m.file));
+    }
+  }
+
+  std::vector<frontend::Diagnostic> all = diags.sorted();
+  if (opt.format == "json")
+    io.out << frontend::render_json(sources, all);
+  else if (opt.format == "github")
+    io.out << frontend::render_github(sources, all);
+  else {
+    io.err << frontend::render_text(sources, all, io.color);
+    if (!all.empty()) io.err << frontend::render_summary(diags.error_count(), diags.warning_count());
+  }
+
+  // Files that could not be read at all are I/O errors, not program errors.
+  for (const auto& d : all)
+    if (d.kind == frontend::DiagKind::CannotReadFile) return kUsage;
+  if (diags.error_count() > 0) return kUserError;
+  if (opt.warnings_as_errors && diags.warning_count() > 0) return kUserError;
+  return kOk;
+}
+
+}  // namespace fitz::cli

@@ -1,0 +1,61 @@
+// Subcommand dispatch, `--help` and `--version`.
+#include "cli/driver.h"
+
+#include <ostream>
+
+namespace fitz::cli {
+
+namespace {
+
+constexpr const char* kUsage = R"(fitz — the toolchain of the Fitz language
+
+usage: fitz <command> [options] [args]
+
+commands:
+  check [PATH]   type-check a file, a directory or the project around the current directory
+  build [PATH]   compile to a native binary
+  run [PATH]     build (cached) and run
+  test [PATH]    run @test functions
+  fmt [PATH]     format source files
+  lsp            start the language server on stdio
+  bench          run the bundled benchmarks
+  new NAME       create a project
+  openapi PATH   print the OpenAPI document of a service
+  db             migrations and schema tools
+
+options:
+  -h, --help     show help (also after a command: fitz check --help)
+  -V, --version  show the version
+
+exit status: 0 ok, 1 the program has errors or tests failed, 2 usage or I/O error,
+3 internal error (please report it)
+)";
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, Io io) {
+  if (args.empty()) {
+    io.err << kUsage;
+    return kUsage;
+  }
+  const std::string& cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    io.out << kUsage;
+    return kOk;
+  }
+  if (cmd == "-V" || cmd == "--version") {
+    io.out << "fitz " << FITZ_VERSION << "\n";
+    return kOk;
+  }
+  if (cmd == "check") return cmd_check(rest, io);
+  if (cmd == "build" || cmd == "run" || cmd == "test" || cmd == "fmt" || cmd == "lsp" ||
+      cmd == "bench" || cmd == "new" || cmd == "openapi" || cmd == "db") {
+    io.err << "error: `fitz " << cmd << "` is not available in this version yet\n";
+    return kUsage;
+  }
+  io.err << "error: unknown command `" << cmd << "`\n\n" << kUsage;
+  return kUsage;
+}
+
+}  // namespace fitz::cli

@@ -1,0 +1,24 @@
+// The `fitz` command line: parses the subcommand and dispatches to one driver per command.
+// Everything writes to the given streams so tests can run commands in-process.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace fitz::cli {
+
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+  bool color = false;  // diagnostics in colour (stderr is a terminal)
+};
+
+// Exit codes shared by every command.
+enum ExitCode : int { kOk = 0, kUserError = 1, kUsage = 2, kInternal = 3 };
+
+int run(const std::vector<std::string>& args, Io io);
+
+int cmd_check(const std::vector<std::string>& args, Io io);
+
+}  // namespace fitz::cli

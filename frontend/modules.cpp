@@ -1,0 +1,241 @@
+// The module loader: resolves `import a.b` / `from a.b import x` to files, loads each module
+// once (cached by normalised path), and reports missing modules, missing names and cycles.
+#include "frontend/modules.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "frontend/lower.h"
+
+namespace fitz::frontend {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string dotted(const std::vector<Ident>& segments) {
+  std::string s;
+  for (const auto& seg : segments) {
+    if (!s.empty()) s += '.';
+    s += seg.text;
+  }
+  return s;
+}
+
+Span span_of_path(const std::vector<Ident>& segments) {
+  Span s = segments.front().span;
+  s.end = segments.back().span.end;
+  return s;
+}
+
+fs::path normalise(const fs::path& p) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(p, ec);
+  if (ec) abs = p;
+  fs::path canon = fs::weakly_canonical(abs, ec);
+  return ec ? abs.lexically_normal() : canon;
+}
+
+}  // namespace
+
+FileReader disk_reader() {
+  return [](const fs::path& path, std::string& error) -> std::optional<std::string> {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      error = "is a directory";
+      return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = fs::exists(path, ec) ? "permission denied" : "no such file";
+      return std::nullopt;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return std::move(ss).str();
+  };
+}
+
+ModuleId ModuleGraph::find(const fs::path& path) const {
+  fs::path want = normalise(path);
+  for (uint32_t i = 0; i < modules.size(); ++i)
+    if (modules[i].path == want) return ModuleId(i);
+  return ModuleId();
+}
+
+ModuleLoader::ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader)
+    : sources_(sources), diags_(diags), reader_(std::move(reader)) {}
+
+void ModuleLoader::set_manifest(Manifest manifest, fs::path project_root) {
+  graph_.manifest = std::move(manifest);
+  graph_.project_root = std::move(project_root);
+}
+
+ModuleId ModuleLoader::load_root(const fs::path& path) {
+  ModuleId id = load(path, path.stem().string(), nullptr);
+  if (id.valid()) {
+    bool seen = false;
+    for (ModuleId r : graph_.roots) seen |= r == id;
+    if (!seen) graph_.roots.push_back(id);
+  }
+  return id;
+}
+
+ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Span* requested_at) {
+  fs::path path = normalise(raw_path);
+  auto key = path.string();
+  if (auto it = by_path_.find(key); it != by_path_.end()) {
+    ModuleId id = it->second;
+    if (state_[id.index] == State::Loading && requested_at) {
+      // The module is an ancestor in the current chain of imports: a cycle.
+      std::string chain;
+      bool in_cycle = false;
+      for (ModuleId m : stack_) {
+        in_cycle |= m == id;
+        if (in_cycle) chain += fmt::format("`{}` -> ", graph_.modules[m.index].name);
+      }
+      chain += fmt::format("`{}`", graph_.modules[id.index].name);
+      diags_.error(DiagKind::ImportCycle, *requested_at, fmt::format("import cycle: {}", chain))
+          .hint = "move the shared declarations into a module that both can import";
+    }
+    return id;
+  }
+
+  std::string error;
+  std::optional<std::string> text = reader_(path, error);
+  if (!text) {
+    if (requested_at)
+      diags_.error(DiagKind::ModuleNotFound, *requested_at,
+                   fmt::format("cannot find module `{}` (looked for `{}`: {})", name, path.string(), error));
+    else
+      diags_.error(DiagKind::CannotReadFile, Span{},
+                   fmt::format("cannot read `{}`: {}", path.string(), error));
+    return ModuleId();
+  }
+
+  ModuleId id(uint32_t(graph_.modules.size()));
+  by_path_.emplace(key, id);
+  state_.push_back(State::Loading);
+  {
+    Module m;
+    m.name = std::move(name);
+    m.path = path;
+    m.file = sources_.add(path.string(), std::move(*text));
+    graph_.modules.push_back(std::move(m));
+  }
+  {
+    Module& m = graph_.modules[id.index];
+    m.ast = parse_module(sources_.file(m.file), m.file, diags_, &m.tree);
+  }
+
+  stack_.push_back(id);
+  resolve_imports(id);
+  stack_.pop_back();
+  state_[id.index] = State::Done;
+  graph_.init_order.push_back(id);
+  return id;
+}
+
+std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
+                                                   const std::vector<Ident>& segments) const {
+  fs::path base = importer.path.parent_path();
+  size_t first = 0;
+  if (graph_.manifest) {
+    for (const auto& dep : graph_.manifest->dependencies) {
+      if (dep.name != segments.front().text || !dep.path) continue;
+      fs::path dep_root = graph_.project_root / *dep.path;
+      fs::path entry = dep_root / "src" / "lib.fitz";
+      // A path dependency's own manifest names its library entry.
+      std::string err;
+      if (auto toml = reader_(dep_root / "fitz.toml", err)) {
+        SourceManager scratch;
+        DiagnosticBag ignored;
+        FileId f = scratch.add((dep_root / "fitz.toml").string(), *toml);
+        if (auto dm = parse_manifest(scratch.file(f), ignored); dm && dm->lib_entry)
+          entry = dep_root / *dm->lib_entry;
+      }
+      if (segments.size() == 1) return entry;
+      base = entry.parent_path();
+      first = 1;
+      break;
+    }
+  }
+  fs::path p = base;
+  for (size_t i = first; i < segments.size(); ++i) p /= std::string(segments[i].text);
+  p += ".fitz";
+  return p;
+}
+
+void ModuleLoader::resolve_imports(ModuleId id) {
+  // Collect requests first: loading other modules grows graph_.modules and moves this one.
+  struct Request {
+    StmtId stmt;
+    std::vector<Ident> path;
+    const FromImportStmt* from;
+  };
+  std::vector<Request> requests;
+  {
+    const Ast& ast = graph_.modules[id.index].ast;
+    for (StmtId s : ast.top_level) {
+      const Stmt& stmt = ast.get(s);
+      if (auto* imp = std::get_if<ImportStmt>(&stmt.data))
+        requests.push_back({s, imp->path, nullptr});
+      else if (auto* from = std::get_if<FromImportStmt>(&stmt.data))
+        requests.push_back({s, from->path, from});
+    }
+  }
+  for (const Request& req : requests) {
+    if (req.path.empty()) continue;
+    Span at = span_of_path(req.path);
+    std::optional<fs::path> target_path = resolve_path(graph_.modules[id.index], req.path);
+    ModuleId target;
+    if (target_path) target = load(*target_path, dotted(req.path), &at);
+    graph_.modules[id.index].imports.push_back({req.stmt, target});
+    if (target.valid() && req.from && state_[target.index] == State::Done)
+      check_imported_names(id, *req.from, target);
+  }
+}
+
+void ModuleLoader::check_imported_names(ModuleId importer, const FromImportStmt& stmt, ModuleId target) {
+  std::vector<Ident> names = top_level_names(graph_.modules[target.index].ast);
+  for (const ImportName& want : stmt.names) {
+    bool found = false;
+    for (const Ident& have : names) found |= have.text == want.name.text;
+    if (!found)
+      diags_.error(DiagKind::NameNotFoundInModule, want.name.span,
+                   fmt::format("module `{}` has no top-level name `{}`", dotted(stmt.path), want.name.text));
+  }
+  (void)importer;
+}
+
+ModuleGraph ModuleLoader::finish() && { return std::move(graph_); }
+
+std::vector<Ident> top_level_names(const Ast& ast) {
+  std::vector<Ident> names;
+  for (StmtId s : ast.top_level) {
+    const Stmt& stmt = ast.get(s);
+    std::visit(
+        [&](const auto& d) {
+          using T = std::decay_t<decltype(d)>;
+          if constexpr (std::is_same_v<T, FnStmt>) {
+            if (ast.get(d.fn).name) names.push_back(*ast.get(d.fn).name);
+          } else if constexpr (std::is_same_v<T, TypeStmt>) {
+            names.push_back(ast.get(d.type).name);
+          } else if constexpr (std::is_same_v<T, AnnotatedAssignStmt>) {
+            names.push_back(d.name);
+          } else if constexpr (std::is_same_v<T, AssignStmt>) {
+            if (auto* n = std::get_if<NameRef>(&ast.get(d.target).data)) names.push_back(n->name);
+          } else if constexpr (std::is_same_v<T, ImportStmt>) {
+            names.push_back(d.alias ? *d.alias : d.path.back());
+          } else if constexpr (std::is_same_v<T, FromImportStmt>) {
+            for (const auto& n : d.names) names.push_back(n.alias ? *n.alias : n.name);
+          }
+        },
+        stmt.data);
+  }
+  return names;
+}
+
+}  // namespace fitz::frontend

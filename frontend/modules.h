@@ -1,0 +1,87 @@
+// The module graph: loads an entry file and everything it imports (relative to the importing
+// file, or from fitz.toml path dependencies), parses and lowers each once, detects cycles.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/manifest.h"
+#include "frontend/source.h"
+#include "frontend/syntax_tree.h"
+
+namespace fitz::frontend {
+
+using ModuleId = Id<struct ModuleTag>;
+
+struct ResolvedImport {
+  StmtId stmt;
+  ModuleId target;  // invalid when the module could not be found (already diagnosed)
+};
+
+struct Module {
+  std::string name;  // dotted import name of its first import, or the file stem for a root
+  std::filesystem::path path;  // absolute and normalised; the module's identity
+  FileId file;
+  SyntaxTree tree;
+  Ast ast;
+  std::vector<ResolvedImport> imports;  // one per top-level import statement, in source order
+};
+
+struct ModuleGraph {
+  std::vector<Module> modules;
+  std::vector<ModuleId> roots;
+  // Every module after all the modules it imports: the order top-level code runs in.
+  std::vector<ModuleId> init_order;
+  std::optional<Manifest> manifest;
+  std::filesystem::path project_root;  // directory holding fitz.toml; empty without one
+
+  const Module& get(ModuleId id) const { return modules[id.index]; }
+  ModuleId find(const std::filesystem::path& path) const;
+};
+
+// Reads a file's text; the language server passes one that prefers unsaved editor buffers.
+using FileReader =
+    std::function<std::optional<std::string>(const std::filesystem::path&, std::string& error)>;
+FileReader disk_reader();
+
+class ModuleLoader {
+ public:
+  ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader = disk_reader());
+
+  // Dependencies named in fitz.toml resolve the first segment of an import.
+  void set_manifest(Manifest manifest, std::filesystem::path project_root);
+
+  // Loads a root module and everything it imports. Invalid if the file cannot be read
+  // (diagnosed, with `from` as the span of the request when there is one).
+  ModuleId load_root(const std::filesystem::path& path);
+
+  ModuleGraph finish() &&;
+
+ private:
+  enum class State : uint8_t { Loading, Done };
+  ModuleId load(const std::filesystem::path& path, std::string name, const Span* requested_at);
+  void resolve_imports(ModuleId id);
+  std::optional<std::filesystem::path> resolve_path(const Module& importer,
+                                                    const std::vector<Ident>& segments) const;
+  void check_imported_names(ModuleId importer, const FromImportStmt& stmt, ModuleId target);
+
+  SourceManager& sources_;
+  DiagnosticBag& diags_;
+  FileReader reader_;
+  ModuleGraph graph_;
+  std::unordered_map<std::string, ModuleId> by_path_;
+  std::vector<State> state_;
+  std::vector<ModuleId> stack_;  // modules being loaded, for cycle messages
+};
+
+// The names a module defines at top level (functions, types, assigned variables, imports),
+// in source order: what `from m import x` may name.
+std::vector<Ident> top_level_names(const Ast& ast);
+
+}  // namespace fitz::frontend

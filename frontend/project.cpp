@@ -1,0 +1,105 @@
+// Resolving what to load: single file, directory, or a project rooted at fitz.toml (its bins,
+// its lib, and every module under src/ and tests/), then loading it through ModuleLoader.
+#include "frontend/project.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace fitz::frontend {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> fitz_files_under(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    std::string name = p.filename().string();
+    if (it->is_directory(ec)) {
+      if (name.starts_with(".") || name == "build" || name == "node_modules" || name == "target")
+        it.disable_recursion_pending();
+      continue;
+    }
+    if (p.extension() == ".fitz") files.push_back(p);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+namespace {
+
+std::optional<fs::path> find_manifest_above(fs::path dir) {
+  std::error_code ec;
+  dir = fs::absolute(dir, ec);
+  while (true) {
+    if (fs::is_regular_file(dir / "fitz.toml", ec)) return dir / "fitz.toml";
+    if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
+    dir = dir.parent_path();
+  }
+}
+
+// Loads fitz.toml into the loader; returns false (with diagnostics) when it is unusable.
+bool use_manifest(const fs::path& toml, ModuleLoader& loader, SourceManager& sources,
+                  DiagnosticBag& diags, const FileReader& reader, std::optional<Manifest>& out) {
+  std::string error;
+  std::optional<std::string> text = reader(toml, error);
+  if (!text) {
+    diags.error(DiagKind::CannotReadFile, Span{}, fmt::format("cannot read `{}`: {}", toml.string(), error));
+    return false;
+  }
+  FileId f = sources.add(toml.string(), std::move(*text));
+  out = parse_manifest(sources.file(f), diags);
+  if (!out) return false;
+  loader.set_manifest(*out, toml.parent_path());
+  return true;
+}
+
+}  // namespace
+
+LoadResult load_program(const LoadRequest& req, SourceManager& sources, DiagnosticBag& diags) {
+  LoadResult result;
+  ModuleLoader loader(sources, diags, req.reader);
+  std::error_code ec;
+  fs::path target = req.target.empty() ? fs::path() : (req.target.is_absolute() ? req.target : req.cwd / req.target);
+
+  if (!target.empty() && !fs::exists(target, ec)) {
+    result.fatal = fmt::format("no such file or directory: `{}`", req.target.string());
+    return result;
+  }
+
+  std::vector<fs::path> roots;
+  std::optional<Manifest> manifest;
+  bool project = target.empty() || (fs::is_directory(target, ec) && fs::exists(target / "fitz.toml", ec));
+  if (project) {
+    fs::path start = target.empty() ? req.cwd : target;
+    std::optional<fs::path> toml = target.empty() ? find_manifest_above(start) : std::optional(target / "fitz.toml");
+    if (!toml) {
+      result.fatal = "no fitz.toml in this directory or any parent; name a file or directory to check";
+      return result;
+    }
+    fs::path root = toml->parent_path();
+    if (use_manifest(*toml, loader, sources, diags, req.reader, manifest)) {
+      for (const auto& bin : manifest->bins) roots.push_back(root / bin.main);
+      if (manifest->lib_entry) roots.push_back(root / *manifest->lib_entry);
+    }
+    for (const char* sub : {"src", "tests"})
+      for (auto& f : fitz_files_under(root / sub)) roots.push_back(f);
+    if (roots.empty())
+      for (auto& f : fitz_files_under(root)) roots.push_back(f);
+  } else if (fs::is_directory(target, ec)) {
+    roots = fitz_files_under(target);
+  } else {
+    roots.push_back(target);
+    // A loose file inside a project still resolves the project's path dependencies.
+    if (auto toml = find_manifest_above(target.parent_path()))
+      use_manifest(*toml, loader, sources, diags, req.reader, manifest);
+  }
+
+  for (const fs::path& r : roots) loader.load_root(r);
+  result.graph = std::move(loader).finish();
+  return result;
+}
+
+}  // namespace fitz::frontend

@@ -1,0 +1,33 @@
+// What a command works on: a file, a directory, or the project around it (walking up to
+// fitz.toml). The CLI and the language server load programs through this one function.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/modules.h"
+
+namespace fitz::frontend {
+
+struct LoadRequest {
+  // A .fitz file, a directory, or empty for "the project around `cwd`".
+  std::filesystem::path target;
+  std::filesystem::path cwd = std::filesystem::current_path();
+  FileReader reader = disk_reader();
+};
+
+struct LoadResult {
+  ModuleGraph graph;
+  // Set when the request itself is unusable (no such path, no fitz.toml above cwd): a usage or
+  // I/O error, exit 2, as opposed to diagnostics in the program.
+  std::optional<std::string> fatal;
+};
+
+LoadResult load_program(const LoadRequest& request, SourceManager& sources, DiagnosticBag& diags);
+
+// Every .fitz file below `dir`, sorted, skipping hidden directories and build outputs.
+std::vector<std::filesystem::path> fitz_files_under(const std::filesystem::path& dir);
+
+}  // namespace fitz::frontend

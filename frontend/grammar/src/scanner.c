@@ -1,0 +1,182 @@
+// External scanner for the Fitz grammar.
+//
+// Tokens produced here (same order as `externals` in grammar.js):
+//   NEWLINE               statement terminator; only when the parser can accept
+//                         one, and not when the next non-blank, non-comment line
+//                         starts with `.` (method chain) or `else`.
+//   STRING_CONTENT        text chunk of a "..." string
+//   TRIPLE_STRING_CONTENT text chunk of a """...""" string (newlines included)
+//   BYTES_CONTENT         text chunk of a b"..." literal
+//   FORMAT_SPEC           everything after the `:` of an interpolation hole up
+//                         to the closing `}`
+//   ERROR_SENTINEL        never valid in the grammar; when the parser marks it
+//                         valid it is recovering from an error, and we return
+//                         false so the internal lexer takes over.
+//
+// The scanner is stateless. Every loop either advances or stops, and EOF is
+// checked everywhere, so it cannot hang on truncated input.
+
+#include "tree_sitter/parser.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum TokenType {
+  NEWLINE,
+  STRING_CONTENT,
+  TRIPLE_STRING_CONTENT,
+  BYTES_CONTENT,
+  FORMAT_SPEC,
+  ERROR_SENTINEL,
+};
+
+static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
+static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
+
+static inline bool is_horizontal_space(int32_t c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == 0xFEFF;
+}
+
+static inline bool is_ident_char(int32_t c) {
+  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         c >= 0x80;
+}
+
+// Called with the lexer just past the first newline (already marked as the
+// token end). Looks past blank lines and comments at the start of the next
+// code line. Returns true when that line continues the current expression.
+static bool next_line_continues(TSLexer *lexer) {
+  for (;;) {
+    if (lexer->eof(lexer)) return false;
+    int32_t c = lexer->lookahead;
+    if (c == '\n' || is_horizontal_space(c)) {
+      advance(lexer);
+      continue;
+    }
+    if (c == '/') {
+      advance(lexer);
+      if (lexer->lookahead == '/') {
+        while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
+        continue;
+      }
+      if (lexer->lookahead == '*') {
+        advance(lexer);
+        for (;;) {
+          if (lexer->eof(lexer)) return false;
+          if (lexer->lookahead == '*') {
+            advance(lexer);
+            if (lexer->lookahead == '/') {
+              advance(lexer);
+              break;
+            }
+          } else {
+            advance(lexer);
+          }
+        }
+        continue;
+      }
+      return false;
+    }
+    if (c == '.') {
+      advance(lexer);
+      return lexer->lookahead != '.';
+    }
+    if (c == 'e') {
+      static const char rest[] = "lse";
+      advance(lexer);
+      for (int i = 0; rest[i]; i++) {
+        if (lexer->lookahead != rest[i]) return false;
+        advance(lexer);
+      }
+      return lexer->eof(lexer) || !is_ident_char(lexer->lookahead);
+    }
+    return false;
+  }
+}
+
+static bool scan_newline(TSLexer *lexer) {
+  while (!lexer->eof(lexer) && is_horizontal_space(lexer->lookahead)) skip(lexer);
+  if (lexer->eof(lexer) || lexer->lookahead != '\n') return false;
+  advance(lexer);
+  lexer->mark_end(lexer);
+  if (next_line_continues(lexer)) return false;
+  lexer->result_symbol = NEWLINE;
+  return true;
+}
+
+// Content of a string body up to (not including) the next escape, hole,
+// closing quote, end of line (single-line strings) or end of file.
+static bool scan_string_content(TSLexer *lexer, enum TokenType kind) {
+  bool has_content = false;
+  for (;;) {
+    if (lexer->eof(lexer)) break;
+    int32_t c = lexer->lookahead;
+    if (c == '\\') break;
+    if (c == '{' && kind != BYTES_CONTENT) break;
+    if (c == '\n' && kind != TRIPLE_STRING_CONTENT) break;
+    if (c == '"') {
+      if (kind != TRIPLE_STRING_CONTENT) break;
+      // One or two quotes are content; three end the string.
+      lexer->mark_end(lexer);
+      advance(lexer);
+      if (lexer->lookahead == '"') {
+        advance(lexer);
+        if (lexer->lookahead == '"') {
+          lexer->result_symbol = kind;
+          return has_content;  // token ends at the mark, before the quotes
+        }
+      }
+      has_content = true;
+      continue;
+    }
+    advance(lexer);
+    has_content = true;
+  }
+  lexer->mark_end(lexer);
+  lexer->result_symbol = kind;
+  return has_content;
+}
+
+static bool scan_format_spec(TSLexer *lexer) {
+  bool has_content = false;
+  while (!lexer->eof(lexer)) {
+    int32_t c = lexer->lookahead;
+    if (c == '}' || c == '"' || c == '\n') break;
+    advance(lexer);
+    has_content = true;
+  }
+  lexer->mark_end(lexer);
+  lexer->result_symbol = FORMAT_SPEC;
+  return has_content;
+}
+
+void *tree_sitter_fitz_external_scanner_create(void) { return NULL; }
+
+void tree_sitter_fitz_external_scanner_destroy(void *payload) { (void)payload; }
+
+unsigned tree_sitter_fitz_external_scanner_serialize(void *payload, char *buffer) {
+  (void)payload;
+  (void)buffer;
+  return 0;
+}
+
+void tree_sitter_fitz_external_scanner_deserialize(void *payload, const char *buffer,
+                                                   unsigned length) {
+  (void)payload;
+  (void)buffer;
+  (void)length;
+}
+
+bool tree_sitter_fitz_external_scanner_scan(void *payload, TSLexer *lexer,
+                                            const bool *valid_symbols) {
+  (void)payload;
+  if (valid_symbols[ERROR_SENTINEL]) return false;
+
+  if (valid_symbols[STRING_CONTENT]) return scan_string_content(lexer, STRING_CONTENT);
+  if (valid_symbols[TRIPLE_STRING_CONTENT])
+    return scan_string_content(lexer, TRIPLE_STRING_CONTENT);
+  if (valid_symbols[BYTES_CONTENT]) return scan_string_content(lexer, BYTES_CONTENT);
+  if (valid_symbols[FORMAT_SPEC]) return scan_format_spec(lexer);
+  if (valid_symbols[NEWLINE]) return scan_newline(lexer);
+  return false;
+}

@@ -129,7 +129,9 @@ void DiagnosticBag::clear() {
 
 std::vector<Diagnostic> DiagnosticBag::sorted() const {
   std::vector<Diagnostic> out(diagnostics_.begin(), diagnostics_.end());
-  auto file_rank = [](Span s) -> uint64_t { return s.file.valid() ? uint64_t{s.file.value} + 1 : 0; };
+  auto file_rank = [](Span s) -> uint64_t {
+    return s.file.valid() ? uint64_t{s.file.value} + 1 : 0;
+  };
   std::stable_sort(out.begin(), out.end(), [&](Diagnostic const& a, Diagnostic const& b) {
     return std::tuple(file_rank(a.span), a.span.begin, a.span.end) <
            std::tuple(file_rank(b.span), b.span.begin, b.span.end);

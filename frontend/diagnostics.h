@@ -72,9 +72,9 @@ struct Diagnostic {
 };
 
 // Collects diagnostics from one or more phases. A second report with the same kind and span as an
-// earlier one (and, without a location, the same message) is dropped (error recovery often finds the same problem twice); the returned
-// reference then points at a scratch diagnostic, so chained calls on it are harmless.
-// References returned by report() stay valid until the bag is cleared.
+// earlier one (without a location: the same kind and message) is dropped, since error recovery
+// often finds one problem twice; the returned reference then points at a scratch diagnostic, so
+// chained calls on it are harmless. References from report() stay valid until clear().
 class DiagnosticBag {
  public:
   Diagnostic& report(Diagnostic diagnostic);

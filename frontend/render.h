@@ -15,7 +15,7 @@
 
 namespace fitz::frontend {
 
-// ---- text (render_text.cpp) --------------------------------------------------------------------
+// ---- text (render_text.cpp) ---------------------------------------------------------------------
 
 struct TextRenderOptions {
   bool color = false;        // ANSI colours; the caller decides (e.g. from isatty)
@@ -36,7 +36,7 @@ std::string render_summary(std::size_t error_count, std::size_t warning_count, b
 // characters, 2 for East Asian wide characters and most emoji, 1 otherwise.
 uint32_t display_width(char32_t cp);
 
-// ---- JSON (render_json.cpp) ----------------------------------------------------------------------
+// ---- JSON (render_json.cpp) ---------------------------------------------------------------------
 
 // The stable schema, documented in docs/diagnostics.md:
 // {"code","severity","message","file","span":{"start":{"line","column","offset"},"end":{…}},
@@ -65,7 +65,7 @@ struct LspRange {
 // An invalid span maps to the empty range at 0:0.
 LspRange lsp_range(Span span, SourceManager const& sources);
 
-// ---- GitHub Actions (render_github.cpp) ------------------------------------------------------------
+// ---- GitHub Actions (render_github.cpp) ---------------------------------------------------------
 
 // `::error file=path,line=L,col=C,endLine=L2,endColumn=C2,title=E0020::message` plus "\n".
 // endColumn is inclusive (the column of the span's last character), as GitHub expects. The
@@ -76,7 +76,7 @@ std::string render_github(Diagnostic const& diagnostic, SourceManager const& sou
 std::string github_escape_data(std::string_view text);
 std::string github_escape_property(std::string_view text);
 
-// ---- choosing a format -------------------------------------------------------------------------------
+// ---- choosing a format --------------------------------------------------------------------------
 
 enum class DiagnosticFormat { Text, Json, Github };
 

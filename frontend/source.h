@@ -47,6 +47,7 @@ struct Span {
 // not a well-formed sequence (overlong forms, surrogates and values above U+10FFFF included).
 // `cp` receives the decoded scalar, or U+FFFD for an invalid byte.
 uint32_t decode_utf8(std::string_view text, uint32_t pos, char32_t& cp);
+void append_utf8(std::string& out, char32_t cp);  // `cp` must be a Unicode scalar value
 
 class SourceFile {
  public:

@@ -1,0 +1,70 @@
+// fitz.toml: the project manifest model, a strict parser for the TOML subset it uses, and the
+// upward search the CLI and the language server share to find a project's root.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "frontend/diagnostics.h"
+#include "frontend/source.h"
+
+namespace fitz::frontend {
+
+inline constexpr std::string_view kManifestFileName = "fitz.toml";
+inline constexpr std::string_view kCurrentEdition = "2026";
+
+// `[bin] main = "…"` (name defaults to the package name) or one `[[bin]]` entry.
+struct BinTarget {
+  std::string name;
+  std::string main;  // path relative to the manifest's directory
+  Span span;         // the `main` value
+};
+
+enum class DependencySource { Path, Git };
+
+struct Dependency {
+  std::string name;
+  DependencySource source = DependencySource::Path;
+  std::string path;  // DependencySource::Path, relative to the manifest's directory
+  std::string git;   // DependencySource::Git: the repository URL, with exactly one of:
+  std::string tag;
+  std::string rev;
+  Span span;         // the dependency's name in the manifest
+  Span source_span;  // the `path` or `git` value, for "not found" errors from the loader
+};
+
+struct Manifest {
+  FileId file;
+  std::string name;
+  std::string version;
+  std::string edition;
+  std::vector<std::string> authors;
+  std::string description;
+  std::string license;
+  std::vector<BinTarget> bins;
+  std::optional<std::string> lib_entry;
+  std::vector<Dependency> dependencies;             // in file order
+  std::vector<std::pair<std::string, bool>> flags;  // `[flags]` defaults, in file order
+};
+
+// `^[a-z][a-z0-9_-]{0,63}$`
+bool is_valid_package_name(std::string_view name);
+
+// Parses and validates a fitz.toml already in a SourceManager. Every problem is reported into
+// `diagnostics` with a span into the file (syntax errors as E0111, the first one ending the
+// parse); unknown keys are warnings. Returns nullopt when any error was reported.
+std::optional<Manifest> parse_manifest(SourceFile const& file, DiagnosticBag& diagnostics);
+
+// Reads `path` into `sources` and parses it; an unreadable file is reported as E0110.
+std::optional<Manifest> load_manifest(SourceManager& sources, std::filesystem::path const& path,
+                                      DiagnosticBag& diagnostics);
+
+// The nearest fitz.toml at or above `start_dir` (a file path starts at its directory), as an
+// absolute path; nullopt when no ancestor has one.
+std::optional<std::filesystem::path> find_manifest(std::filesystem::path const& start_dir);
+
+}  // namespace fitz::frontend

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace fitz::frontend {
 
@@ -427,9 +428,9 @@ class TomlParser {
       }
       if (peek() != ',')
         return fail_here("`,` or `}` in the inline table (inline tables fit on one line)");
-      ++pos_;
+      uint32_t const comma = pos_++;
       skip_ws();
-      if (peek() == '}') return fail(pos_ - 1, pos_, "trailing comma in an inline table");
+      if (peek() == '}') return fail(comma, comma + 1, "trailing comma in an inline table");
     }
   }
 
@@ -558,10 +559,14 @@ class ManifestBuilder {
     if (!expect(e, Kind::String, "a string", name)) return std::nullopt;
     return e.value.string;
   }
-  void missing(TomlValue const& table, std::string_view key, std::string_view where) {
+  // One report listing every absent key: the bag keeps one diagnostic per kind and span.
+  void missing(TomlValue const& table, std::vector<std::string_view> const& keys,
+               std::string_view where) {
+    if (keys.empty()) return;
     error(DiagKind::ManifestInvalidField, table.span,
-          fmt::format("missing `{}` in {}", key, where));
+          fmt::format("missing `{}` in {}", fmt::join(keys, "`, `"), where));
   }
+
 
   void read_package(TomlEntry const& e, Manifest& m);
   void read_bins(TomlEntry const& e, Manifest& m);
@@ -630,9 +635,11 @@ void ManifestBuilder::read_package(TomlEntry const& e, Manifest& m) {
       unknown(f, "`[package]`");
     }
   }
+  std::vector<std::string_view> absent;
   for (std::string_view required : {"name", "version", "edition"}) {
-    if (e.value.find(required) == nullptr) missing(e.value, required, "`[package]`");
+    if (e.value.find(required) == nullptr) absent.push_back(required);
   }
+  missing(e.value, absent, "`[package]`");
   TomlEntry const* name = e.value.find("name");
   if (name && name->value.kind == Kind::String && !is_valid_package_name(m.name)) {
     error(DiagKind::InvalidPackageName, name->value.span,
@@ -710,8 +717,10 @@ void ManifestBuilder::read_bin(TomlValue const& t, bool single, Manifest& m) {
       unknown(f, where);
     }
   }
-  if (!has_main) missing(t, "main", where);
-  if (!single && !has_name) missing(t, "name", where);
+  std::vector<std::string_view> absent;
+  if (!single && !has_name) absent.push_back("name");
+  if (!has_main) absent.push_back("main");
+  missing(t, absent, where);
   if (has_main) m.bins.push_back(std::move(bin));
 }
 
@@ -724,7 +733,7 @@ void ManifestBuilder::read_lib(TomlEntry const& e, Manifest& m) {
       unknown(f, "`[lib]`");
     }
   }
-  if (!m.lib_entry) missing(e.value, "entry", "`[lib]`");
+  if (!m.lib_entry) missing(e.value, {"entry"}, "`[lib]`");
 }
 
 void ManifestBuilder::read_dependency(TomlEntry const& e, Manifest& m) {

@@ -58,13 +58,13 @@ module.exports = grammar({
 
   supertypes: $ => [$._expression, $._pattern, $._type],
 
-  inline: $ => [$._arrow_or_block_body],
+  inline: $ => [$._arrow_or_block_body, $._primary_expression, $._statement, $._simple_pattern, $._type_item],
 
   conflicts: $ => [
     // `if x {`: `x {` may start a struct literal or `x` may be the whole
     // condition followed by the block. GLR keeps both; the struct reading
     // only survives when the block reading fails.
-    [$._primary_expression, $.struct_literal],
+    [$._expression, $.struct_literal],
   ],
 
   rules: {
@@ -94,12 +94,13 @@ module.exports = grammar({
       $.expression_statement,
     ),
 
-    block: $ => seq(
+    // prec: `=> {}` in a match arm is an empty block, not an empty map.
+    block: $ => prec(2, seq(
       '{',
       repeat(seq($._statement, $._newline)),
       optional($._statement),
       '}',
-    ),
+    )),
 
     expression_statement: $ => $._expression,
 
@@ -543,7 +544,7 @@ module.exports = grammar({
       optional(seq('if', field('guard', $._expression))),
       '=>',
       field('value', choice(
-        prec(1, $.block),
+        $.block,
         $._expression,
         $.return_statement,
         $.status_return,
@@ -680,9 +681,13 @@ module.exports = grammar({
       '}',
     ),
 
+    // A block comment left open runs to the end of the file: it is still a
+    // `comment` node (one token, so huge inputs stay cheap); the lowering
+    // reports it because its text does not end with `*/`.
     comment: _ => token(choice(
       seq('//', /[^\n]*/),
       seq('/*', /[^*]*\*+([^/*][^*]*\*+)*/, '/'),
+      seq('/*', /([^*]|\*+[^*/])*\**/),
     )),
   },
 });

@@ -2,16 +2,18 @@
 //
 // Tokens produced here (same order as `externals` in grammar.js):
 //   NEWLINE               statement terminator; only when the parser can accept
-//                         one, and not when the next non-blank, non-comment line
-//                         starts with `.` (method chain) or `else`.
+//                         one (or is recovering from an error), and not when the
+//                         next non-blank, non-comment line starts with `.`
+//                         (method chain) or `else`. Zero-width, placed at the
+//                         start of the next code line.
 //   STRING_CONTENT        text chunk of a "..." string
 //   TRIPLE_STRING_CONTENT text chunk of a """...""" string (newlines included)
 //   BYTES_CONTENT         text chunk of a b"..." literal
 //   FORMAT_SPEC           everything after the `:` of an interpolation hole up
 //                         to the closing `}`
 //   ERROR_SENTINEL        never valid in the grammar; when the parser marks it
-//                         valid it is recovering from an error, and we return
-//                         false so the internal lexer takes over.
+//                         valid it is recovering from an error: we then only
+//                         report line breaks and let the internal lexer do the rest.
 //
 // The scanner is stateless. Every loop either advances or stops, and EOF is
 // checked everywhere, so it cannot hang on truncated input.
@@ -42,66 +44,64 @@ static inline bool is_ident_char(int32_t c) {
          c >= 0x80;
 }
 
-// Called with the lexer just past the first newline (already marked as the
-// token end). Looks past blank lines and comments at the start of the next
-// code line. Returns true when that line continues the current expression.
-static bool next_line_continues(TSLexer *lexer) {
+// A newline ends the statement unless the next code line (after blank lines)
+// starts with `.` (not `..`) or with the keyword `else`.
+//
+// The token is zero-width and sits at the start of the next code line: the
+// newlines before it are skipped as whitespace. When the next non-blank line
+// starts with a comment, the decision is deferred: we return false, the
+// internal lexer takes the comment as an extra, and we are called again at the
+// newline after it. This keeps scanning linear however many comment lines
+// separate a method chain.
+static bool scan_newline(TSLexer *lexer) {
+  while (!lexer->eof(lexer) && is_horizontal_space(lexer->lookahead)) skip(lexer);
+  if (lexer->eof(lexer) || lexer->lookahead != '\n') return false;
+  while (!lexer->eof(lexer) && (lexer->lookahead == '\n' || is_horizontal_space(lexer->lookahead))) {
+    skip(lexer);
+  }
+  if (lexer->eof(lexer)) return false;
+  lexer->mark_end(lexer);
+  lexer->result_symbol = NEWLINE;
   for (;;) {
-    if (lexer->eof(lexer)) return false;
     int32_t c = lexer->lookahead;
-    if (c == '\n' || is_horizontal_space(c)) {
-      advance(lexer);
-      continue;
-    }
     if (c == '/') {
       advance(lexer);
-      if (lexer->lookahead == '/') {
-        while (!lexer->eof(lexer) && lexer->lookahead != '\n') advance(lexer);
-        continue;
-      }
-      if (lexer->lookahead == '*') {
-        advance(lexer);
-        for (;;) {
-          if (lexer->eof(lexer)) return false;
-          if (lexer->lookahead == '*') {
+      if (lexer->lookahead == '/') return false;  // decide after the line comment
+      if (lexer->lookahead != '*') return true;
+      // A block comment: if the line goes on after it, decide now; if it ends
+      // the line, decide at the next newline.
+      advance(lexer);
+      for (;;) {
+        if (lexer->eof(lexer)) return false;
+        if (lexer->lookahead == '*') {
+          advance(lexer);
+          if (lexer->lookahead == '/') {
             advance(lexer);
-            if (lexer->lookahead == '/') {
-              advance(lexer);
-              break;
-            }
-          } else {
-            advance(lexer);
+            break;
           }
+        } else {
+          advance(lexer);
         }
-        continue;
       }
-      return false;
+      while (!lexer->eof(lexer) && is_horizontal_space(lexer->lookahead)) advance(lexer);
+      if (lexer->eof(lexer) || lexer->lookahead == '\n') return false;
+      continue;
     }
     if (c == '.') {
       advance(lexer);
-      return lexer->lookahead != '.';
+      return lexer->lookahead == '.';
     }
     if (c == 'e') {
       static const char rest[] = "lse";
       advance(lexer);
       for (int i = 0; rest[i]; i++) {
-        if (lexer->lookahead != rest[i]) return false;
+        if (lexer->lookahead != rest[i]) return true;
         advance(lexer);
       }
-      return lexer->eof(lexer) || !is_ident_char(lexer->lookahead);
+      return !lexer->eof(lexer) && is_ident_char(lexer->lookahead);
     }
-    return false;
+    return true;
   }
-}
-
-static bool scan_newline(TSLexer *lexer) {
-  while (!lexer->eof(lexer) && is_horizontal_space(lexer->lookahead)) skip(lexer);
-  if (lexer->eof(lexer) || lexer->lookahead != '\n') return false;
-  advance(lexer);
-  lexer->mark_end(lexer);
-  if (next_line_continues(lexer)) return false;
-  lexer->result_symbol = NEWLINE;
-  return true;
 }
 
 // Content of a string body up to (not including) the next escape, hole,
@@ -170,7 +170,9 @@ void tree_sitter_fitz_external_scanner_deserialize(void *payload, const char *bu
 bool tree_sitter_fitz_external_scanner_scan(void *payload, TSLexer *lexer,
                                             const bool *valid_symbols) {
   (void)payload;
-  if (valid_symbols[ERROR_SENTINEL]) return false;
+  // Error recovery: every symbol is valid. Only real line breaks are reported,
+  // so that the parser can resynchronise at the next statement.
+  if (valid_symbols[ERROR_SENTINEL]) return scan_newline(lexer);
 
   if (valid_symbols[STRING_CONTENT]) return scan_string_content(lexer, STRING_CONTENT);
   if (valid_symbols[TRIPLE_STRING_CONTENT])

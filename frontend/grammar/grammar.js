@@ -30,6 +30,14 @@ const IDENT_CONT = '\\p{L}\\p{Nl}\\p{Mn}\\p{Mc}\\p{Nd}\\p{Pc}';
 
 const COMPOUND_OPERATORS = ['+=', '-=', '*=', '/=', '&=', '|=', '^=', '<<=', '>>='];
 
+// The statement terminator as it appears in the tree: an anonymous node
+// "newline" (zero-width, at the start of the next code line). It is visible so
+// that a MISSING terminator (`let a = 1 let b = 2`) can be found through the
+// node API.
+function newline($) {
+  return alias($._newline, 'newline');
+}
+
 function commaSep1(rule) {
   return seq(rule, repeat(seq(',', rule)));
 }
@@ -69,7 +77,7 @@ module.exports = grammar({
 
   rules: {
     source_file: $ => seq(
-      repeat(seq($._statement, $._newline)),
+      repeat(seq($._statement, newline($))),
       optional($._statement),
     ),
 
@@ -97,7 +105,7 @@ module.exports = grammar({
     // prec: `=> {}` in a match arm is an empty block, not an empty map.
     block: $ => prec(2, seq(
       '{',
-      repeat(seq($._statement, $._newline)),
+      repeat(seq($._statement, newline($))),
       optional($._statement),
       '}',
     )),
@@ -211,7 +219,7 @@ module.exports = grammar({
 
     type_body: $ => seq(
       '{',
-      repeat(seq($._type_item, choice(',', $._newline))),
+      repeat(seq($._type_item, choice(',', newline($)))),
       optional($._type_item),
       '}',
     ),
@@ -460,7 +468,7 @@ module.exports = grammar({
     struct_literal: $ => seq(
       field('name', $.identifier),
       '{',
-      repeat(seq($.field_initializer, choice(',', $._newline))),
+      repeat(seq($.field_initializer, choice(',', newline($)))),
       optional($.field_initializer),
       '}',
     ),
@@ -534,7 +542,7 @@ module.exports = grammar({
 
     match_body: $ => seq(
       '{',
-      repeat(seq($.match_arm, choice(',', $._newline))),
+      repeat(seq($.match_arm, choice(',', newline($)))),
       optional($.match_arm),
       '}',
     ),
@@ -668,7 +676,7 @@ module.exports = grammar({
     ),
 
     escape_sequence: _ => token.immediate(choice(
-      /\\u(\{[0-9a-fA-F]*\}?)?/,
+      /\\u(\{[^}"\\\n{]*\}?)?/,
       /\\x[0-9a-fA-F]{0,2}/,
       /\\[^ux]/,
       '\\',

@@ -291,7 +291,7 @@ static const char * const ts_symbol_names[] = {
   [sym_escape_sequence] = "escape_sequence",
   [anon_sym_LBRACE2] = "{",
   [sym_comment] = "comment",
-  [sym__newline] = "_newline",
+  [sym__newline] = "newline",
   [sym__string_content] = "string_content",
   [sym__triple_string_content] = "string_content",
   [sym__bytes_content] = "string_content",
@@ -930,8 +930,8 @@ static const TSSymbolMetadata ts_symbol_metadata[] = {
     .named = true,
   },
   [sym__newline] = {
-    .visible = false,
-    .named = true,
+    .visible = true,
+    .named = false,
   },
   [sym__string_content] = {
     .visible = true,
@@ -3800,9 +3800,11 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
     case 109:
       ACCEPT_TOKEN(sym_escape_sequence);
       if (lookahead == '}') ADVANCE(106);
-      if (('0' <= lookahead && lookahead <= '9') ||
-          ('A' <= lookahead && lookahead <= 'F') ||
-          ('a' <= lookahead && lookahead <= 'f')) ADVANCE(109);
+      if (lookahead != 0 &&
+          lookahead != '\n' &&
+          lookahead != '"' &&
+          lookahead != '\\' &&
+          lookahead != '{') ADVANCE(109);
       END_STATE();
     case 110:
       ACCEPT_TOKEN(sym_escape_sequence);

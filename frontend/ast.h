@@ -93,6 +93,7 @@ struct MatchArm {
   // (marked arrow_body) and `=> return x` a block of one return statement.
   BlockId body;
   Span span;
+  bool arrow_body = false;  // written `=> expr` (or `=> return ...`), not `=> { ... }`
 };
 struct MatchExpr { ExprId scrutinee; std::vector<MatchArm> arms; Span match_span; };
 struct LoopExpr { std::optional<Ident> label; BlockId body; Span loop_span; };

@@ -8,7 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include <tree_sitter/api.h>
+
+#include "frontend/ast.h"
 #include "frontend/diagnostics.h"
+#include "frontend/source.h"
 
 namespace fitz::frontend::lowering {
 
@@ -46,5 +50,302 @@ std::optional<LiteralError> check_format_spec(std::string_view spec);
 
 // Appends `cp` as UTF-8.
 void append_utf8(std::string& out, char32_t cp);
+
+// True for the reserved words of Fitz (`fn`, `let`, `match`, ...), which cannot name anything.
+bool is_keyword(std::string_view text);
+
+// ---- The grammar's vocabulary (lower.cpp) --------------------------------------------------------
+
+// Node kinds of the tree-sitter grammar that lowering distinguishes, named after node-types.json.
+// X(Enumerator, "grammar name", is_named)
+#define FITZ_NODE_KINDS(X)                                              \
+  X(SourceFile, "source_file", true)                                    \
+  X(Block, "block", true)                                               \
+  X(ExpressionStatement, "expression_statement", true)                  \
+  X(LetStatement, "let_statement", true)                                \
+  X(AnnotatedAssignment, "annotated_assignment", true)                  \
+  X(Assignment, "assignment", true)                                     \
+  X(CompoundAssignment, "compound_assignment", true)                    \
+  X(ReturnStatement, "return_statement", true)                          \
+  X(StatusReturn, "status_return", true)                                \
+  X(BreakStatement, "break_statement", true)                            \
+  X(ContinueStatement, "continue_statement", true)                      \
+  X(WhileStatement, "while_statement", true)                            \
+  X(ForStatement, "for_statement", true)                                \
+  X(FunctionDefinition, "function_definition", true)                    \
+  X(Parameters, "parameters", true)                                     \
+  X(Parameter, "parameter", true)                                       \
+  X(TypeDefinition, "type_definition", true)                            \
+  X(TypeBody, "type_body", true)                                        \
+  X(FieldDeclaration, "field_declaration", true)                        \
+  X(Decorator, "decorator", true)                                       \
+  X(DecoratorArguments, "decorator_arguments", true)                    \
+  X(KeywordArgument, "keyword_argument", true)                          \
+  X(DecoratorColonArgument, "decorator_colon_argument", true)           \
+  X(ImportStatement, "import_statement", true)                          \
+  X(FromImportStatement, "from_import_statement", true)                 \
+  X(ModulePath, "module_path", true)                                    \
+  X(ImportName, "import_name", true)                                    \
+  X(NamedType, "named_type", true)                                      \
+  X(GenericType, "generic_type", true)                                  \
+  X(TypeArguments, "type_arguments", true)                              \
+  X(NullableType, "nullable_type", true)                                \
+  X(TupleType, "tuple_type", true)                                      \
+  X(ParenthesizedType, "parenthesized_type", true)                      \
+  X(FunctionType, "function_type", true)                                \
+  X(FunctionTypeParameters, "function_type_parameters", true)           \
+  X(BinaryExpression, "binary_expression", true)                        \
+  X(RangeExpression, "range_expression", true)                          \
+  X(UnaryExpression, "unary_expression", true)                          \
+  X(FieldExpression, "field_expression", true)                          \
+  X(TupleIndexExpression, "tuple_index_expression", true)               \
+  X(AwaitExpression, "await_expression", true)                          \
+  X(CallExpression, "call_expression", true)                            \
+  X(Arguments, "arguments", true)                                       \
+  X(NamedArgument, "named_argument", true)                              \
+  X(IndexExpression, "index_expression", true)                          \
+  X(SliceExpression, "slice_expression", true)                          \
+  X(TryExpression, "try_expression", true)                              \
+  X(StructLiteral, "struct_literal", true)                              \
+  X(FieldInitializer, "field_initializer", true)                        \
+  X(ParenthesizedExpression, "parenthesized_expression", true)          \
+  X(Tuple, "tuple", true)                                               \
+  X(List, "list", true)                                                 \
+  X(Map, "map", true)                                                   \
+  X(MapEntry, "map_entry", true)                                        \
+  X(ListComprehension, "list_comprehension", true)                      \
+  X(MapComprehension, "map_comprehension", true)                        \
+  X(ForClause, "for_clause", true)                                      \
+  X(IfClause, "if_clause", true)                                        \
+  X(IfExpression, "if_expression", true)                                \
+  X(MatchExpression, "match_expression", true)                          \
+  X(MatchBody, "match_body", true)                                      \
+  X(MatchArm, "match_arm", true)                                        \
+  X(LoopExpression, "loop_expression", true)                            \
+  X(Lambda, "lambda", true)                                             \
+  X(OrPattern, "or_pattern", true)                                      \
+  X(WildcardPattern, "wildcard_pattern", true)                          \
+  X(NegativeLiteral, "negative_literal", true)                          \
+  X(RangePattern, "range_pattern", true)                                \
+  X(ResultPattern, "result_pattern", true)                              \
+  X(TuplePattern, "tuple_pattern", true)                                \
+  X(Identifier, "identifier", true)                                     \
+  X(Label, "label", true)                                               \
+  X(Integer, "integer", true)                                           \
+  X(Float, "float", true)                                               \
+  X(True, "true", true)                                                 \
+  X(False, "false", true)                                               \
+  X(Null, "null", true)                                                 \
+  X(String, "string", true)                                             \
+  X(Bytes, "bytes", true)                                               \
+  X(StringContent, "string_content", true)                              \
+  X(EscapeSequence, "escape_sequence", true)                            \
+  X(Interpolation, "interpolation", true)                               \
+  X(FormatSpec, "format_spec", true)                                    \
+  X(Comment, "comment", true)                                           \
+  X(TokPlus, "+", false)                                                \
+  X(TokMinus, "-", false)                                               \
+  X(TokStar, "*", false)                                                \
+  X(TokSlash, "/", false)                                               \
+  X(TokPercent, "%", false)                                             \
+  X(TokEqEq, "==", false)                                               \
+  X(TokNotEq, "!=", false)                                              \
+  X(TokLt, "<", false)                                                  \
+  X(TokLe, "<=", false)                                                 \
+  X(TokGt, ">", false)                                                  \
+  X(TokGe, ">=", false)                                                 \
+  X(TokAnd, "and", false)                                               \
+  X(TokOr, "or", false)                                                 \
+  X(TokXor, "xor", false)                                               \
+  X(TokAmp, "&", false)                                                 \
+  X(TokPipe, "|", false)                                                \
+  X(TokCaret, "^", false)                                               \
+  X(TokShl, "<<", false)                                                \
+  X(TokShr, ">>", false)                                                \
+  X(TokNot, "not", false)                                               \
+  X(TokTilde, "~", false)                                               \
+  X(TokPlusEq, "+=", false)                                             \
+  X(TokMinusEq, "-=", false)                                            \
+  X(TokStarEq, "*=", false)                                             \
+  X(TokSlashEq, "/=", false)                                            \
+  X(TokAmpEq, "&=", false)                                              \
+  X(TokPipeEq, "|=", false)                                             \
+  X(TokCaretEq, "^=", false)                                            \
+  X(TokShlEq, "<<=", false)                                             \
+  X(TokShrEq, ">>=", false)                                             \
+  X(TokDotDot, "..", false)                                             \
+  X(TokDotDotEq, "..=", false)                                          \
+  X(TokEllipsis, "...", false)                                          \
+  X(TokQuote, "\"", false)                                              \
+  X(TokTripleQuote, "\"\"\"", false)                                    \
+  X(TokBytesQuote, "b\"", false)                                        \
+  X(TokLBrace, "{", false)                                              \
+  X(TokRBrace, "}", false)                                              \
+  X(TokLParen, "(", false)                                              \
+  X(TokRParen, ")", false)                                              \
+  X(TokLBracket, "[", false)                                            \
+  X(TokRBracket, "]", false)                                            \
+  X(TokEq, "=", false)                                                  \
+  X(TokColon, ":", false)                                               \
+  X(TokComma, ",", false)                                               \
+  X(TokDot, ".", false)                                                 \
+  X(TokFatArrow, "=>", false)                                           \
+  X(TokArrow, "->", false)                                              \
+  X(TokQuestion, "?", false)                                            \
+  X(TokAt, "@", false)                                                  \
+  X(KwLet, "let", false)                                                \
+  X(KwReturn, "return", false)                                          \
+  X(KwBreak, "break", false)                                            \
+  X(KwContinue, "continue", false)                                      \
+  X(KwWhile, "while", false)                                            \
+  X(KwFor, "for", false)                                                \
+  X(KwIn, "in", false)                                                  \
+  X(KwFn, "fn", false)                                                  \
+  X(KwStatic, "static", false)                                          \
+  X(KwAsync, "async", false)                                            \
+  X(KwType, "type", false)                                              \
+  X(KwImport, "import", false)                                          \
+  X(KwFrom, "from", false)                                              \
+  X(KwAs, "as", false)                                                  \
+  X(KwIf, "if", false)                                                  \
+  X(KwElse, "else", false)                                              \
+  X(KwMatch, "match", false)                                            \
+  X(KwLoop, "loop", false)                                              \
+  X(KwAwait, "await", false)                                            \
+  X(KwOk, "Ok", false)                                                  \
+  X(KwErr, "Err", false)                                                \
+  X(KwFnType, "Fn", false)
+
+enum class NodeKind : uint8_t {
+  Other,  // a symbol lowering has no use for (hidden helpers, newline tokens)
+  Error,  // tree-sitter's ERROR
+#define FITZ_NODE_KIND_ENUM(Name, Text, Named) Name,
+  FITZ_NODE_KINDS(FITZ_NODE_KIND_ENUM)
+#undef FITZ_NODE_KIND_ENUM
+};
+
+// Symbol and field ids of the Fitz language, looked up by name once per process.
+struct Grammar {
+  static constexpr TSSymbol kErrorSymbol = TSSymbol(-1);  // tree-sitter's builtin ERROR symbol
+  std::vector<NodeKind> kinds;  // indexed by TSSymbol
+  TSFieldId f_alias, f_alternative, f_arguments, f_async, f_body, f_condition, f_consequence,
+      f_decorator, f_default, f_element, f_end, f_expression, f_field, f_format_spec, f_function,
+      f_guard, f_index, f_iterable, f_key, f_kind, f_label, f_left, f_name, f_object, f_operand,
+      f_operator, f_parameters, f_path, f_pattern, f_return_type, f_right, f_start, f_static,
+      f_status, f_type, f_value, f_variadic;
+
+  static const Grammar& get();
+  NodeKind kind(TSNode n) const {
+    if (ts_node_is_null(n)) return NodeKind::Other;
+    TSSymbol s = ts_node_symbol(n);
+    if (s == kErrorSymbol) return NodeKind::Error;
+    return s < kinds.size() ? kinds[s] : NodeKind::Other;
+  }
+};
+
+// ---- Iterating children without quadratic sibling walks ------------------------------------------
+
+// tree-sitter 0.20's ts_node_child(i) and ts_node_next_sibling are linear in the sibling index,
+// so children are visited with a cursor; cursors are pooled per nesting level and reused.
+class CursorPool {
+ public:
+  CursorPool() = default;
+  CursorPool(const CursorPool&) = delete;
+  CursorPool& operator=(const CursorPool&) = delete;
+  ~CursorPool();
+  TSTreeCursor* acquire(TSNode node);
+  void release() { --depth_; }
+
+ private:
+  std::vector<TSTreeCursor*> cursors_;
+  size_t depth_ = 0;
+};
+
+// Calls f(child, field_id) for every child of `node`, in order (anonymous tokens included).
+template <class F>
+void for_each_child(CursorPool& pool, TSNode node, F&& f) {
+  if (ts_node_child_count(node) == 0) return;
+  TSTreeCursor* c = pool.acquire(node);
+  if (ts_tree_cursor_goto_first_child(c)) {
+    do {
+      f(ts_tree_cursor_current_node(c), ts_tree_cursor_current_field_id(c));
+    } while (ts_tree_cursor_goto_next_sibling(c));
+  }
+  pool.release();
+}
+
+// ---- The lowerer (lower.cpp: statements and declarations; lower_expr.cpp: expressions,
+// strings and patterns; syntax_errors.cpp: ERROR and MISSING nodes) --------------------------------
+
+// Deeper nesting than this (brackets, blocks, operator chains) is reported and not lowered, so
+// neither lowering nor any later recursive walk over the AST can exhaust the stack.
+inline constexpr uint32_t kMaxNesting = 1000;
+
+class Lowerer {
+ public:
+  Lowerer(const SourceFile& source, FileId file, DiagnosticBag& diags);
+  Ast run(TSNode root);
+
+  // ---- shared helpers
+  Span span(TSNode n) const { return Span{file_, ts_node_start_byte(n), ts_node_end_byte(n)}; }
+  Span span(uint32_t begin, uint32_t end) const { return Span{file_, begin, end}; }
+  std::string_view text(TSNode n) const;
+  NodeKind kind(TSNode n) const { return g_.kind(n); }
+  TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
+  Ident ident(TSNode n);  // reports keywords used as names
+  // First anonymous child token of `kind` (e.g. the `fn` keyword), or a null node.
+  TSNode token(TSNode n, NodeKind kind);
+  void report_literal_errors(const std::vector<LiteralError>& errors, uint32_t base);
+
+  // Depth guard: true when entering one more level is allowed; reports once past the limit.
+  bool enter(TSNode n);
+  void leave() { --depth_; }
+
+  // ---- statements and declarations (lower.cpp)
+  void lower_statements(TSNode container, std::vector<StmtId>& out);
+  void lower_statement(TSNode n, std::vector<StmtId>& out);
+  StmtId stmt(Span sp, StmtData data) { return ast_.add(Stmt{sp, std::move(data)}); }
+  BlockId lower_block(TSNode n);
+  BlockId single_stmt_block(Span sp, StmtId s);
+  FnId lower_function(TSNode n, bool in_type, bool is_lambda);
+  void lower_params(TSNode params, std::vector<Param>& out);
+  std::vector<Decorator> lower_decorators(TSNode n);
+  TypeDeclId lower_type_definition(TSNode n);
+  TypeExprId lower_type(TSNode n);
+  std::optional<Ident> label_of(TSNode n);
+
+  // ---- expressions and patterns (lower_expr.cpp)
+  ExprId lower_expr(TSNode n);
+  ExprId expr(Span sp, ExprData data) { return ast_.add(Expr{sp, std::move(data)}); }
+  ExprId error_expr(Span sp) { return expr(sp, ErrorExpr{}); }
+  ExprId lower_expr_or_error(TSNode n, Span fallback);
+  ExprId lower_binary_chain(TSNode n);
+  ExprId lower_string(TSNode n);
+  ExprId lower_bytes(TSNode n);
+  ExprId lower_call(TSNode n);
+  ExprId lower_if(TSNode n);
+  ExprId lower_match(TSNode n);
+  ExprId lower_int(TSNode n, bool negate, Span sp);
+  ExprId lower_float(TSNode n, bool negate, Span sp);
+  void lower_comprehension(TSNode n, std::vector<CompClause>& clauses, ExprId& filter);
+  PatternId lower_pattern(TSNode n);
+  PatternId pattern(Span sp, PatternData data);
+  // Reports a struct literal written directly in an if/while/for/match head.
+  void check_head(TSNode head, std::string_view construct);
+
+  // ---- syntax errors (syntax_errors.cpp)
+  void report_syntax_errors(TSNode root);
+
+  const SourceFile& source_;
+  FileId file_;
+  DiagnosticBag& diags_;
+  const Grammar& g_;
+  Ast ast_;
+  CursorPool cursors_;
+  uint32_t depth_ = 0;
+  bool reported_too_deep_ = false;
+  // Statements starting at or after this offset are inside an unterminated block comment.
+  uint32_t comment_cutoff_ = UINT32_MAX;
+};
 
 }  // namespace fitz::frontend::lowering

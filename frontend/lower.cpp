@@ -1,0 +1,673 @@
+// Lowering of statements and declarations: the tree-sitter tree of one file becomes its AST.
+// Expressions and patterns are in lower_expr.cpp, ERROR/MISSING diagnostics in syntax_errors.cpp.
+#include "frontend/lower.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "frontend/lower_internal.h"
+
+namespace fitz::frontend {
+
+namespace lowering {
+
+// ---- Grammar tables ------------------------------------------------------------------------------
+
+const Grammar& Grammar::get() {
+  static const Grammar grammar = [] {
+    Grammar g;
+    const TSLanguage* lang = fitz_language();
+    struct Key {
+      std::string_view text;
+      bool named;
+      NodeKind kind;
+    };
+    static constexpr Key kKeys[] = {
+#define FITZ_NODE_KIND_KEY(Name, Text, Named) {Text, Named, NodeKind::Name},
+        FITZ_NODE_KINDS(FITZ_NODE_KIND_KEY)
+#undef FITZ_NODE_KIND_KEY
+    };
+    uint32_t count = ts_language_symbol_count(lang);
+    g.kinds.assign(count + 1, NodeKind::Other);
+    for (uint32_t s = 0; s < count; ++s) {
+      const char* name = ts_language_symbol_name(lang, TSSymbol(s));
+      if (!name) continue;
+      bool named = ts_language_symbol_type(lang, TSSymbol(s)) == TSSymbolTypeRegular;
+      for (const Key& k : kKeys) {
+        if (k.named == named && k.text == name) {
+          g.kinds[s] = k.kind;
+          break;
+        }
+      }
+    }
+    g.kinds[count] = NodeKind::Other;
+    auto f = [&](const char* name) {
+      return ts_language_field_id_for_name(lang, name, uint32_t(std::strlen(name)));
+    };
+    g.f_alias = f("alias");
+    g.f_alternative = f("alternative");
+    g.f_arguments = f("arguments");
+    g.f_async = f("async");
+    g.f_body = f("body");
+    g.f_condition = f("condition");
+    g.f_consequence = f("consequence");
+    g.f_decorator = f("decorator");
+    g.f_default = f("default");
+    g.f_element = f("element");
+    g.f_end = f("end");
+    g.f_expression = f("expression");
+    g.f_field = f("field");
+    g.f_format_spec = f("format_spec");
+    g.f_function = f("function");
+    g.f_guard = f("guard");
+    g.f_index = f("index");
+    g.f_iterable = f("iterable");
+    g.f_key = f("key");
+    g.f_kind = f("kind");
+    g.f_label = f("label");
+    g.f_left = f("left");
+    g.f_name = f("name");
+    g.f_object = f("object");
+    g.f_operand = f("operand");
+    g.f_operator = f("operator");
+    g.f_parameters = f("parameters");
+    g.f_path = f("path");
+    g.f_pattern = f("pattern");
+    g.f_return_type = f("return_type");
+    g.f_right = f("right");
+    g.f_start = f("start");
+    g.f_static = f("static");
+    g.f_status = f("status");
+    g.f_type = f("type");
+    g.f_value = f("value");
+    g.f_variadic = f("variadic");
+    return g;
+  }();
+  return grammar;
+}
+
+CursorPool::~CursorPool() {
+  for (TSTreeCursor* c : cursors_) {
+    ts_tree_cursor_delete(c);
+    delete c;
+  }
+}
+
+TSTreeCursor* CursorPool::acquire(TSNode node) {
+  if (depth_ == cursors_.size()) {
+    cursors_.push_back(new TSTreeCursor(ts_tree_cursor_new(node)));
+  } else {
+    ts_tree_cursor_reset(cursors_[depth_], node);
+  }
+  return cursors_[depth_++];
+}
+
+bool is_keyword(std::string_view t) {
+  if (t.size() < 2 || t.size() > 8 || t[0] < 'a' || t[0] > 'z') return false;
+  static constexpr std::string_view kKeywords[] = {
+      "fn",    "async", "await", "return", "let",   "if",       "else",  "for",  "while",
+      "loop",  "match", "type",  "import", "from",  "as",       "true",  "false", "null",
+      "in",    "break", "continue", "and", "or",    "xor",      "not",   "static"};
+  for (std::string_view k : kKeywords)
+    if (k == t) return true;
+  return false;
+}
+
+// ---- Lowerer: shared helpers -----------------------------------------------------------------------
+
+Lowerer::Lowerer(const SourceFile& source, FileId file, DiagnosticBag& diags)
+    : source_(source), file_(file), diags_(diags), g_(Grammar::get()) {
+  ast_.file = file;
+}
+
+std::string_view Lowerer::text(TSNode n) const {
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  std::string_view all = source_.text();
+  if (b > all.size()) return {};
+  return all.substr(b, std::min<size_t>(e, all.size()) - b);
+}
+
+Ident Lowerer::ident(TSNode n) {
+  if (ts_node_is_null(n)) return Ident{{}, Span{file_, 0, 0}};
+  Ident id{text(n), span(n)};
+  if (is_keyword(id.text) && !ts_node_is_missing(n)) {
+    diags_.error(DiagKind::KeywordAsName, id.span,
+                 "`" + std::string(id.text) + "` is a keyword and cannot be used as a name")
+        .with_hint("choose another name, such as `" + std::string(id.text) + "_`");
+  }
+  return id;
+}
+
+TSNode Lowerer::token(TSNode n, NodeKind k) {
+  TSNode found{};
+  bool done = false;
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    if (!done && kind(c) == k) {
+      found = c;
+      done = true;
+    }
+  });
+  return found;
+}
+
+void Lowerer::report_literal_errors(const std::vector<LiteralError>& errors, uint32_t base) {
+  for (const LiteralError& e : errors) {
+    Diagnostic& d = diags_.error(e.kind, span(base + e.begin, base + e.end), e.message);
+    if (!e.hint.empty()) d.with_hint(e.hint);
+  }
+}
+
+bool Lowerer::enter(TSNode n) {
+  if (depth_ >= kMaxNesting) {
+    if (!reported_too_deep_) {
+      reported_too_deep_ = true;
+      diags_.error(DiagKind::NestingTooDeep, span(ts_node_start_byte(n), ts_node_start_byte(n) + 1),
+                   "expression nested too deeply")
+          .with_hint("more than 1000 nested brackets, blocks or operators; split it into named parts");
+    }
+    return false;
+  }
+  ++depth_;
+  return true;
+}
+
+std::optional<Ident> Lowerer::label_of(TSNode n) {
+  TSNode l = field(n, g_.f_label);
+  if (ts_node_is_null(l)) return std::nullopt;
+  std::string_view t = text(l);
+  if (!t.empty() && t[0] == '\'') t.remove_prefix(1);
+  return Ident{t, span(l)};
+}
+
+// ---- Statements ------------------------------------------------------------------------------------
+
+void Lowerer::lower_statements(TSNode container, std::vector<StmtId>& out) {
+  for_each_child(cursors_, container, [&](TSNode c, TSFieldId) {
+    if (!ts_node_is_named(c)) return;
+    NodeKind k = kind(c);
+    if (k == NodeKind::Comment) return;
+    if (ts_node_start_byte(c) >= comment_cutoff_) return;
+    if (k == NodeKind::Error) {
+      // Complete statements that error recovery swallowed still define their names, so lower
+      // them; the error itself was reported by report_syntax_errors.
+      size_t before = out.size();
+      if (enter(c)) {
+        lower_statements(c, out);
+        leave();
+      }
+      if (out.size() == before) out.push_back(stmt(span(c), ErrorStmt{}));
+      return;
+    }
+    lower_statement(c, out);
+  });
+}
+
+BlockId Lowerer::lower_block(TSNode n) {
+  Block b;
+  b.span = span(n);
+  if (!ts_node_is_null(n) && enter(n)) {
+    lower_statements(n, b.stmts);
+    leave();
+  }
+  return ast_.add(std::move(b));
+}
+
+BlockId Lowerer::single_stmt_block(Span sp, StmtId s) {
+  Block b;
+  b.span = sp;
+  b.stmts.push_back(s);
+  return ast_.add(std::move(b));
+}
+
+namespace {
+
+std::optional<BinaryOp> compound_op(NodeKind k) {
+  switch (k) {
+    case NodeKind::TokPlusEq: return BinaryOp::Add;
+    case NodeKind::TokMinusEq: return BinaryOp::Sub;
+    case NodeKind::TokStarEq: return BinaryOp::Mul;
+    case NodeKind::TokSlashEq: return BinaryOp::Div;
+    case NodeKind::TokAmpEq: return BinaryOp::BitAnd;
+    case NodeKind::TokPipeEq: return BinaryOp::BitOr;
+    case NodeKind::TokCaretEq: return BinaryOp::BitXor;
+    case NodeKind::TokShlEq: return BinaryOp::Shl;
+    case NodeKind::TokShrEq: return BinaryOp::Shr;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
+  if (!enter(n)) {
+    out.push_back(stmt(span(n), ErrorStmt{}));
+    return;
+  }
+  const Span sp = span(n);
+  switch (kind(n)) {
+    case NodeKind::ExpressionStatement: {
+      TSNode e = ts_node_named_child(n, 0);
+      out.push_back(stmt(sp, ExprStmt{lower_expr_or_error(e, sp)}));
+      break;
+    }
+    case NodeKind::LetStatement: {
+      TSNode name = field(n, g_.f_name);
+      TSNode type = field(n, g_.f_type);
+      ExprId value = lower_expr_or_error(field(n, g_.f_value), sp);
+      if (!ts_node_is_null(name)) {
+        Ident id = ident(name);
+        if (!ts_node_is_null(type)) {
+          out.push_back(stmt(sp, AnnotatedAssignStmt{id, lower_type(type), value, true}));
+        } else {
+          ExprId target = expr(id.span, NameRef{id});
+          TSNode eq = token(n, NodeKind::TokEq);
+          out.push_back(stmt(sp, AssignStmt{target, value, std::nullopt,
+                                            ts_node_is_null(eq) ? id.span : span(eq), true}));
+        }
+      } else {
+        TSNode pat = field(n, g_.f_pattern);
+        if (!ts_node_is_null(type)) {
+          diags_.error(DiagKind::InvalidPattern, span(type),
+                       "a type annotation needs a single name; `let (a, b): T = ...` is not supported")
+              .with_hint("annotate the value instead, or destructure without a type");
+        }
+        out.push_back(stmt(sp, LetPatternStmt{ts_node_is_null(pat) ? PatternId() : lower_pattern(pat), value}));
+      }
+      break;
+    }
+    case NodeKind::AnnotatedAssignment: {
+      Ident id = ident(field(n, g_.f_name));
+      TypeExprId type = lower_type(field(n, g_.f_type));
+      ExprId value = lower_expr_or_error(field(n, g_.f_value), sp);
+      out.push_back(stmt(sp, AnnotatedAssignStmt{id, type, value, false}));
+      break;
+    }
+    case NodeKind::Assignment:
+    case NodeKind::CompoundAssignment: {
+      bool compound = kind(n) == NodeKind::CompoundAssignment;
+      TSNode left = field(n, g_.f_left);
+      TSNode op = compound ? field(n, g_.f_operator) : token(n, NodeKind::TokEq);
+      ExprId target = lower_expr_or_error(left, sp);
+      ExprId value = lower_expr_or_error(field(n, g_.f_right), sp);
+      const Expr& t = ast_.get(target);
+      bool ok = std::holds_alternative<NameRef>(t.data) || std::holds_alternative<FieldExpr>(t.data) ||
+                std::holds_alternative<IndexExpr>(t.data) || std::holds_alternative<ErrorExpr>(t.data);
+      if (!ok) {
+        std::string_view what = std::holds_alternative<TupleIndexExpr>(t.data) ? "a tuple element"
+                                : std::holds_alternative<SliceExpr>(t.data)    ? "a slice"
+                                : std::holds_alternative<CallExpr>(t.data)     ? "a call"
+                                                                               : "this expression";
+        diags_.error(DiagKind::InvalidAssignmentTarget, t.span,
+                     "cannot assign to " + std::string(what))
+            .with_hint("the left side of `" + std::string(ts_node_is_null(op) ? "=" : text(op)) +
+                       "` must be a variable, a field (`a.f`) or an element (`xs[i]`)");
+      }
+      std::optional<BinaryOp> cop;
+      if (compound) cop = compound_op(kind(op));
+      out.push_back(stmt(sp, AssignStmt{target, value, cop, ts_node_is_null(op) ? sp : span(op), false}));
+      break;
+    }
+    case NodeKind::ReturnStatement: {
+      TSNode v = field(n, g_.f_value);
+      ExprId value = ts_node_is_null(v) ? ExprId() : lower_expr(v);
+      out.push_back(stmt(sp, ReturnStmt{value, span(token(n, NodeKind::KwReturn))}));
+      break;
+    }
+    case NodeKind::StatusReturn: {
+      TSNode status = field(n, g_.f_status);
+      ExprId st = lower_expr_or_error(status, sp);
+      if (const auto* lit = std::get_if<IntLit>(&ast_.get(st).data)) {
+        if (lit->value < 100 || lit->value > 599) {
+          diags_.error(DiagKind::StatusCodeOutOfRange, span(status),
+                       "status code " + std::to_string(lit->value) + " is outside 100..599")
+              .with_hint("HTTP status codes run from 100 to 599, e.g. `return 404 {\"error\": \"not found\"}`");
+        }
+      }
+      ExprId body = lower_expr_or_error(field(n, g_.f_body), sp);
+      out.push_back(stmt(sp, StatusReturnStmt{st, body, span(token(n, NodeKind::KwReturn))}));
+      break;
+    }
+    case NodeKind::BreakStatement: {
+      TSNode v = field(n, g_.f_value);
+      out.push_back(stmt(sp, BreakStmt{label_of(n), ts_node_is_null(v) ? ExprId() : lower_expr(v),
+                                       span(token(n, NodeKind::KwBreak))}));
+      break;
+    }
+    case NodeKind::ContinueStatement:
+      out.push_back(stmt(sp, ContinueStmt{label_of(n), span(token(n, NodeKind::KwContinue))}));
+      break;
+    case NodeKind::WhileStatement: {
+      TSNode cond = field(n, g_.f_condition);
+      check_head(cond, "a `while` condition");
+      ExprId c = lower_expr_or_error(cond, sp);
+      BlockId body = lower_block(field(n, g_.f_body));
+      out.push_back(stmt(sp, WhileStmt{label_of(n), c, body, span(token(n, NodeKind::KwWhile))}));
+      break;
+    }
+    case NodeKind::ForStatement: {
+      TSNode pat = field(n, g_.f_pattern);
+      PatternId p = ts_node_is_null(pat) ? pattern(sp, ErrorPat{}) : lower_pattern(pat);
+      TSNode iter = field(n, g_.f_iterable);
+      check_head(iter, "a `for` iterable");
+      ExprId it = lower_expr_or_error(iter, sp);
+      BlockId body = lower_block(field(n, g_.f_body));
+      out.push_back(stmt(sp, ForStmt{label_of(n), p, it, body, span(token(n, NodeKind::KwFor))}));
+      break;
+    }
+    case NodeKind::FunctionDefinition:
+      out.push_back(stmt(sp, FnStmt{lower_function(n, false, false)}));
+      break;
+    case NodeKind::TypeDefinition:
+      out.push_back(stmt(sp, TypeStmt{lower_type_definition(n)}));
+      break;
+    case NodeKind::ImportStatement: {
+      ImportStmt s;
+      TSNode path = field(n, g_.f_path);
+      if (!ts_node_is_null(path))
+        for_each_child(cursors_, path, [&](TSNode c, TSFieldId) {
+          if (kind(c) == NodeKind::Identifier) s.path.push_back(ident(c));
+        });
+      TSNode alias = field(n, g_.f_alias);
+      if (!ts_node_is_null(alias)) s.alias = ident(alias);
+      out.push_back(stmt(sp, std::move(s)));
+      break;
+    }
+    case NodeKind::FromImportStatement: {
+      FromImportStmt s;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
+        if (f == g_.f_path) {
+          for_each_child(cursors_, c, [&](TSNode p, TSFieldId) {
+            if (kind(p) == NodeKind::Identifier) s.path.push_back(ident(p));
+          });
+        } else if (f == g_.f_name && kind(c) == NodeKind::ImportName) {
+          ImportName in{ident(field(c, g_.f_name)), std::nullopt};
+          TSNode alias = field(c, g_.f_alias);
+          if (!ts_node_is_null(alias)) in.alias = ident(alias);
+          s.names.push_back(in);
+        }
+      });
+      out.push_back(stmt(sp, std::move(s)));
+      break;
+    }
+    case NodeKind::Error:
+      lower_statements(n, out);
+      break;
+    default: {
+      // An expression where a statement was expected (error recovery can produce one).
+      out.push_back(stmt(sp, ExprStmt{lower_expr(n)}));
+      break;
+    }
+  }
+  leave();
+}
+
+// ---- Functions, parameters, decorators ----------------------------------------------------------------
+
+FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
+  FnDecl fn;
+  fn.span = span(n);
+  TSNode kw = token(n, NodeKind::KwFn);
+  fn.keyword_span = ts_node_is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
+  TSNode body{};
+  TSNode params{};
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
+    if (f == 0) return;
+    if (f == g_.f_name) fn.name = ident(c);
+    else if (f == g_.f_async) fn.is_async = true;
+    else if (f == g_.f_static) fn.is_static = true;
+    else if (f == g_.f_body) body = c;
+    else if (f == g_.f_parameters) params = c;
+  });
+  if (!is_lambda) fn.decorators = lower_decorators(n);
+  if (fn.is_static && !in_type) {
+    diags_.error(DiagKind::MisplacedModifier, span(token(n, NodeKind::KwStatic)),
+                 "`static` is only allowed on methods inside a `type`")
+        .with_hint("remove `static`; a top-level function needs no modifier");
+  }
+  if (in_type && !fn.decorators.empty()) {
+    diags_.error(DiagKind::MisplacedModifier, fn.decorators.front().span,
+                 "decorators are not allowed on methods")
+        .with_hint("decorate a top-level function instead");
+  }
+  if (!ts_node_is_null(params)) lower_params(params, fn.params);
+  TSNode rt = field(n, g_.f_return_type);
+  if (!ts_node_is_null(rt)) fn.return_type = lower_type(rt);
+  if (!ts_node_is_null(body) && kind(body) == NodeKind::Block) {
+    fn.body = lower_block(body);
+  } else {
+    // `=> expr` is a block holding `return expr`.
+    Span bsp = ts_node_is_null(body) ? fn.span : span(body);
+    ExprId value = lower_expr_or_error(body, bsp);
+    StmtId ret = stmt(bsp, ReturnStmt{value, span(bsp.begin, bsp.begin)});
+    fn.body = single_stmt_block(bsp, ret);
+    fn.arrow_body = true;
+  }
+  return ast_.add(std::move(fn));
+}
+
+void Lowerer::lower_params(TSNode params, std::vector<Param>& out) {
+  Span first_default{};
+  bool seen_default = false;
+  for_each_child(cursors_, params, [&](TSNode c, TSFieldId) {
+    if (kind(c) != NodeKind::Parameter) return;
+    Param p;
+    p.span = span(c);
+    p.name = ident(field(c, g_.f_name));
+    p.variadic = !ts_node_is_null(field(c, g_.f_variadic));
+    TSNode t = field(c, g_.f_type);
+    if (!ts_node_is_null(t)) p.type = lower_type(t);
+    TSNode d = field(c, g_.f_default);
+    if (!ts_node_is_null(d)) p.default_value = lower_expr(d);
+    out.push_back(p);
+  });
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Param& p = out[i];
+    for (size_t j = 0; j < i; ++j) {
+      if (out[j].name.text == p.name.text && !p.name.text.empty()) {
+        diags_.error(DiagKind::DuplicateParameter, p.name.span,
+                     "parameter `" + std::string(p.name.text) + "` is declared twice")
+            .with_label(out[j].name.span, "first declared here");
+        break;
+      }
+    }
+    if (p.variadic) {
+      if (i + 1 != out.size()) {
+        diags_.error(DiagKind::InvalidVariadic, p.span,
+                     "the variadic parameter `..." + std::string(p.name.text) + "` must be the last parameter");
+      } else if (p.default_value.valid()) {
+        diags_.error(DiagKind::InvalidVariadic, ast_.get(p.default_value).span,
+                     "the variadic parameter `..." + std::string(p.name.text) + "` cannot have a default value")
+            .with_hint("it is an empty list when no arguments are passed");
+      }
+      continue;
+    }
+    if (p.default_value.valid()) {
+      if (!seen_default) first_default = p.span;
+      seen_default = true;
+    } else if (seen_default) {
+      diags_.error(DiagKind::DefaultParameterOrder, p.span,
+                   "parameter `" + std::string(p.name.text) + "` needs a default value because an earlier parameter has one")
+          .with_label(first_default, "this parameter has a default")
+          .with_hint("move parameters without defaults before the ones with defaults");
+    }
+  }
+}
+
+std::vector<Decorator> Lowerer::lower_decorators(TSNode n) {
+  std::vector<Decorator> out;
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
+    if (f != g_.f_decorator || kind(c) != NodeKind::Decorator) return;
+    Decorator d;
+    d.span = span(c);
+    d.name = ident(field(c, g_.f_name));
+    TSNode args = field(c, g_.f_arguments);
+    if (!ts_node_is_null(args)) {
+      d.has_parens = true;
+      bool seen_keyword = false;
+      for_each_child(cursors_, args, [&](TSNode a, TSFieldId) {
+        if (!ts_node_is_named(a) || kind(a) == NodeKind::Comment || kind(a) == NodeKind::Error) return;
+        NodeKind ak = kind(a);
+        if (ak == NodeKind::KeywordArgument || ak == NodeKind::DecoratorColonArgument) {
+          Ident name = ident(field(a, g_.f_name));
+          TSNode value = field(a, g_.f_value);
+          if (ak == NodeKind::DecoratorColonArgument) {
+            TSNode colon = token(a, NodeKind::TokColon);
+            Span colon_span = ts_node_is_null(colon) ? name.span : span(colon);
+            uint32_t fix_end = ts_node_is_null(value) ? colon_span.end : ts_node_start_byte(value);
+            std::string value_text = ts_node_is_null(value) ? "value" : std::string(text(value));
+            if (value_text.size() > 40) value_text = "value";
+            diags_.error(DiagKind::DecoratorColonArgument, colon_span,
+                         "decorator keyword arguments are written `name=value`, not `name: value`")
+                .with_hint("write `" + std::string(name.text) + "=" + value_text + "`")
+                .with_fix(span(colon_span.begin, fix_end), "=");
+          }
+          for (const DecoratorArg& prev : d.args) {
+            if (prev.name && prev.name->text == name.text) {
+              diags_.error(DiagKind::DuplicateArgumentName, name.span,
+                           "keyword argument `" + std::string(name.text) + "` is given twice")
+                  .with_label(prev.name->span, "first given here");
+              break;
+            }
+          }
+          seen_keyword = true;
+          d.args.push_back(DecoratorArg{name, lower_expr_or_error(value, span(a))});
+          return;
+        }
+        ExprId v = lower_expr(a);
+        if (seen_keyword) {
+          diags_.error(DiagKind::PositionalAfterNamed, ast_.get(v).span,
+                       "positional decorator arguments must come before keyword arguments");
+        }
+        d.args.push_back(DecoratorArg{std::nullopt, v});
+      });
+    }
+    out.push_back(std::move(d));
+  });
+  return out;
+}
+
+TypeDeclId Lowerer::lower_type_definition(TSNode n) {
+  TypeDecl t;
+  t.span = span(n);
+  t.name = ident(field(n, g_.f_name));
+  t.decorators = lower_decorators(n);
+  TSNode body = field(n, g_.f_body);
+  if (!ts_node_is_null(body) && enter(body)) {
+    for_each_child(cursors_, body, [&](TSNode c, TSFieldId) {
+      NodeKind k = kind(c);
+      if (k == NodeKind::FieldDeclaration) {
+        FieldDecl fd;
+        fd.span = span(c);
+        fd.name = ident(field(c, g_.f_name));
+        fd.decorators = lower_decorators(c);
+        fd.type = lower_type(field(c, g_.f_type));
+        TSNode d = field(c, g_.f_default);
+        if (!ts_node_is_null(d)) fd.default_value = lower_expr(d);
+        t.fields.push_back(std::move(fd));
+      } else if (k == NodeKind::FunctionDefinition) {
+        t.methods.push_back(lower_function(c, true, false));
+      }
+    });
+    leave();
+  }
+  return ast_.add(std::move(t));
+}
+
+// ---- Types ---------------------------------------------------------------------------------------------
+
+TypeExprId Lowerer::lower_type(TSNode n) {
+  if (ts_node_is_null(n)) return ast_.add(TypeExpr{Span{file_, 0, 0}, ErrorType{}});
+  const Span sp = span(n);
+  if (!enter(n)) return ast_.add(TypeExpr{sp, ErrorType{}});
+  TypeExprData data = ErrorType{};
+  switch (kind(n)) {
+    case NodeKind::NamedType: {
+      NamedType nt;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
+        if (f == g_.f_name) nt.path.push_back(ident(c));
+      });
+      data = std::move(nt);
+      break;
+    }
+    case NodeKind::GenericType: {
+      TSNode name = field(n, g_.f_name);
+      NamedType nt;
+      if (!ts_node_is_null(name))
+        for_each_child(cursors_, name, [&](TSNode c, TSFieldId f) {
+          if (f == g_.f_name) nt.path.push_back(ident(c));
+        });
+      TSNode args = field(n, g_.f_arguments);
+      if (!ts_node_is_null(args))
+        for_each_child(cursors_, args, [&](TSNode c, TSFieldId) {
+          if (ts_node_is_named(c) && kind(c) != NodeKind::Comment && kind(c) != NodeKind::Error)
+            nt.args.push_back(lower_type(c));
+        });
+      data = std::move(nt);
+      break;
+    }
+    case NodeKind::NullableType:
+      data = NullableType{lower_type(field(n, g_.f_type))};
+      break;
+    case NodeKind::ParenthesizedType: {
+      TypeExprId inner = lower_type(field(n, g_.f_type));
+      leave();
+      return inner;
+    }
+    case NodeKind::TupleType: {
+      TupleType tt;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (ts_node_is_named(c) && kind(c) != NodeKind::Comment && kind(c) != NodeKind::Error)
+          tt.elems.push_back(lower_type(c));
+      });
+      data = std::move(tt);
+      break;
+    }
+    case NodeKind::FunctionType: {
+      FnType ft;
+      TSNode params = field(n, g_.f_parameters);
+      if (!ts_node_is_null(params))
+        for_each_child(cursors_, params, [&](TSNode c, TSFieldId) {
+          if (ts_node_is_named(c) && kind(c) != NodeKind::Comment && kind(c) != NodeKind::Error)
+            ft.params.push_back(lower_type(c));
+        });
+      ft.result = lower_type(field(n, g_.f_return_type));
+      data = std::move(ft);
+      break;
+    }
+    default:
+      break;
+  }
+  leave();
+  return ast_.add(TypeExpr{sp, std::move(data)});
+}
+
+// ---- Module --------------------------------------------------------------------------------------------
+
+Ast Lowerer::run(TSNode root) {
+  if (ts_node_has_error(root)) report_syntax_errors(root);
+  lower_statements(root, ast_.top_level);
+  return std::move(ast_);
+}
+
+}  // namespace lowering
+
+Ast lower_module(const SourceFile& source, FileId file, const SyntaxTree& tree, DiagnosticBag& diags) {
+  lowering::Lowerer lowerer(source, file, diags);
+  if (!tree.valid()) {
+    Ast ast;
+    ast.file = file;
+    return ast;
+  }
+  return lowerer.run(tree.root());
+}
+
+Ast parse_module(const SourceFile& source, FileId file, DiagnosticBag& diags, SyntaxTree* tree_out) {
+  SyntaxTree tree = parse_text(source.text());
+  Ast ast = lower_module(source, file, tree, diags);
+  if (tree_out) *tree_out = std::move(tree);
+  return ast;
+}
+
+}  // namespace fitz::frontend

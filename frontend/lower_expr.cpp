@@ -1,0 +1,661 @@
+// Lowering of expressions, string literals and patterns, with the checks that belong to them:
+// `Ok`/`Err` arity, chained ranges, argument order, struct literals in conditions, or-patterns.
+#include <string>
+
+#include "frontend/lower_internal.h"
+
+namespace fitz::frontend::lowering {
+
+namespace {
+
+std::optional<BinaryOp> binary_op(NodeKind k) {
+  switch (k) {
+    case NodeKind::TokPlus: return BinaryOp::Add;
+    case NodeKind::TokMinus: return BinaryOp::Sub;
+    case NodeKind::TokStar: return BinaryOp::Mul;
+    case NodeKind::TokSlash: return BinaryOp::Div;
+    case NodeKind::TokPercent: return BinaryOp::Mod;
+    case NodeKind::TokEqEq: return BinaryOp::Eq;
+    case NodeKind::TokNotEq: return BinaryOp::Ne;
+    case NodeKind::TokLt: return BinaryOp::Lt;
+    case NodeKind::TokLe: return BinaryOp::Le;
+    case NodeKind::TokGt: return BinaryOp::Gt;
+    case NodeKind::TokGe: return BinaryOp::Ge;
+    case NodeKind::TokAnd: return BinaryOp::And;
+    case NodeKind::TokOr: return BinaryOp::Or;
+    case NodeKind::TokXor: return BinaryOp::Xor;
+    case NodeKind::TokAmp: return BinaryOp::BitAnd;
+    case NodeKind::TokPipe: return BinaryOp::BitOr;
+    case NodeKind::TokCaret: return BinaryOp::BitXor;
+    case NodeKind::TokShl: return BinaryOp::Shl;
+    case NodeKind::TokShr: return BinaryOp::Shr;
+    default: return std::nullopt;
+  }
+}
+
+// True when `text` is an integer literal whose magnitude is exactly 2^63: `-9223372036854775808`
+// is the smallest Int even though its digits alone do not fit.
+bool is_int64_min_magnitude(std::string_view text) {
+  unsigned base = 10;
+  size_t i = 0;
+  if (text.size() > 2 && text[0] == '0') {
+    char p = text[1];
+    if (p == 'x' || p == 'X') base = 16, i = 2;
+    if (p == 'b' || p == 'B') base = 2, i = 2;
+    if (p == 'o' || p == 'O') base = 8, i = 2;
+  }
+  unsigned __int128 v = 0;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '_') continue;
+    unsigned d = c >= '0' && c <= '9'   ? unsigned(c - '0')
+                 : c >= 'a' && c <= 'f' ? unsigned(c - 'a' + 10)
+                 : c >= 'A' && c <= 'F' ? unsigned(c - 'A' + 10)
+                                        : 99;
+    if (d >= base) return false;
+    v = v * base + d;
+    if (v > (unsigned __int128)1 << 63) return false;
+  }
+  return v == (unsigned __int128)1 << 63;
+}
+
+bool is_list_item(NodeKind k) { return k != NodeKind::Comment && k != NodeKind::Error; }
+
+}  // namespace
+
+ExprId Lowerer::lower_expr_or_error(TSNode n, Span fallback) {
+  if (ts_node_is_null(n)) return error_expr(span(fallback.end, fallback.end));
+  return lower_expr(n);
+}
+
+ExprId Lowerer::lower_int(TSNode n, bool negate, Span sp) {
+  std::string_view t = text(n);
+  std::vector<LiteralError> errors;
+  std::optional<int64_t> v = parse_int_literal(t, errors);
+  if (!v) {
+    if (negate && is_int64_min_magnitude(t)) return expr(sp, IntLit{INT64_MIN});
+    report_literal_errors(errors, ts_node_start_byte(n));
+    return error_expr(sp);
+  }
+  return expr(sp, IntLit{negate ? -*v : *v});
+}
+
+ExprId Lowerer::lower_float(TSNode n, bool negate, Span sp) {
+  std::vector<LiteralError> errors;
+  std::optional<double> v = parse_float_literal(text(n), errors);
+  if (!v) {
+    report_literal_errors(errors, ts_node_start_byte(n));
+    return error_expr(sp);
+  }
+  return expr(sp, FloatLit{negate ? -*v : *v});
+}
+
+ExprId Lowerer::lower_expr(TSNode n) {
+  if (ts_node_is_null(n)) return error_expr(Span{file_, 0, 0});
+  const Span sp = span(n);
+  if (!enter(n)) return error_expr(sp);
+  ExprId result;
+  switch (kind(n)) {
+    case NodeKind::Identifier: {
+      std::string_view t = text(n);
+      if (t == "Ok" || t == "Err") {
+        diags_.error(DiagKind::ResultArity, sp, "`" + std::string(t) + "` must be applied to exactly one value")
+            .with_hint("write `" + std::string(t) + "(value)`");
+        result = error_expr(sp);
+      } else {
+        result = expr(sp, NameRef{ident(n)});
+      }
+      break;
+    }
+    case NodeKind::Integer: result = lower_int(n, false, sp); break;
+    case NodeKind::Float: result = lower_float(n, false, sp); break;
+    case NodeKind::True: result = expr(sp, BoolLit{true}); break;
+    case NodeKind::False: result = expr(sp, BoolLit{false}); break;
+    case NodeKind::Null: result = expr(sp, NullLit{}); break;
+    case NodeKind::String: result = lower_string(n); break;
+    case NodeKind::Bytes: result = lower_bytes(n); break;
+    case NodeKind::ParenthesizedExpression:
+      result = lower_expr_or_error(field(n, g_.f_expression), sp);
+      break;
+    case NodeKind::Tuple:
+    case NodeKind::List: {
+      std::vector<ExprId> elems;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (ts_node_is_named(c) && is_list_item(kind(c))) elems.push_back(lower_expr(c));
+      });
+      if (kind(n) == NodeKind::Tuple)
+        result = expr(sp, TupleExpr{std::move(elems)});
+      else
+        result = expr(sp, ListExpr{std::move(elems)});
+      break;
+    }
+    case NodeKind::Map: {
+      MapExpr m;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (kind(c) != NodeKind::MapEntry) return;
+        ExprId k = lower_expr_or_error(field(c, g_.f_key), span(c));
+        ExprId v = lower_expr_or_error(field(c, g_.f_value), span(c));
+        m.entries.push_back(MapEntry{k, v});
+      });
+      result = expr(sp, std::move(m));
+      break;
+    }
+    case NodeKind::ListComprehension: {
+      ListComp c;
+      c.elem = lower_expr_or_error(field(n, g_.f_body), sp);
+      lower_comprehension(n, c.clauses, c.filter);
+      result = expr(sp, std::move(c));
+      break;
+    }
+    case NodeKind::MapComprehension: {
+      MapComp c;
+      c.key = lower_expr_or_error(field(n, g_.f_key), sp);
+      c.value = lower_expr_or_error(field(n, g_.f_value), sp);
+      lower_comprehension(n, c.clauses, c.filter);
+      result = expr(sp, std::move(c));
+      break;
+    }
+    case NodeKind::BinaryExpression: result = lower_binary_chain(n); break;
+    case NodeKind::RangeExpression: {
+      TSNode start = field(n, g_.f_start), end = field(n, g_.f_end), op = field(n, g_.f_operator);
+      if (kind(start) == NodeKind::RangeExpression || kind(end) == NodeKind::RangeExpression) {
+        diags_.error(DiagKind::ChainedRange, span(op), "range operators cannot be chained")
+            .with_hint("`a..b..c` has no meaning; add parentheses to say which range is meant");
+      }
+      ExprId s = lower_expr_or_error(start, sp);
+      ExprId e = lower_expr_or_error(end, sp);
+      result = expr(sp, RangeExpr{s, e, kind(op) == NodeKind::TokDotDotEq, span(op)});
+      break;
+    }
+    case NodeKind::UnaryExpression: {
+      TSNode op = field(n, g_.f_operator), operand = field(n, g_.f_operand);
+      NodeKind ok = kind(op);
+      if (ok == NodeKind::TokMinus && kind(operand) == NodeKind::Integer && is_int64_min_magnitude(text(operand))) {
+        result = expr(sp, IntLit{INT64_MIN});
+        break;
+      }
+      UnaryOp uop = ok == NodeKind::TokNot ? UnaryOp::Not : ok == NodeKind::TokTilde ? UnaryOp::BitNot : UnaryOp::Neg;
+      ExprId x = lower_expr_or_error(operand, sp);
+      result = expr(sp, UnaryExpr{uop, span(op), x});
+      break;
+    }
+    case NodeKind::FieldExpression: {
+      ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
+      result = expr(sp, FieldExpr{obj, ident(field(n, g_.f_field))});
+      break;
+    }
+    case NodeKind::TupleIndexExpression: {
+      ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
+      TSNode idx = field(n, g_.f_index);
+      std::vector<LiteralError> errors;
+      std::optional<int64_t> v = parse_int_literal(text(idx), errors);
+      if (!v || *v > int64_t(UINT32_MAX) - 1) {
+        if (errors.empty())
+          errors.push_back({DiagKind::InvalidNumberLiteral, 0, uint32_t(text(idx).size()),
+                            "tuple index `" + std::string(text(idx)) + "` is too large", ""});
+        report_literal_errors(errors, ts_node_start_byte(idx));
+        result = error_expr(sp);
+        break;
+      }
+      result = expr(sp, TupleIndexExpr{obj, uint32_t(*v), span(idx)});
+      break;
+    }
+    case NodeKind::AwaitExpression: {
+      ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
+      TSNode kw = token(n, NodeKind::KwAwait);
+      result = expr(sp, AwaitExpr{obj, ts_node_is_null(kw) ? span(sp.end, sp.end) : span(kw)});
+      break;
+    }
+    case NodeKind::CallExpression: result = lower_call(n); break;
+    case NodeKind::IndexExpression: {
+      ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
+      ExprId idx = lower_expr_or_error(field(n, g_.f_index), sp);
+      result = expr(sp, IndexExpr{obj, idx});
+      break;
+    }
+    case NodeKind::SliceExpression: {
+      ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
+      TSNode s = field(n, g_.f_start), e = field(n, g_.f_end);
+      ExprId start = ts_node_is_null(s) ? ExprId() : lower_expr(s);
+      ExprId end = ts_node_is_null(e) ? ExprId() : lower_expr(e);
+      bool inclusive = kind(field(n, g_.f_operator)) == NodeKind::TokDotDotEq;
+      if (inclusive && !end.valid()) {
+        diags_.error(DiagKind::ExpectedExpression, span(field(n, g_.f_operator)),
+                     "an inclusive slice `..=` needs an end")
+            .with_hint("write `xs[a..]` to slice to the end");
+      }
+      result = expr(sp, SliceExpr{obj, start, end, inclusive});
+      break;
+    }
+    case NodeKind::TryExpression: {
+      ExprId x = lower_expr_or_error(field(n, g_.f_operand), sp);
+      TSNode q = token(n, NodeKind::TokQuestion);
+      result = expr(sp, TryExpr{x, ts_node_is_null(q) ? span(sp.end, sp.end) : span(q)});
+      break;
+    }
+    case NodeKind::StructLiteral: {
+      StructLit s;
+      s.type_name = ident(field(n, g_.f_name));
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (kind(c) != NodeKind::FieldInitializer) return;
+        Ident name = ident(field(c, g_.f_name));
+        s.fields.push_back(FieldInit{name, lower_expr_or_error(field(c, g_.f_value), span(c))});
+      });
+      result = expr(sp, std::move(s));
+      break;
+    }
+    case NodeKind::IfExpression: result = lower_if(n); break;
+    case NodeKind::MatchExpression: result = lower_match(n); break;
+    case NodeKind::LoopExpression: {
+      TSNode kw = token(n, NodeKind::KwLoop);
+      BlockId body = lower_block(field(n, g_.f_body));
+      result = expr(sp, LoopExpr{label_of(n), body, ts_node_is_null(kw) ? sp : span(kw)});
+      break;
+    }
+    case NodeKind::Lambda: result = expr(sp, LambdaExpr{lower_function(n, false, true)}); break;
+    case NodeKind::Error: result = error_expr(sp); break;
+    default:
+      // Not an expression (error recovery can put a statement or a pattern here); any syntax
+      // error around it has been reported already.
+      if (!ts_node_has_error(n) && !ts_node_is_missing(n)) {
+        diags_.error(DiagKind::UnexpectedToken, sp, "expected an expression here");
+      }
+      result = error_expr(sp);
+      break;
+  }
+  leave();
+  return result;
+}
+
+ExprId Lowerer::lower_binary_chain(TSNode n) {
+  // Left-deep chains (`a + b + c + ...`) are walked iteratively; their length still counts
+  // towards the nesting limit because every later pass recurses through them.
+  std::vector<TSNode> spine;
+  TSNode cur = n;
+  while (kind(cur) == NodeKind::BinaryExpression) {
+    spine.push_back(cur);
+    if (depth_ + spine.size() > kMaxNesting) {
+      enter(n);  // reports
+      depth_ = kMaxNesting;
+      return error_expr(span(n));
+    }
+    cur = field(cur, g_.f_left);
+  }
+  const uint32_t saved = depth_;
+  depth_ += uint32_t(spine.size()) - 1;
+  ExprId acc = lower_expr_or_error(cur, span(spine.back()));
+  for (size_t i = spine.size(); i-- > 0;) {
+    TSNode node = spine[i];
+    TSNode op = field(node, g_.f_operator);
+    ExprId rhs = lower_expr_or_error(field(node, g_.f_right), span(node));
+    BinaryOp bop = binary_op(kind(op)).value_or(BinaryOp::Add);
+    acc = expr(span(node), BinaryExpr{bop, span(op), acc, rhs});
+    if (depth_ > saved) --depth_;
+  }
+  depth_ = saved;
+  return acc;
+}
+
+void Lowerer::lower_comprehension(TSNode n, std::vector<CompClause>& clauses, ExprId& filter) {
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    NodeKind k = kind(c);
+    if (k == NodeKind::ForClause) {
+      TSNode p = field(c, g_.f_pattern);
+      PatternId pat = ts_node_is_null(p) ? pattern(span(c), ErrorPat{}) : lower_pattern(p);
+      clauses.push_back(CompClause{pat, lower_expr_or_error(field(c, g_.f_iterable), span(c))});
+    } else if (k == NodeKind::IfClause) {
+      filter = lower_expr_or_error(field(c, g_.f_condition), span(c));
+    }
+  });
+}
+
+ExprId Lowerer::lower_call(TSNode n) {
+  const Span sp = span(n);
+  TSNode callee = field(n, g_.f_function);
+  TSNode args = field(n, g_.f_arguments);
+  std::vector<Arg> out;
+  bool seen_named = false;
+  if (!ts_node_is_null(args)) {
+    for_each_child(cursors_, args, [&](TSNode c, TSFieldId) {
+      if (!ts_node_is_named(c) || !is_list_item(kind(c))) return;
+      if (kind(c) == NodeKind::NamedArgument) {
+        Ident name = ident(field(c, g_.f_name));
+        for (const Arg& prev : out) {
+          if (prev.name && prev.name->text == name.text) {
+            diags_.error(DiagKind::DuplicateArgumentName, name.span,
+                         "argument `" + std::string(name.text) + "` is given twice")
+                .with_label(prev.name->span, "first given here");
+            break;
+          }
+        }
+        seen_named = true;
+        out.push_back(Arg{name, lower_expr_or_error(field(c, g_.f_value), span(c))});
+        return;
+      }
+      ExprId v = lower_expr(c);
+      if (seen_named) {
+        diags_.error(DiagKind::PositionalAfterNamed, ast_.get(v).span,
+                     "positional arguments must come before named arguments");
+      }
+      out.push_back(Arg{std::nullopt, v});
+    });
+  }
+  Span args_span = ts_node_is_null(args) ? span(sp.end, sp.end) : span(args);
+  if (kind(callee) == NodeKind::Identifier) {
+    std::string_view t = text(callee);
+    if (t == "Ok" || t == "Err") {
+      bool ok = out.size() == 1 && !out[0].name;
+      if (!ok) {
+        std::string found = out.empty() ? "no arguments" : std::to_string(out.size()) + " arguments";
+        if (out.size() == 1) found = "a named argument";
+        diags_.error(DiagKind::ResultArity, span(callee),
+                     "`" + std::string(t) + "` takes exactly one value, found " + found)
+            .with_hint(out.size() > 1 ? "wrap several values in a tuple: `" + std::string(t) + "((a, b))`"
+                                      : "write `" + std::string(t) + "(value)`");
+      }
+      ExprId value = out.empty() ? error_expr(args_span) : out[0].value;
+      return expr(sp, ResultExpr{t == "Ok", value, span(callee)});
+    }
+  }
+  ExprId c = lower_expr_or_error(callee, sp);
+  return expr(sp, CallExpr{c, std::move(out), args_span});
+}
+
+ExprId Lowerer::lower_if(TSNode n) {
+  const Span sp = span(n);
+  TSNode cond = field(n, g_.f_condition);
+  check_head(cond, "an `if` condition");
+  ExprId c = lower_expr_or_error(cond, sp);
+  BlockId then_block = lower_block(field(n, g_.f_consequence));
+  BlockId else_block;
+  TSNode alt = field(n, g_.f_alternative);
+  if (!ts_node_is_null(alt)) {
+    if (kind(alt) == NodeKind::IfExpression) {
+      // `else if` is an else block holding one expression statement with the nested `if`.
+      ExprId nested = lower_expr(alt);
+      const Span asp = span(alt);
+      else_block = single_stmt_block(asp, stmt(asp, ExprStmt{nested}));
+    } else {
+      else_block = lower_block(alt);
+    }
+  }
+  TSNode kw = token(n, NodeKind::KwIf);
+  return expr(sp, IfExpr{c, then_block, else_block, ts_node_is_null(kw) ? sp : span(kw)});
+}
+
+ExprId Lowerer::lower_match(TSNode n) {
+  const Span sp = span(n);
+  MatchExpr m;
+  TSNode value = field(n, g_.f_value);
+  check_head(value, "a `match` scrutinee");
+  m.scrutinee = lower_expr_or_error(value, sp);
+  TSNode kw = token(n, NodeKind::KwMatch);
+  m.match_span = ts_node_is_null(kw) ? sp : span(kw);
+  TSNode body = field(n, g_.f_body);
+  if (!ts_node_is_null(body)) {
+    for_each_child(cursors_, body, [&](TSNode arm, TSFieldId) {
+      if (kind(arm) != NodeKind::MatchArm) return;
+      MatchArm a;
+      a.span = span(arm);
+      TSNode p = field(arm, g_.f_pattern);
+      a.pattern = ts_node_is_null(p) ? pattern(a.span, ErrorPat{}) : lower_pattern(p);
+      TSNode guard = field(arm, g_.f_guard);
+      if (!ts_node_is_null(guard)) a.guard = lower_expr(guard);
+      TSNode v = field(arm, g_.f_value);
+      NodeKind vk = kind(v);
+      if (vk == NodeKind::Block) {
+        a.body = lower_block(v);
+      } else if (vk == NodeKind::ReturnStatement || vk == NodeKind::StatusReturn ||
+                 vk == NodeKind::BreakStatement || vk == NodeKind::ContinueStatement) {
+        std::vector<StmtId> stmts;
+        lower_statement(v, stmts);
+        Block b;
+        b.span = span(v);
+        b.stmts = std::move(stmts);
+        a.body = ast_.add(std::move(b));
+        a.arrow_body = true;
+      } else {
+        Span vsp = ts_node_is_null(v) ? span(a.span.end, a.span.end) : span(v);
+        ExprId e = lower_expr_or_error(v, vsp);
+        a.body = single_stmt_block(vsp, stmt(vsp, ExprStmt{e}));
+        a.arrow_body = true;
+      }
+      m.arms.push_back(a);
+    });
+  }
+  return expr(sp, std::move(m));
+}
+
+void Lowerer::check_head(TSNode head, std::string_view construct) {
+  if (ts_node_is_null(head)) return;
+  std::vector<TSNode> work{head};
+  while (!work.empty()) {
+    TSNode n = work.back();
+    work.pop_back();
+    if (ts_node_is_null(n)) continue;
+    switch (kind(n)) {
+      case NodeKind::StructLiteral: {
+        TSNode name = field(n, g_.f_name);
+        Span at = ts_node_is_null(name) ? span(n) : span(name);
+        std::string_view lit = text(n);
+        std::string shown = lit.size() <= 50 && lit.find('\n') == std::string_view::npos
+                                ? std::string(lit)
+                                : std::string(text(name)) + " { ... }";
+        diags_.error(DiagKind::StructLiteralInCondition, at,
+                     "struct literals are not allowed directly in " + std::string(construct) +
+                         "; wrap it in parentheses")
+            .with_hint("write `(" + shown + ")`")
+            .with_fix(span(ts_node_start_byte(n), ts_node_start_byte(n)), "(")
+            .with_fix(span(ts_node_end_byte(n), ts_node_end_byte(n)), ")");
+        break;
+      }
+      case NodeKind::BinaryExpression:
+        work.push_back(field(n, g_.f_right));
+        work.push_back(field(n, g_.f_left));
+        break;
+      case NodeKind::RangeExpression:
+        work.push_back(field(n, g_.f_end));
+        work.push_back(field(n, g_.f_start));
+        break;
+      case NodeKind::UnaryExpression: work.push_back(field(n, g_.f_operand)); break;
+      case NodeKind::TryExpression: work.push_back(field(n, g_.f_operand)); break;
+      case NodeKind::FieldExpression:
+      case NodeKind::TupleIndexExpression:
+      case NodeKind::AwaitExpression:
+      case NodeKind::IndexExpression:
+      case NodeKind::SliceExpression: work.push_back(field(n, g_.f_object)); break;
+      case NodeKind::CallExpression: work.push_back(field(n, g_.f_function)); break;
+      default: break;
+    }
+    if (work.size() > kMaxNesting) return;
+  }
+}
+
+// ---- Strings ----------------------------------------------------------------------------------------
+
+ExprId Lowerer::lower_string(TSNode n) {
+  const Span sp = span(n);
+  StrLit lit;
+  std::string buf;
+  std::vector<LiteralError> errors;
+  auto flush = [&] {
+    if (buf.empty()) return;
+    StrPart part;
+    part.text = std::move(buf);
+    buf.clear();
+    lit.parts.push_back(std::move(part));
+  };
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    switch (kind(c)) {
+      case NodeKind::TokTripleQuote:
+        if (ts_node_start_byte(c) == sp.begin) lit.triple_quoted = true;
+        break;
+      case NodeKind::StringContent:
+      case NodeKind::EscapeSequence:
+        errors.clear();
+        decode_string_text(text(c), StringFlavor::Str, buf, errors);
+        report_literal_errors(errors, ts_node_start_byte(c));
+        break;
+      case NodeKind::Interpolation: {
+        TSNode e = field(c, g_.f_expression);
+        if (ts_node_is_null(e)) {
+          if (!ts_node_has_error(c)) {
+            diags_.error(DiagKind::EmptyInterpolation, span(c), "empty interpolation `{}` in a string")
+                .with_hint("put an expression inside the braces, or write `\\{\\}` for literal braces");
+          }
+          break;
+        }
+        flush();
+        StrPart part;
+        part.hole = lower_expr(e);
+        TSNode spec = field(c, g_.f_format_spec);
+        if (!ts_node_is_null(spec)) {
+          part.format_spec = text(spec);
+          part.format_span = span(spec);
+          if (auto err = check_format_spec(part.format_spec)) {
+            report_literal_errors({*err}, ts_node_start_byte(spec));
+          }
+        }
+        lit.parts.push_back(std::move(part));
+        break;
+      }
+      default: break;
+    }
+  });
+  flush();
+  return expr(sp, std::move(lit));
+}
+
+ExprId Lowerer::lower_bytes(TSNode n) {
+  BytesLit b;
+  std::vector<LiteralError> errors;
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    NodeKind k = kind(c);
+    if (k != NodeKind::StringContent && k != NodeKind::EscapeSequence) return;
+    errors.clear();
+    decode_string_text(text(c), StringFlavor::Bytes, b.bytes, errors);
+    report_literal_errors(errors, ts_node_start_byte(c));
+  });
+  return expr(span(n), std::move(b));
+}
+
+// ---- Patterns -----------------------------------------------------------------------------------------
+
+PatternId Lowerer::pattern(Span sp, PatternData data) {
+  ast_.patterns.emplace_back();
+  Pattern& p = ast_.patterns.back();
+  p.span = sp;
+  p.data = std::move(data);
+  return PatternId(uint32_t(ast_.patterns.size() - 1));
+}
+
+PatternId Lowerer::lower_pattern(TSNode n) {
+  const Span sp = span(n);
+  if (!enter(n)) return pattern(sp, ErrorPat{});
+  PatternId result;
+  switch (kind(n)) {
+    case NodeKind::WildcardPattern: result = pattern(sp, WildcardPat{}); break;
+    case NodeKind::Identifier:
+      if (text(n) == "_")
+        result = pattern(sp, WildcardPat{});
+      else
+        result = pattern(sp, BindPat{ident(n)});
+      break;
+    case NodeKind::Integer:
+    case NodeKind::Float:
+    case NodeKind::String:
+    case NodeKind::True:
+    case NodeKind::False:
+    case NodeKind::Null:
+      result = pattern(sp, LiteralPat{lower_expr(n)});
+      break;
+    case NodeKind::NegativeLiteral: {
+      TSNode lit = ts_node_named_child(n, 0);
+      ExprId e = kind(lit) == NodeKind::Float     ? lower_float(lit, true, sp)
+                 : kind(lit) == NodeKind::Integer ? lower_int(lit, true, sp)
+                                                  : error_expr(sp);
+      result = pattern(sp, LiteralPat{e});
+      break;
+    }
+    case NodeKind::RangePattern: {
+      TSNode op = field(n, g_.f_operator);
+      bool inclusive = kind(op) == NodeKind::TokDotDotEq;
+      bool valid = true;
+      auto bound = [&](TSNode b) -> int64_t {
+        if (ts_node_is_null(b)) {
+          valid = false;
+          return 0;
+        }
+        bool negate = kind(b) == NodeKind::NegativeLiteral;
+        TSNode lit = negate ? ts_node_named_child(b, 0) : b;
+        if (kind(lit) != NodeKind::Integer) {
+          diags_.error(DiagKind::InvalidPattern, span(b), "range patterns need `Int` bounds")
+              .with_hint("match a `Float` with a guard instead, e.g. `x if x >= 0.5 => ...`");
+          valid = false;
+          return 0;
+        }
+        ExprId e = lower_int(lit, negate, span(b));
+        if (const auto* i = std::get_if<IntLit>(&ast_.get(e).data)) return i->value;
+        valid = false;
+        return 0;
+      };
+      int64_t lo = bound(field(n, g_.f_start));
+      int64_t hi = bound(field(n, g_.f_end));
+      result = valid ? pattern(sp, RangePat{lo, hi, inclusive}) : pattern(sp, ErrorPat{});
+      break;
+    }
+    case NodeKind::ResultPattern: {
+      TSNode k = field(n, g_.f_kind);
+      TSNode inner = field(n, g_.f_pattern);
+      PatternId ip = ts_node_is_null(inner) ? pattern(sp, ErrorPat{}) : lower_pattern(inner);
+      result = pattern(sp, ResultPat{kind(k) == NodeKind::KwOk || text(k) == "Ok", ip});
+      break;
+    }
+    case NodeKind::TuplePattern: {
+      TuplePat t;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
+        if (f == g_.f_element) t.elems.push_back(lower_pattern(c));
+      });
+      result = pattern(sp, std::move(t));
+      break;
+    }
+    case NodeKind::OrPattern: {
+      OrPat o;
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
+        if (f == g_.f_alternative) o.alternatives.push_back(lower_pattern(c));
+      });
+      // Alternatives may not bind names: which alternative matched would decide what is bound.
+      std::vector<PatternId> work(o.alternatives.begin(), o.alternatives.end());
+      while (!work.empty()) {
+        PatternId id = work.back();
+        work.pop_back();
+        const Pattern& p = ast_.get(id);
+        if (const auto* b = std::get_if<BindPat>(&p.data)) {
+          diags_.error(DiagKind::OrPatternBinding, b->name.span,
+                       "an or-pattern cannot bind `" + std::string(b->name.text) + "`")
+              .with_hint("use `_` in the alternatives, or give each alternative its own arm");
+        } else if (const auto* r = std::get_if<ResultPat>(&p.data)) {
+          work.push_back(r->inner);
+        } else if (const auto* t = std::get_if<TuplePat>(&p.data)) {
+          work.insert(work.end(), t->elems.begin(), t->elems.end());
+        } else if (const auto* nested = std::get_if<OrPat>(&p.data)) {
+          work.insert(work.end(), nested->alternatives.begin(), nested->alternatives.end());
+        }
+      }
+      result = pattern(sp, std::move(o));
+      break;
+    }
+    case NodeKind::Error: result = pattern(sp, ErrorPat{}); break;
+    default:
+      if (!ts_node_has_error(n) && !ts_node_is_missing(n)) {
+        diags_.error(DiagKind::InvalidPattern, sp, "this is not a pattern")
+            .with_hint("patterns are literals, names, `_`, ranges of Int literals, `Ok(p)`, `Err(p)` and tuples");
+      }
+      result = pattern(sp, ErrorPat{});
+      break;
+  }
+  leave();
+  return result;
+}
+
+}  // namespace fitz::frontend::lowering

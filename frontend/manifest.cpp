@@ -792,7 +792,6 @@ void ManifestBuilder::read_dependency(TomlEntry const& e, Manifest& m) {
       TomlEntry const* extra = tag ? tag : rev;
       refuse(extra->key_span, fmt::format("`{}` only applies to git dependencies", extra->key));
     }
-    dep.source = DependencySource::Path;
     dep.path = path->value.string;
     dep.source_span = path->value.span;
   } else {
@@ -801,7 +800,6 @@ void ManifestBuilder::read_dependency(TomlEntry const& e, Manifest& m) {
     } else if (!tag && !rev && !refused) {
       refuse(e.key_span, fmt::format("git dependency `{}` needs a `tag` or a `rev`", e.key));
     }
-    dep.source = DependencySource::Git;
     dep.git = git->value.string;
     dep.source_span = git->value.span;
     if (tag) dep.tag = tag->value.string;

@@ -24,17 +24,17 @@ struct BinTarget {
   Span span;         // the `main` value
 };
 
-enum class DependencySource { Path, Git };
-
+// Exactly one of `path` and `git` is set; a git dependency has exactly one of `tag` and `rev`.
 struct Dependency {
   std::string name;
-  DependencySource source = DependencySource::Path;
-  std::string path;  // DependencySource::Path, relative to the manifest's directory
-  std::string git;   // DependencySource::Git: the repository URL, with exactly one of:
-  std::string tag;
-  std::string rev;
+  std::optional<std::string> path;  // relative to the manifest's directory
+  std::optional<std::string> git;   // the repository URL
+  std::optional<std::string> tag;
+  std::optional<std::string> rev;
   Span span;         // the dependency's name in the manifest
   Span source_span;  // the `path` or `git` value, for "not found" errors from the loader
+
+  bool is_git() const { return git.has_value(); }
 };
 
 struct Manifest {

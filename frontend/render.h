@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -75,6 +76,17 @@ std::string render_github(Diagnostic const& diagnostic, SourceManager const& sou
 // Workflow-command escaping: data escapes `%`, `\r`, `\n`; properties also escape `:` and `,`.
 std::string github_escape_data(std::string_view text);
 std::string github_escape_property(std::string_view text);
+
+// ---- many diagnostics at once ------------------------------------------------------------------
+
+// In the order given (usually DiagnosticBag::sorted()); text separates diagnostics with a blank
+// line, JSON and GitHub print one line each. No summary: that is render_summary's.
+std::string render_text(SourceManager const& sources, std::span<Diagnostic const> diagnostics,
+                        bool color = false);
+std::string render_text(SourceManager const& sources, std::span<Diagnostic const> diagnostics,
+                        TextRenderOptions const& options);
+std::string render_json(SourceManager const& sources, std::span<Diagnostic const> diagnostics);
+std::string render_github(SourceManager const& sources, std::span<Diagnostic const> diagnostics);
 
 // ---- choosing a format --------------------------------------------------------------------------
 

@@ -66,4 +66,10 @@ std::string render_github(Diagnostic const& d, SourceManager const& sources) {
                      github_escape_data(message));
 }
 
+std::string render_github(SourceManager const& sources, std::span<Diagnostic const> diagnostics) {
+  std::string out;
+  for (auto const& d : diagnostics) out += render_github(d, sources);
+  return out;
+}
+
 }  // namespace fitz::frontend

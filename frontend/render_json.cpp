@@ -82,6 +82,12 @@ std::string render_json(Diagnostic const& diagnostic, SourceManager const& sourc
          '\n';
 }
 
+std::string render_json(SourceManager const& sources, std::span<Diagnostic const> diagnostics) {
+  std::string out;
+  for (auto const& d : diagnostics) out += render_json(d, sources);
+  return out;
+}
+
 LspRange lsp_range(Span span, SourceManager const& sources) {
   SourceFile const* file = sources.find(span.file);
   if (file == nullptr) return {};

@@ -229,6 +229,21 @@ std::string render_text(Diagnostic const& d, SourceManager const& sources,
   return out;
 }
 
+std::string render_text(SourceManager const& sources, std::span<Diagnostic const> diagnostics,
+                        TextRenderOptions const& options) {
+  std::string out;
+  for (auto const& d : diagnostics) {
+    if (!out.empty()) out += '\n';
+    out += render_text(d, sources, options);
+  }
+  return out;
+}
+
+std::string render_text(SourceManager const& sources, std::span<Diagnostic const> diagnostics,
+                        bool color) {
+  return render_text(sources, diagnostics, TextRenderOptions{.color = color});
+}
+
 std::string render_summary(std::size_t error_count, std::size_t warning_count, bool color) {
   if (error_count == 0 && warning_count == 0) return {};
   Style const style(color);

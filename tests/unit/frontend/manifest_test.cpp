@@ -98,12 +98,14 @@ metrics = false
   EXPECT_EQ(m.lib_entry, "src/lib.fitz");
   ASSERT_EQ(m.dependencies.size(), 4u);
   EXPECT_EQ(m.dependencies[0].name, "util");
-  EXPECT_EQ(m.dependencies[0].source, DependencySource::Path);
+  EXPECT_FALSE(m.dependencies[0].is_git());
   EXPECT_EQ(m.dependencies[0].path, "../util");
-  EXPECT_EQ(m.dependencies[1].source, DependencySource::Git);
+  EXPECT_FALSE(m.dependencies[0].git.has_value());
+  EXPECT_TRUE(m.dependencies[1].is_git());
+  EXPECT_FALSE(m.dependencies[1].path.has_value());
   EXPECT_EQ(m.dependencies[1].git, "https://example.com/jwt.git");
   EXPECT_EQ(m.dependencies[1].tag, "v1.0.0");
-  EXPECT_EQ(m.dependencies[1].rev, "");
+  EXPECT_FALSE(m.dependencies[1].rev.has_value());
   EXPECT_EQ(m.dependencies[2].rev, "0123abc");
   EXPECT_EQ(m.dependencies[3].name, "local");
   EXPECT_EQ(m.dependencies[3].path, "vendor/local");

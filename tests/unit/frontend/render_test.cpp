@@ -145,7 +145,7 @@ TEST(RenderText, LabelsElsewhereBecomeNotesWithTheirOwnLocation) {
 TEST(RenderText, LabelsInOtherFiles) {
   Fixture f("from util import nope\n");
   FileId const other = f.sources.add("util.fitz", "fn yes() {}\n");
-  auto d = f.diag(DiagKind::NameNotInModule, f.find("nope"), "`nope` is not defined in `util`");
+  auto d = f.diag(DiagKind::NameNotFoundInModule, f.find("nope"), "`nope` is not defined in `util`");
   d.with_label(Span{other, 0, 0}, "module `util` is here");
   EXPECT_EQ(render_text(d, f.sources),
             "main.fitz:1:18: error[E0101]: `nope` is not defined in `util`\n"
@@ -300,6 +300,27 @@ TEST(Render, FormatNamesAndDispatch) {
   EXPECT_EQ(render(d, f.sources, DiagnosticFormat::Json), render_json(d, f.sources));
   EXPECT_EQ(render(d, f.sources, DiagnosticFormat::Github), render_github(d, f.sources));
   EXPECT_EQ(render(d, f.sources, DiagnosticFormat::Text), render_text(d, f.sources));
+}
+
+TEST(Render, ManyDiagnosticsAtOnce) {
+  Fixture f("a;\nb;\n");
+  std::vector<Diagnostic> all = {
+      f.diag(DiagKind::StatementSeparator, f.find(";"), "first"),
+      f.diag(DiagKind::StatementSeparator, f.find(";", 1), "second"),
+  };
+  EXPECT_EQ(render_text(f.sources, all),
+            "main.fitz:1:2: error[E0008]: first\n"
+            " 1 | a;\n"
+            "   |  ^\n"
+            "\n"
+            "main.fitz:2:2: error[E0008]: second\n"
+            " 2 | b;\n"
+            "   |  ^\n");
+  EXPECT_NE(render_text(f.sources, all, true).find('\x1b'), std::string::npos);
+  EXPECT_EQ(render_json(f.sources, all), render_json(all[0], f.sources) + render_json(all[1], f.sources));
+  EXPECT_EQ(render_github(f.sources, all),
+            render_github(all[0], f.sources) + render_github(all[1], f.sources));
+  EXPECT_EQ(render_text(f.sources, std::vector<Diagnostic>{}), "");
 }
 
 }  // namespace

@@ -58,21 +58,21 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     }
     if (a.starts_with("-")) {
       io.err << "error: unknown option `" << a << "` for `fitz check`\n\n" << kCheckUsage;
-      return kUsage;
+      return kUsageError;
     }
     if (!opt.target.empty()) {
       io.err << "error: `fitz check` takes one path\n";
-      return kUsage;
+      return kUsageError;
     }
     opt.target = std::string(a);
   }
-  if (opt.format != "text" && opt.format != "json" && opt.format != "github") {
+  if (!frontend::parse_diagnostic_format(opt.format)) {
     io.err << "error: unknown format `" << opt.format << "` (expected text, json or github)\n";
-    return kUsage;
+    return kUsageError;
   }
   if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast") {
     io.err << "error: unknown dump `" << opt.dump << "` (expected cst or ast)\n";
-    return kUsage;
+    return kUsageError;
   }
 
   frontend::SourceManager sources;
@@ -82,7 +82,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
-    return kUsage;
+    return kUsageError;
   }
   const frontend::ModuleGraph& graph = loaded.graph;
 
@@ -98,18 +98,18 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   }
 
   std::vector<frontend::Diagnostic> all = diags.sorted();
-  if (opt.format == "json")
-    io.out << frontend::render_json(sources, all);
-  else if (opt.format == "github")
-    io.out << frontend::render_github(sources, all);
-  else {
-    io.err << frontend::render_text(sources, all, io.color);
-    if (!all.empty()) io.err << frontend::render_summary(diags.error_count(), diags.warning_count());
-  }
+  frontend::DiagnosticFormat format = *frontend::parse_diagnostic_format(opt.format);
+  frontend::TextRenderOptions text_options;
+  text_options.color = io.color;
+  // Machine formats go to stdout for tools to read; text is for people, on stderr.
+  std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
+  for (const auto& d : all) sink << frontend::render(d, sources, format, text_options);
+  if (format == frontend::DiagnosticFormat::Text)
+    io.err << frontend::render_summary(diags.error_count(), diags.warning_count(), io.color);
 
   // Files that could not be read at all are I/O errors, not program errors.
   for (const auto& d : all)
-    if (d.kind == frontend::DiagKind::CannotReadFile) return kUsage;
+    if (d.kind == frontend::DiagKind::CannotReadFile) return kUsageError;
   if (diags.error_count() > 0) return kUserError;
   if (opt.warnings_as_errors && diags.warning_count() > 0) return kUserError;
   return kOk;

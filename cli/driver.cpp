@@ -7,7 +7,7 @@ namespace fitz::cli {
 
 namespace {
 
-constexpr const char* kUsage = R"(fitz — the toolchain of the Fitz language
+constexpr const char* kUsageText = R"(fitz — the toolchain of the Fitz language
 
 usage: fitz <command> [options] [args]
 
@@ -35,13 +35,13 @@ exit status: 0 ok, 1 the program has errors or tests failed, 2 usage or I/O erro
 
 int run(const std::vector<std::string>& args, Io io) {
   if (args.empty()) {
-    io.err << kUsage;
-    return kUsage;
+    io.err << kUsageText;
+    return kUsageError;
   }
   const std::string& cmd = args[0];
   std::vector<std::string> rest(args.begin() + 1, args.end());
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-    io.out << kUsage;
+    io.out << kUsageText;
     return kOk;
   }
   if (cmd == "-V" || cmd == "--version") {
@@ -52,10 +52,10 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "build" || cmd == "run" || cmd == "test" || cmd == "fmt" || cmd == "lsp" ||
       cmd == "bench" || cmd == "new" || cmd == "openapi" || cmd == "db") {
     io.err << "error: `fitz " << cmd << "` is not available in this version yet\n";
-    return kUsage;
+    return kUsageError;
   }
-  io.err << "error: unknown command `" << cmd << "`\n\n" << kUsage;
-  return kUsage;
+  io.err << "error: unknown command `" << cmd << "`\n\n" << kUsageText;
+  return kUsageError;
 }
 
 }  // namespace fitz::cli

@@ -15,7 +15,7 @@ struct Io {
 };
 
 // Exit codes shared by every command.
-enum ExitCode : int { kOk = 0, kUserError = 1, kUsage = 2, kInternal = 3 };
+enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternal = 3 };
 
 int run(const std::vector<std::string>& args, Io io);
 

@@ -46,7 +46,7 @@ describe('vsce package', () => {
     assert.ok(fs.existsSync(vsix), `${vsix} missing`);
     const size = fs.statSync(vsix).size;
     assert.ok(size > 10_000 && size < 5_000_000, `unexpected size ${size}`);
-    console.log(`# vsix ${path.basename(vsix)}: ${(size / 1024).toFixed(0)} KiB`);
+    console.log(`vsix ${path.basename(vsix)}: ${(size / 1024).toFixed(0)} KiB`);
   });
 
   it('holds the grammar, snippets, language configuration, compiled extension and client', () => {

@@ -30,6 +30,18 @@ Span span_of_path(const std::vector<Ident>& segments) {
   return s;
 }
 
+// What users see in diagnostics: the path relative to the working directory when the file is
+// below it (as they typed it), otherwise absolute.
+std::string display_path(const fs::path& abs) {
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (!ec) {
+    fs::path rel = abs.lexically_relative(cwd);
+    if (!rel.empty() && *rel.begin() != "..") return rel.string();
+  }
+  return abs.string();
+}
+
 fs::path normalise(const fs::path& p) {
   std::error_code ec;
   fs::path abs = fs::absolute(p, ec);
@@ -122,7 +134,7 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
     Module m;
     m.name = std::move(name);
     m.path = path;
-    m.file = sources_.add(path.string(), std::move(*text));
+    m.file = sources_.add(display_path(path), std::move(*text));
     graph_.modules.push_back(std::move(m));
   }
   {

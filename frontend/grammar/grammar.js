@@ -62,6 +62,11 @@ module.exports = grammar({
     $.format_spec,
     // Never valid in the grammar: lets the scanner detect error recovery.
     $._error_sentinel,
+    // Never valid either: a `;` where a statement could end. Fitz has no `;`;
+    // the scanner returns this token so the parser reports an error exactly
+    // there, then (during recovery) a zero-width terminator so the next
+    // statement parses normally. This keeps `a; b; c; …` on one line linear.
+    $._semicolon,
   ],
 
   supertypes: $ => [$._expression, $._pattern, $._type],

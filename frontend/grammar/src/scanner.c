@@ -14,14 +14,20 @@
 //   ERROR_SENTINEL        never valid in the grammar; when the parser marks it
 //                         valid it is recovering from an error: we then only
 //                         report line breaks and let the internal lexer do the rest.
+//   SEMICOLON             never valid: a `;` seen where a statement could end.
+//                         It is an error by construction; the scanner remembers
+//                         it (the only state it keeps) and, in the recovery that
+//                         follows, returns a zero-width NEWLINE so the parser
+//                         resynchronises right after the `;`.
 //
-// The scanner is stateless. Every loop either advances or stops, and EOF is
+// Every loop either advances or stops, and EOF is
 // checked everywhere, so it cannot hang on truncated input.
 
 #include "tree_sitter/parser.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 enum TokenType {
   NEWLINE,
@@ -30,7 +36,12 @@ enum TokenType {
   BYTES_CONTENT,
   FORMAT_SPEC,
   ERROR_SENTINEL,
+  SEMICOLON,
 };
+
+typedef struct {
+  bool after_semicolon;
+} Scanner;
 
 static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
 static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
@@ -150,35 +161,59 @@ static bool scan_format_spec(TSLexer *lexer) {
   return has_content;
 }
 
-void *tree_sitter_fitz_external_scanner_create(void) { return NULL; }
+void *tree_sitter_fitz_external_scanner_create(void) {
+  static Scanner prototype;
+  Scanner *scanner = malloc(sizeof(Scanner));
+  if (scanner) *scanner = prototype;
+  return scanner;
+}
 
-void tree_sitter_fitz_external_scanner_destroy(void *payload) { (void)payload; }
+void tree_sitter_fitz_external_scanner_destroy(void *payload) { free(payload); }
 
 unsigned tree_sitter_fitz_external_scanner_serialize(void *payload, char *buffer) {
-  (void)payload;
-  (void)buffer;
-  return 0;
+  Scanner *scanner = payload;
+  buffer[0] = (char)scanner->after_semicolon;
+  return 1;
 }
 
 void tree_sitter_fitz_external_scanner_deserialize(void *payload, const char *buffer,
                                                    unsigned length) {
-  (void)payload;
-  (void)buffer;
-  (void)length;
+  Scanner *scanner = payload;
+  scanner->after_semicolon = length > 0 && buffer[0] != 0;
 }
 
 bool tree_sitter_fitz_external_scanner_scan(void *payload, TSLexer *lexer,
                                             const bool *valid_symbols) {
-  (void)payload;
-  // Error recovery: every symbol is valid. Only real line breaks are reported,
-  // so that the parser can resynchronise at the next statement.
-  if (valid_symbols[ERROR_SENTINEL]) return scan_newline(lexer);
+  Scanner *scanner = payload;
+  // Error recovery: every symbol is valid. Only real line breaks (and the
+  // terminator owed after a `;`) are reported, so that the parser can
+  // resynchronise at the next statement.
+  if (valid_symbols[ERROR_SENTINEL]) {
+    if (scanner->after_semicolon) {
+      scanner->after_semicolon = false;
+      lexer->mark_end(lexer);
+      lexer->result_symbol = NEWLINE;
+      return true;
+    }
+    return scan_newline(lexer);
+  }
+  scanner->after_semicolon = false;
 
   if (valid_symbols[STRING_CONTENT]) return scan_string_content(lexer, STRING_CONTENT);
   if (valid_symbols[TRIPLE_STRING_CONTENT])
     return scan_string_content(lexer, TRIPLE_STRING_CONTENT);
   if (valid_symbols[BYTES_CONTENT]) return scan_string_content(lexer, BYTES_CONTENT);
   if (valid_symbols[FORMAT_SPEC]) return scan_format_spec(lexer);
-  if (valid_symbols[NEWLINE]) return scan_newline(lexer);
+  if (valid_symbols[NEWLINE]) {
+    while (!lexer->eof(lexer) && is_horizontal_space(lexer->lookahead)) skip(lexer);
+    if (lexer->lookahead == ';') {
+      advance(lexer);
+      lexer->mark_end(lexer);
+      lexer->result_symbol = SEMICOLON;
+      scanner->after_semicolon = true;
+      return true;
+    }
+    return scan_newline(lexer);
+  }
   return false;
 }

@@ -54,11 +54,17 @@ export function findProjectRoot(
 
 const NEEDS_SOMETHING = 'open a .fitz file or a folder with a fitz.toml first';
 
+/** True when `inner` is `outer` or lies below it. */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
 /**
  * The command line for each command. Project mode (a `fitz.toml` was found) wins over the
  * active file, like `fitz` itself, which walks up to the manifest when given no file.
  *
- * | command          | project (cwd = root)   | single file (cwd = its folder)        |
+ * | command          | project                | single file                           |
  * |------------------|------------------------|---------------------------------------|
  * | check            | check ROOT             | check FILE   (folder: check FOLDER)   |
  * | build            | build                  | build FILE                            |
@@ -67,12 +73,20 @@ const NEEDS_SOMETHING = 'open a .fitz file or a folder with a fitz.toml first';
  * | bench            | bench                  | bench FILE                            |
  * | showGeneratedCpp | build --emit=cpp FILE -o -  (always the active file)           |
  *
- * `check` passes absolute paths so that the diagnostics it prints carry absolute paths, which
- * the `$fitz` problem matcher resolves wherever the task runs.
+ * Paths in arguments are absolute. fitz prints a diagnostic's path relative to its working
+ * directory when the file lies below it (else absolute), and the `$fitz` problem matcher
+ * resolves relative paths against the workspace folder; so commands run in the workspace
+ * folder whenever that still lets fitz find what it needs:
+ * - check, and every single-file command: in the workspace folder when the target lies in it,
+ *   else in the project root or the file's folder;
+ * - build, run, test, bench of a project: fitz walks up from its working directory to
+ *   `fitz.toml`, so they run in the workspace folder when it lies inside the project (or is
+ *   its root), else in the project root.
  */
 export function cliInvocation(command: CliCommand, ctx: CliContext): InvocationResult {
   const { file, projectRoot, workspaceFolder } = ctx;
   const fileLabel = (f: string) => (projectRoot !== undefined ? path.relative(projectRoot, f) : path.basename(f));
+  const inFolder = (target: string) => workspaceFolder !== undefined && isWithin(target, workspaceFolder);
 
   if (command === 'showGeneratedCpp') {
     if (file === undefined) return { ok: false, reason: 'open a saved .fitz file to see its generated C++' };
@@ -80,16 +94,15 @@ export function cliInvocation(command: CliCommand, ctx: CliContext): InvocationR
   }
 
   if (projectRoot !== undefined) {
-    switch (command) {
-      case 'check':
-        return ok(['check', projectRoot], projectRoot, 'check', 'project');
-      default:
-        return ok([command], projectRoot, command, 'project');
+    if (command === 'check') {
+      return ok(['check', projectRoot], inFolder(projectRoot) ? workspaceFolder! : projectRoot, 'check', 'project');
     }
+    const cwd = workspaceFolder !== undefined && isWithin(workspaceFolder, projectRoot) ? workspaceFolder : projectRoot;
+    return ok([command], cwd, command, 'project');
   }
 
   if (file !== undefined) {
-    const cwd = path.dirname(file);
+    const cwd = inFolder(file) ? workspaceFolder! : path.dirname(file);
     const label = `${command} ${fileLabel(file)}`;
     switch (command) {
       case 'test':

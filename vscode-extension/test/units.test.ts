@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDelay, CrashPolicy, DEFAULT_BACKOFF } from '../src/backoff';
-import { cliInvocation, CLI_COMMANDS, COMMAND_IDS, displayCommandLine, findProjectRoot } from '../src/cli';
+import { cliInvocation, CLI_COMMANDS, COMMAND_IDS, displayCommandLine, findProjectRoot, isWithin } from '../src/cli';
 import { executableNames, lookupOnPath, resolveServerPath } from '../src/serverPath';
 import { statusPresentation } from '../src/status';
 
@@ -229,6 +229,31 @@ describe('cliInvocation: command -> fitz arguments', () => {
       assert.equal(bad.ok, false);
       if (!bad.ok) assert.match(bad.reason, /\.fitz file or a folder with a fitz\.toml/);
     }
+  });
+  it('runs in the workspace folder whenever fitz can still find its target (problem matcher paths)', () => {
+    const cwdOf = (cmd: 'check' | 'build' | 'run' | 'test', ctx: Parameters<typeof cliInvocation>[1]) => {
+      const r = cliInvocation(cmd, ctx);
+      assert.ok(r.ok);
+      return r.ok ? r.invocation.cwd : '';
+    };
+    // project root == workspace folder
+    assert.equal(cwdOf('build', { file, projectRoot: root, workspaceFolder: root }), root);
+    // workspace folder opened inside the project: fitz walks up from it to fitz.toml
+    assert.equal(cwdOf('run', { file, projectRoot: root, workspaceFolder: '/ws/app/src' }), '/ws/app/src');
+    // project in a subfolder of the workspace: build must run in the project root, check need not
+    assert.equal(cwdOf('build', { file, projectRoot: root, workspaceFolder: '/ws' }), root);
+    assert.equal(cwdOf('check', { file, projectRoot: root, workspaceFolder: '/ws' }), '/ws');
+    // project outside the workspace folder
+    assert.equal(cwdOf('check', { file, projectRoot: root, workspaceFolder: '/elsewhere' }), root);
+    // single files: the workspace folder when the file is in it, else the file's folder
+    assert.equal(cwdOf('run', { file: '/ws/scripts/a.fitz', workspaceFolder: '/ws' }), '/ws');
+    assert.equal(cwdOf('test', { file: '/tmp/a.fitz', workspaceFolder: '/ws' }), '/tmp');
+  });
+  it('isWithin', () => {
+    assert.ok(isWithin('/a/b', '/a'));
+    assert.ok(isWithin('/a', '/a'));
+    assert.ok(!isWithin('/ab', '/a'));
+    assert.ok(!isWithin('/', '/a'));
   });
   it('every CLI command has a VS Code command id', () => {
     for (const c of CLI_COMMANDS) assert.match(COMMAND_IDS[c], /^fitz\.[a-zA-Z]+$/);

@@ -1,38 +1,83 @@
-; Syntax highlighting for Fitz. As in tree-sitter's own highlighter, the first
-; pattern that matches a node wins: specific patterns come first, the catch-all
-; `(identifier) @variable` comes last.
+; Syntax highlighting for Fitz. When several patterns capture the same node,
+; the later pattern wins (tree-sitter 0.22 highlighter, Neovim): general
+; patterns come first, more specific ones after them.
 
-; Types
-((named_type
-  name: (identifier) @type.builtin)
-  (#match? @type.builtin "^(Int|Float|Str|Bool|Null|Bytes|Range|Any|List|Map|Result|Future)$"))
-(named_type
-  name: (identifier) @type)
-(generic_type
-  name: (named_type
-    name: (identifier) @type))
-(function_type
-  "Fn" @type.builtin)
+; Identifiers
+(identifier) @variable
+((identifier) @constant
+  (#match? @constant "^[A-Z][A-Z0-9_]+$"))
 
-(type_definition
-  name: (identifier) @type.definition)
-(struct_literal
-  name: (identifier) @type)
+; Punctuation and operators
+["(" ")" "[" "]" "{" "}"] @punctuation.bracket
+["," "." ":"] @punctuation.delimiter
 
-; Functions
-((call_expression
-  function: (identifier) @function.builtin)
-  (#match? @function.builtin "^(print|len|sleep|assert|assert_eq|assert_ne|assert_throws|env|env_or|load_env|bytes|Ok|Err)$"))
-(function_definition
-  name: (identifier) @function)
-(call_expression
-  function: (identifier) @function.call)
-(call_expression
-  function: (field_expression
-    field: (identifier) @function.method.call))
+[
+  "+" "-" "*" "/" "%"
+  "==" "!=" "<" "<=" ">" ">="
+  "&" "|" "^" "~" "<<" ">>"
+  "=" "+=" "-=" "*=" "/=" "&=" "|=" "^=" "<<=" ">>="
+  ".." "..=" "..."
+  "->" "=>"
+  "?"
+] @operator
 
-(parameter
-  name: (identifier) @variable.parameter)
+; Keywords
+[
+  "let"
+  "type"
+  "import"
+  "from"
+  "as"
+  "in"
+] @keyword
+
+"fn" @keyword.function
+
+[
+  "async"
+  "static"
+] @keyword.modifier
+
+"await" @keyword.coroutine
+
+"return" @keyword.return
+
+[
+  "if"
+  "else"
+  "match"
+] @keyword.conditional
+
+[
+  "while"
+  "for"
+  "loop"
+  "break"
+  "continue"
+] @keyword.repeat
+
+[
+  "and"
+  "or"
+  "xor"
+  "not"
+] @keyword.operator
+
+; Literals
+(integer) @number
+(float) @number.float
+[
+  (true)
+  (false)
+] @boolean
+(null) @constant.builtin
+
+(string) @string
+(bytes) @string.special
+(escape_sequence) @string.escape
+(format_spec) @string.special
+
+(comment) @comment
 
 ; Fields and properties
 (field_declaration
@@ -41,6 +86,35 @@
   name: (identifier) @property)
 (field_expression
   field: (identifier) @property)
+
+; Types
+(named_type
+  name: (identifier) @type)
+(function_type
+  "Fn" @type.builtin)
+((named_type
+  name: (identifier) @type.builtin)
+  (#match? @type.builtin "^(Int|Float|Str|Bool|Null|Bytes|Range|Any|List|Map|Result|Future)$"))
+(type_definition
+  name: (identifier) @type.definition)
+(struct_literal
+  name: (identifier) @type)
+
+; Functions
+(function_definition
+  name: (identifier) @function)
+(call_expression
+  function: (identifier) @function.call)
+(call_expression
+  function: (field_expression
+    field: (identifier) @function.method.call))
+((call_expression
+  function: (identifier) @function.builtin)
+  (#match? @function.builtin "^(print|len|sleep|assert|assert_eq|assert_ne|assert_throws|env|env_or|load_env|bytes|Ok|Err)$"))
+
+; Parameters and named arguments
+(parameter
+  name: (identifier) @variable.parameter)
 (named_argument
   name: (identifier) @variable.parameter)
 (keyword_argument
@@ -69,90 +143,9 @@
 (result_pattern
   kind: _ @constructor)
 
-; Literals
-(integer) @number
-(float) @number.float
-[
-  (true)
-  (false)
-] @boolean
-(null) @constant.builtin
-
-(string) @string
-(bytes) @string.special
-(escape_sequence) @string.escape
-(format_spec) @string.special
-
+; Interpolation
 (interpolation
   "{" @punctuation.special
   "}" @punctuation.special)
 (interpolation
   ":" @punctuation.special)
-
-(comment) @comment
-
-; Keywords
-[
-  "let"
-  "type"
-  "import"
-  "from"
-  "as"
-  "in"
-] @keyword
-
-[
-  "fn"
-] @keyword.function
-
-[
-  "async"
-  "static"
-] @keyword.modifier
-
-"await" @keyword.coroutine
-
-[
-  "return"
-] @keyword.return
-
-[
-  "if"
-  "else"
-  "match"
-] @keyword.conditional
-
-[
-  "while"
-  "for"
-  "loop"
-  "break"
-  "continue"
-] @keyword.repeat
-
-[
-  "and"
-  "or"
-  "xor"
-  "not"
-] @keyword.operator
-
-; Operators
-[
-  "+" "-" "*" "/" "%"
-  "==" "!=" "<" "<=" ">" ">="
-  "&" "|" "^" "~" "<<" ">>"
-  "=" "+=" "-=" "*=" "/=" "&=" "|=" "^=" "<<=" ">>="
-  ".." "..=" "..."
-  "->" "=>"
-  "?"
-] @operator
-
-; Punctuation
-["(" ")" "[" "]" "{" "}"] @punctuation.bracket
-["," "." ":"] @punctuation.delimiter
-
-; Identifiers
-((identifier) @constant
-  (#match? @constant "^[A-Z][A-Z0-9_]+$"))
-(identifier) @variable

@@ -126,15 +126,15 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
   if (spec->first_is_str && !d.args.empty() && !d.args[0].name) {
     const Expr& first = ast_->get(d.args[0].value);
     auto* s = std::get_if<StrLit>(&first.data);
-    bool literal = s && std::none_of(s->parts.begin(), s->parts.end(), [](const StrPart& p) { return p.is_hole(); });
-    if (!literal) {
+    if (!s) {
       error(DiagKind::DecoratorArguments, first.span,
             fmt::format("the first argument of `@{}` must be a string literal", d.name.text));
       return false;
     }
     if (spec->route || d.name.text == "ws") {
       std::string path;
-      for (const StrPart& p : s->parts) path += p.text;
+      for (const StrPart& p : s->parts)
+        path += p.is_hole() ? "{" + std::string(text(span_of(p.hole))) + "}" : p.text;
       if (path.empty() || path[0] != '/') {
         error(DiagKind::RoutePath, first.span, fmt::format("the path of `@{}` must start with `/`", d.name.text))
             .with_fix(Span{first.span.file, first.span.begin + 1, first.span.begin + 1}, "/");

@@ -75,7 +75,8 @@ Checker::Checker(const ModuleGraph& graph, const SourceManager& sources, Diagnos
     s.name = std::string(e.name);
     s.builtin = BuiltinId(i);
     s.type = types_->any();
-    prog_.builtin_symbols.emplace(s.name, prog_.add_symbol(std::move(s)));
+    std::string name = s.name;
+    prog_.builtin_symbols.emplace(name, prog_.add_symbol(std::move(s)));
   }
   for (uint32_t i = 0; i < builtin_values().size(); ++i) {
     Symbol s;
@@ -83,7 +84,8 @@ Checker::Checker(const ModuleGraph& graph, const SourceManager& sources, Diagnos
     s.name = std::string(builtin_values()[i].name);
     s.builtin_value = i;
     s.type = builtins_->value_type(i);
-    prog_.builtin_symbols.emplace(s.name, prog_.add_symbol(std::move(s)));
+    std::string name = s.name;
+    prog_.builtin_symbols.emplace(name, prog_.add_symbol(std::move(s)));
   }
 }
 

@@ -132,7 +132,13 @@ void Checker::check_decorator_args(const std::vector<Decorator>& decorators) {
   bool saved = in_decorator_;
   in_decorator_ = true;
   for (const Decorator& d : decorators)
-    for (const DecoratorArg& a : d.args) check_expr(a.value);
+    for (const DecoratorArg& a : d.args) {
+      // `{name}` in a route path names a handler parameter, not an interpolation hole.
+      if (std::holds_alternative<StrLit>(expr(a.value).data))
+        set_type(a.value, types_->str());
+      else
+        check_expr(a.value);
+    }
   in_decorator_ = saved;
 }
 

@@ -3,6 +3,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "checker/checker.h"
 #include "cli/driver.h"
 #include "frontend/lower.h"
 #include "frontend/project.h"
@@ -19,7 +20,7 @@ the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/).
 
 options:
   --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
-  --dump=cst|ast              print the syntax tree or the AST of each root module to stdout
+  --dump=cst|ast|tir          print the syntax tree, the AST or the typed program of each root module
   --warnings-as-errors        exit 1 when there are warnings
   -h, --help                  show this help
 )";
@@ -70,8 +71,8 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     io.err << "error: unknown format `" << opt.format << "` (expected text, json or github)\n";
     return kUsageError;
   }
-  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast") {
-    io.err << "error: unknown dump `" << opt.dump << "` (expected cst or ast)\n";
+  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast" && opt.dump != "tir") {
+    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast or tir)\n";
     return kUsageError;
   }
 
@@ -85,6 +86,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     return kUsageError;
   }
   const frontend::ModuleGraph& graph = loaded.graph;
+  checker::TypedProgram program = checker::check_program(graph, sources, diags);
 
   if (!opt.dump.empty()) {
     for (frontend::ModuleId id : graph.roots) {
@@ -92,6 +94,8 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
       if (graph.roots.size() > 1) io.out << "// " << m.path.string() << "\n";
       if (opt.dump == "cst")
         io.out << frontend::cst_sexp(m.tree) << "\n";
+      else if (opt.dump == "tir")
+        io.out << checker::dump_tir(program, graph, id, sources);
       else
         io.out << frontend::dump_ast(m.ast, sources.file(m.file));
     }

@@ -20,8 +20,8 @@
 //                         follows, returns a zero-width NEWLINE so the parser
 //                         resynchronises right after the `;`.
 //
-// Every loop either advances or stops, and EOF is
-// checked everywhere, so it cannot hang on truncated input.
+// Every loop either advances or stops, and EOF is checked everywhere, so the
+// scanner cannot hang on truncated input. NUL bytes are ordinary characters.
 
 #include "tree_sitter/parser.h"
 
@@ -161,18 +161,14 @@ static bool scan_format_spec(TSLexer *lexer) {
   return has_content;
 }
 
-void *tree_sitter_fitz_external_scanner_create(void) {
-  static Scanner prototype;
-  Scanner *scanner = malloc(sizeof(Scanner));
-  if (scanner) *scanner = prototype;
-  return scanner;
-}
+void *tree_sitter_fitz_external_scanner_create(void) { return calloc(1, sizeof(Scanner)); }
 
 void tree_sitter_fitz_external_scanner_destroy(void *payload) { free(payload); }
 
 unsigned tree_sitter_fitz_external_scanner_serialize(void *payload, char *buffer) {
   Scanner *scanner = payload;
-  buffer[0] = (char)scanner->after_semicolon;
+  if (!scanner->after_semicolon) return 0;
+  buffer[0] = 1;
   return 1;
 }
 

@@ -49,7 +49,9 @@ int run(const std::vector<std::string>& args, Io io) {
     return kOk;
   }
   if (cmd == "check") return cmd_check(rest, io);
-  if (cmd == "build" || cmd == "run" || cmd == "test" || cmd == "fmt" || cmd == "lsp" ||
+  if (cmd == "build") return cmd_build(rest, io);
+  if (cmd == "run") return cmd_run(rest, io);
+  if (cmd == "test" || cmd == "fmt" || cmd == "lsp" ||
       cmd == "bench" || cmd == "new" || cmd == "openapi" || cmd == "db") {
     io.err << "error: `fitz " << cmd << "` is not available in this version yet\n";
     return kUsageError;

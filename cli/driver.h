@@ -20,5 +20,7 @@ enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternal = 3 };
 int run(const std::vector<std::string>& args, Io io);
 
 int cmd_check(const std::vector<std::string>& args, Io io);
+int cmd_build(const std::vector<std::string>& args, Io io);
+int cmd_run(const std::vector<std::string>& args, Io io);
 
 }  // namespace fitz::cli

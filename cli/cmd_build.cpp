@@ -1,0 +1,227 @@
+// `fitz build` and `fitz run`: check (always strict), generate C++, compile against the prebuilt
+// runtime with a build cache, and for `run` execute the binary passing arguments and exit status.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "checker/checker.h"
+#include "cli/driver.h"
+#include "codegen/codegen.h"
+#include "codegen/toolchain.h"
+#include "frontend/project.h"
+#include "frontend/render.h"
+
+namespace fitz::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kBuildUsage = R"(usage: fitz build [PATH] [-o OUT] [--emit=cpp] [options]
+       fitz run [PATH] [options] [-- ARGS...]
+
+Checks the program (errors stop the build), generates C++, and compiles it with the system
+C++ compiler against the fitz runtime. Builds are cached: an unchanged program rebuilds at once.
+
+options:
+  -o OUT          where to write the binary (default: beside the entry file, without .fitz;
+                  `-` with --emit=cpp writes the C++ to stdout)
+  --emit=cpp      write the generated C++ instead of a binary
+  --sanitize      build with address and undefined-behaviour sanitizers
+  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2)
+  --time-phases   print how long each phase took
+  -h, --help      show this help
+)";
+
+struct BuildOptions {
+  std::string target;
+  std::string output;
+  std::string emit;
+  bool sanitize = false;
+  bool time_phases = false;
+  std::string opt_level = "-O2";
+  std::vector<std::string> run_args;
+  bool werror = false;
+};
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+// Shared by build, run and test: load, check, generate. Returns the exit code on failure.
+int generate_program(const std::string& target, const codegen::GenOptions& gen_options, Io io,
+                     codegen::GenResult& out, fs::path& entry_path, bool time_phases) {
+  auto t0 = Clock::now();
+  frontend::SourceManager sources;
+  frontend::DiagnosticBag diags;
+  frontend::LoadRequest req;
+  req.target = target;
+  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  if (loaded.fatal) {
+    io.err << "error: " << *loaded.fatal << "\n";
+    return kUsageError;
+  }
+  auto t1 = Clock::now();
+  checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
+  auto t2 = Clock::now();
+  frontend::TextRenderOptions text_options;
+  text_options.color = io.color;
+  if (diags.error_count() > 0) {
+    for (const auto& d : diags.sorted())
+      if (d.severity == frontend::Severity::Error) io.err << frontend::render(d, sources, frontend::DiagnosticFormat::Text, text_options);
+    io.err << frontend::render_summary(diags.error_count(), 0, io.color);
+    return kUserError;
+  }
+  if (loaded.graph.roots.empty()) {
+    io.err << "error: nothing to build\n";
+    return kUsageError;
+  }
+  entry_path = loaded.graph.get(loaded.graph.roots.front()).path;
+  out = codegen::generate_cpp(program, loaded.graph, sources, gen_options);
+  if (time_phases)
+    io.err << fmt::format("time: load+parse {:.1f} ms, check {:.1f} ms, generate {:.1f} ms\n",
+                          std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                          std::chrono::duration<double, std::milli>(t2 - t1).count(), ms_since(t2));
+  if (!out.unsupported.empty()) {
+    io.err << "internal compiler error: the code generator cannot express ";
+    for (size_t i = 0; i < out.unsupported.size() && i < 5; ++i) io.err << (i ? ", " : "") << out.unsupported[i];
+    io.err << "\nthis is a bug in fitz; please report it with the program that triggers it\n";
+    return kInternal;
+  }
+  return kOk;
+}
+
+// Compiles generated C++; prints an internal compiler error when the C++ compiler rejects it.
+int compile_generated(const std::string& cpp, const fs::path& output, const codegen::CompileOptions& copts,
+                      Io io, bool time_phases) {
+  std::string error;
+  auto runtime = codegen::find_runtime(error);
+  if (!runtime) {
+    io.err << "error: " << error << "\n";
+    return kInternal;
+  }
+  auto t = Clock::now();
+  codegen::CompileResult r = codegen::compile_program(cpp, output, copts, *runtime);
+  if (time_phases)
+    io.err << fmt::format("time: compile {:.1f} ms{}\n", ms_since(t), r.cached ? " (cached)" : "");
+  if (!r.ok) {
+    io.err << "internal compiler error: the generated C++ did not compile; this is a bug in fitz.\n"
+           << "reproduce with:\n  " << r.command << "\ncompiler output:\n" << r.diagnostics;
+    return kInternal;
+  }
+  return kOk;
+}
+
+static int parse_build_args(const std::vector<std::string>& args, BuildOptions& opt, Io io, bool is_run) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      opt.run_args.assign(args.begin() + long(i) + 1, args.end());
+      break;
+    }
+    if (a == "-h" || a == "--help") {
+      io.out << kBuildUsage;
+      return -1;
+    }
+    if (a == "-o" && i + 1 < args.size()) {
+      opt.output = args[++i];
+    } else if (a.rfind("--emit=", 0) == 0) {
+      opt.emit = a.substr(7);
+      if (opt.emit != "cpp") {
+        io.err << "error: unknown --emit value `" << opt.emit << "` (expected cpp)\n";
+        return kUsageError;
+      }
+    } else if (a == "--sanitize") {
+      opt.sanitize = true;
+    } else if (a == "--werror") {
+      opt.werror = true;
+    } else if (a == "--time-phases") {
+      opt.time_phases = true;
+    } else if (a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3") {
+      opt.opt_level = a;
+    } else if (!a.empty() && a[0] == '-') {
+      io.err << "error: unknown option `" << a << "`\n\n" << kBuildUsage;
+      return kUsageError;
+    } else if (opt.target.empty()) {
+      opt.target = a;
+    } else if (is_run) {
+      // `fitz run app.fitz a b` passes the rest to the program, like `--`.
+      opt.run_args.assign(args.begin() + long(i), args.end());
+      break;
+    } else {
+      io.err << "error: `fitz build` takes one path\n";
+      return kUsageError;
+    }
+  }
+  return kOk;
+}
+
+static fs::path default_output(const fs::path& entry) {
+  fs::path out = entry;
+  out.replace_extension();
+  return out;
+}
+
+int cmd_build(const std::vector<std::string>& args, Io io) {
+  BuildOptions opt;
+  if (int rc = parse_build_args(args, opt, io, false); rc != kOk) return rc < 0 ? kOk : rc;
+  codegen::GenResult gen;
+  fs::path entry;
+  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  if (opt.emit == "cpp") {
+    if (opt.output.empty() || opt.output == "-") {
+      io.out << gen.cpp;
+    } else {
+      std::ofstream(opt.output, std::ios::binary) << gen.cpp;
+    }
+    return kOk;
+  }
+  fs::path output = opt.output.empty() ? default_output(entry) : fs::path(opt.output);
+  codegen::CompileOptions copts;
+  copts.sanitize = opt.sanitize;
+  copts.opt_level = opt.opt_level;
+  copts.warnings_as_errors = opt.werror;
+  return compile_generated(gen.cpp, output, copts, io, opt.time_phases);
+}
+
+int cmd_run(const std::vector<std::string>& args, Io io) {
+  BuildOptions opt;
+  if (int rc = parse_build_args(args, opt, io, true); rc != kOk) return rc < 0 ? kOk : rc;
+  codegen::GenResult gen;
+  fs::path entry;
+  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  // The binary lives in the cache; `run` never writes next to the sources.
+  fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
+  codegen::CompileOptions copts;
+  copts.sanitize = opt.sanitize;
+  copts.opt_level = opt.opt_level;
+  if (int rc = compile_generated(gen.cpp, output, copts, io, opt.time_phases); rc != kOk) return rc;
+  io.out.flush();
+  io.err.flush();
+  std::vector<std::string> argv = {output.string()};
+  argv.insert(argv.end(), opt.run_args.begin(), opt.run_args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
+}  // namespace fitz::cli

@@ -1,0 +1,34 @@
+// Code generation: the typed program becomes one C++20 translation unit that includes only
+// <fitz/runtime.h>. Codegen never re-derives a type: every type, call target and conversion
+// comes from the checker's tables, so a C++ compiler error here is a bug in fitz.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checker/tir.h"
+#include "frontend/modules.h"
+#include "frontend/source.h"
+
+namespace fitz::codegen {
+
+struct GenOptions {
+  // `fitz test`: instead of running the program, main() runs the selected @test functions,
+  // each isolated, and prints one line per test plus a summary.
+  bool test_mode = false;
+  std::string test_filter;      // substring of the test name
+  bool line_directives = true;  // #line so crashes and sanitizers point at Fitz source
+};
+
+struct GenResult {
+  std::string cpp;
+  // Constructs the generator cannot express yet. Non-empty means the build must stop with an
+  // internal error naming them (never a C++ compiler error on a checked program).
+  std::vector<std::string> unsupported;
+  int test_count = 0;
+};
+
+GenResult generate_cpp(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+                       const frontend::SourceManager& sources, const GenOptions& options = {});
+
+}  // namespace fitz::codegen

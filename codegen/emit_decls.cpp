@@ -1,0 +1,248 @@
+// Declarations: user types as structs with the runtime's object protocol, function prototypes
+// and bodies, module globals, one initialiser per module (its top-level code) and main().
+#include <fmt/format.h>
+
+#include "codegen/gen.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+bool is_null_like(checker::TypeStore& types, TypeId t) {
+  TypeKind k = types.kind(t);
+  return k == TypeKind::Null || k == TypeKind::Nullable || k == TypeKind::Any ||
+         k == TypeKind::Error || k == TypeKind::Never;
+}
+
+}  // namespace
+
+void Gen::emit_struct_decls() {
+  for (uint32_t i = 0; i < types_.struct_count(); ++i) {
+    const auto& info = types_.struct_info(StructId(i));
+    if (info.builtin) continue;
+    line(fmt::format("namespace {} {{ struct T_{}; }}", ns(info.module), info.name));
+  }
+  line("");
+}
+
+void Gen::emit_struct_defs() {
+  for (uint32_t i = 0; i < types_.struct_count(); ++i) {
+    const auto& info = types_.struct_info(StructId(i));
+    if (info.builtin) continue;
+    line(fmt::format("namespace {} {{", ns(info.module)));
+    line(fmt::format("struct T_{} {{", info.name));
+    ++indent_;
+    line(fmt::format("static constexpr const char* fitz_name = \"{}\";", info.name));
+    if (!info.fields.empty()) {
+      std::string names;
+      for (const auto& f : info.fields) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", f.name);
+      line(fmt::format("static constexpr const char* fitz_field_names[] = {{{}}};", names));
+    }
+    std::string tie;
+    for (const auto& f : info.fields) {
+      line(fmt::format("{} fld_{}{{}};", cpp_type(f.type), f.name));
+      tie += (tie.empty() ? "" : ", ") + fmt::format("fld_{}", f.name);
+      if (f.has_default) line(fmt::format("static {} dflt_{}();", cpp_type(f.type), f.name));
+    }
+    line(fmt::format("auto fitz_fields() const {{ return std::tie({}); }}", tie));
+    line(fmt::format("auto fitz_fields() {{ return std::tie({}); }}", tie));
+    mod_ = info.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    for (const auto& m : info.methods) {
+      std::string sig = fn_signature(m.fn, "mth_" + m.name, true);
+      line((m.is_static ? "static " : "") + sig + ";");
+    }
+    --indent_;
+    line("};");
+    line("}");
+  }
+  line("");
+}
+
+std::string Gen::fn_signature(FnId id, const std::string& name, bool with_param_names) {
+  const FnInfo& info = tir_->fns[id.index];
+  std::string ret = cpp_type(info.return_type);
+  if (info.is_async) ret = "fitz::Task<" + ret + ">";
+  std::string params;
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const auto& p = info.params[i];
+    params += (i ? ", " : "") + cpp_type(p.type);
+    if (with_param_names) {
+      // A captured parameter is copied into a shared cell on entry; the C++ parameter is renamed.
+      std::string n = p.symbol.valid() ? local_name(p.symbol) : fmt::format("_p{}", i);
+      if (p.symbol.valid() && boxed_.count(p.symbol.index)) n = "_in_" + n;
+      params += " " + n;
+    }
+  }
+  return fmt::format("{} {}({})", ret, name, params);
+}
+
+void Gen::emit_globals() {
+  for (ModuleId m : graph_.init_order) {
+    const ModuleTir& tir = prog_.modules[m.index];
+    line(fmt::format("namespace {} {{", ns(m)));
+    for (SymbolId g : tir.globals) {
+      const Symbol& s = prog_.symbol(g);
+      line(fmt::format("{} g_{}{{}};", cpp_type(s.type), s.name));
+    }
+    line("}");
+  }
+  line("");
+}
+
+void Gen::emit_fn_protos() {
+  for (ModuleId m : graph_.init_order) {
+    mod_ = m;
+    ast_ = &graph_.get(m).ast;
+    tir_ = &prog_.modules[m.index];
+    line(fmt::format("namespace {} {{", ns(m)));
+    for (StmtId s : ast_->top_level) {
+      const Stmt& st = ast_->get(s);
+      auto* f = std::get_if<FnStmt>(&st.data);
+      if (!f) continue;
+      const FnInfo& info = tir_->fns[f->fn.index];
+      if (!info.symbol.valid()) continue;
+      line(fn_signature(f->fn, fn_name(info), true) + ";");
+    }
+    line("void init();");
+    line("}");
+  }
+  line("");
+}
+
+void Gen::declare_fn_locals(const FnInfo& info) {
+  for (const auto& p : info.params) {
+    if (!p.symbol.valid()) continue;
+    fn_->declared.insert(p.symbol.index);
+    if (boxed_.count(p.symbol.index))
+      line(fmt::format("auto {0} = std::make_shared<{1}>(_in_{0});", local_name(p.symbol), cpp_type(p.type)));
+  }
+  for (SymbolId l : info.locals) {
+    if (fn_->declared.count(l.index)) continue;
+    const Symbol& s = prog_.symbol(l);
+    if (s.kind == SymbolKind::Global) continue;
+    fn_->declared.insert(l.index);
+    std::string t = cpp_type(s.type);
+    if (boxed_.count(l.index))
+      line(fmt::format("auto {} = std::make_shared<{}>();", local_name(l), t));
+    else
+      line(fmt::format("{} {}{{}};", t, local_name(l)));
+  }
+}
+
+std::string Gen::return_stmt(const std::string& value) {
+  return (fn_ && fn_->is_async ? "co_return " : "return ") + value + ";";
+}
+
+// The body of a function, method or lambda (everything between the braces).
+void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lambda_body*/) {
+  const FnDecl& decl = ast_->get(id);
+  const FnInfo& info = tir_->fns[id.index];
+  FnCtx ctx;
+  ctx.info = &info;
+  ctx.is_async = info.is_async;
+  ctx.ret = info.return_type;
+  ctx.in_method = info.owner.valid() && !info.is_static;
+  FnCtx* saved = fn_;
+  auto saved_loops = std::move(loops_);
+  loops_.clear();
+  fn_ = &ctx;
+  declare_fn_locals(info);
+  block(decl.body);
+  // Falling off the end returns null (the checker rejects it where the type has no null).
+  if (is_null_like(types_, info.return_type))
+    line(return_stmt(cpp_type(info.return_type) + "{}"));
+  else
+    line(fmt::format("fitz::runtime_error({}, \"function ended without returning a value\");",
+                     pos(decl.span)));
+  fn_ = saved;
+  loops_ = std::move(saved_loops);
+}
+
+void Gen::emit_fn_defs() {
+  // Field defaults and methods of user types.
+  for (uint32_t i = 0; i < types_.struct_count(); ++i) {
+    const auto& info = types_.struct_info(StructId(i));
+    if (info.builtin) continue;
+    mod_ = info.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    std::string qual = struct_name(StructId(i));
+    for (const auto& f : info.fields) {
+      if (!f.has_default || !f.default_value.valid()) continue;
+      FnCtx ctx;
+      ctx.top_level = true;
+      fn_ = &ctx;
+      line(fmt::format("{} {}::dflt_{}() {{", cpp_type(f.type), qual, f.name));
+      ++indent_;
+      line("return " + convert_to(expr(f.default_value), tir_->type_of(f.default_value), f.type,
+                                  ast_->get(f.default_value).span) + ";");
+      --indent_;
+      line("}");
+      fn_ = nullptr;
+    }
+    for (const auto& m : info.methods) {
+      line(fn_signature(m.fn, qual + "::mth_" + m.name, true) + " {");
+      ++indent_;
+      emit_fn(m.fn, qual + "::mth_" + m.name, false);
+      --indent_;
+      line("}");
+    }
+  }
+  for (ModuleId m : graph_.init_order) {
+    mod_ = m;
+    ast_ = &graph_.get(m).ast;
+    tir_ = &prog_.modules[m.index];
+    for (StmtId s : ast_->top_level) {
+      auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
+      if (!f) continue;
+      const FnInfo& info = tir_->fns[f->fn.index];
+      if (!info.symbol.valid()) continue;
+      line_directive(ast_->get(f->fn).span);
+      line(fn_signature(f->fn, ns(m) + "::" + fn_name(info), true) + " {");
+      ++indent_;
+      emit_fn(f->fn, fn_name(info), false);
+      --indent_;
+      line("}");
+    }
+  }
+  line("");
+}
+
+void Gen::emit_inits() {
+  for (ModuleId m : graph_.init_order) {
+    mod_ = m;
+    ast_ = &graph_.get(m).ast;
+    tir_ = &prog_.modules[m.index];
+    FnCtx ctx;
+    ctx.top_level = true;
+    fn_ = &ctx;
+    line(fmt::format("void {}::init() {{", ns(m)));
+    ++indent_;
+    for (StmtId s : ast_->top_level) {
+      const Stmt& st = ast_->get(s);
+      if (std::holds_alternative<FnStmt>(st.data) || std::holds_alternative<TypeStmt>(st.data) ||
+          std::holds_alternative<ImportStmt>(st.data) || std::holds_alternative<FromImportStmt>(st.data))
+        continue;
+      if (options_.test_mode) continue;  // tests run only their own functions
+      stmt(s);
+    }
+    --indent_;
+    line("}");
+    fn_ = nullptr;
+  }
+  line("");
+}
+
+void Gen::emit_main() {
+  line("static void fitz_program() {");
+  ++indent_;
+  for (ModuleId m : graph_.init_order) line(ns(m) + "::init();");
+  --indent_;
+  line("}");
+  line("");
+  line("int main(int argc, char** argv) { return fitz::run_main(argc, argv, &fitz_program); }");
+}
+
+}  // namespace fitz::codegen

@@ -1,0 +1,490 @@
+// Expressions: literals, names, operators, collections, field access, indexing, conversions,
+// and the control-flow expressions (if, loop) as GNU statement expressions.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "codegen/gen.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+// A C++ string literal holding exactly these bytes (octal escapes never swallow a next digit).
+std::string cpp_string(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c >= 0x20 && c < 0x7f && c != '?') {
+      out += char(c);
+    } else {
+      out += fmt::format("\\{:03o}", c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string cpp_double(double v) {
+  if (std::isinf(v)) return v > 0 ? "__builtin_inf()" : "(-__builtin_inf())";
+  if (std::isnan(v)) return "__builtin_nan(\"\")";
+  std::string s = fmt::format("{:.17g}", v);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+const char* binary_fn(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "fitz::op::add";
+    case BinaryOp::Sub: return "fitz::op::sub";
+    case BinaryOp::Mul: return "fitz::op::mul";
+    case BinaryOp::Div: return "fitz::op::div";
+    case BinaryOp::Mod: return "fitz::op::mod";
+    case BinaryOp::Lt: return "fitz::op::lt";
+    case BinaryOp::Le: return "fitz::op::le";
+    case BinaryOp::Gt: return "fitz::op::gt";
+    case BinaryOp::Ge: return "fitz::op::ge";
+    case BinaryOp::BitAnd: return "fitz::op::bit_and";
+    case BinaryOp::BitOr: return "fitz::op::bit_or";
+    case BinaryOp::BitXor: return "fitz::op::bit_xor";
+    case BinaryOp::Shl: return "fitz::op::shl";
+    case BinaryOp::Shr: return "fitz::op::shr";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+std::string Gen::convert_to(const std::string& code, TypeId from, TypeId to, Span at) {
+  if (!from.valid() || !to.valid() || from == to) return code;
+  checker::Conversion c;
+  c.kind = types_.conversion(from, to);
+  c.to = to;
+  return convert(code, from, c, at);
+}
+
+std::string Gen::convert(const std::string& code, TypeId from, const checker::Conversion& conv, Span at) {
+  if (conv.kind == ConvKind::None || !conv.to.valid()) return code;
+  std::string to = cpp_type(conv.to);
+  switch (conv.kind) {
+    case ConvKind::IntToFloat:
+      return "static_cast<double>(" + code + ")";
+    case ConvKind::WrapNullable: {
+      TypeId inner = types_.inner(conv.to);
+      TypeKind fk = types_.kind(from);
+      if (fk == TypeKind::Null) return to + "()";
+      if (fk == TypeKind::Nullable) return to + "(" + code + ")";
+      return to + "(" + convert_to(code, from, inner, at) + ")";
+    }
+    case ConvKind::ToAny:
+      return "fitz::to_any<" + cpp_type(from) + ">(" + code + ")";
+    case ConvKind::FromAny:
+      return "fitz::from_any<" + to + ">(" + code + ", " + pos(at) + ")";
+    case ConvKind::Structural:
+      return "fitz::from_any<" + to + ">(fitz::to_any<" + cpp_type(from) + ">(" + code + "), " + pos(at) + ")";
+    default:
+      return code;
+  }
+}
+
+std::string Gen::expr(ExprId id) {
+  std::string raw = expr_raw(id);
+  if (id.index >= tir_->conversions.size()) return raw;
+  return convert(raw, tir_->type_of(id), tir_->conversion_of(id), ast_->get(id).span);
+}
+
+std::string Gen::str_lit(const StrLit& s, Span span) {
+  bool has_hole = false;
+  for (const auto& p : s.parts) has_hole |= p.is_hole();
+  if (!has_hole) {
+    std::string text;
+    for (const auto& p : s.parts) text += p.text;
+    return "fitz::Str::lit(" + cpp_string(text) + ")";
+  }
+  std::string args;
+  for (const auto& p : s.parts) {
+    if (!args.empty()) args += ", ";
+    if (!p.is_hole()) {
+      args += "fitz::Str::lit(" + cpp_string(p.text) + ")";
+    } else if (!p.format_spec.empty()) {
+      args += fmt::format("fitz::format_value({}, {}, {})", expr(p.hole), cpp_string(p.format_spec),
+                          pos(p.format_span));
+    } else {
+      args += expr(p.hole);
+    }
+  }
+  (void)span;
+  return "fitz::interp(" + args + ")";
+}
+
+std::string Gen::expr_raw(ExprId id) {
+  const Expr& e = ast_->get(id);
+  TypeId type = id.index < tir_->expr_types.size() ? tir_->type_of(id) : types_.any();
+  return std::visit(
+      [&](const auto& d) -> std::string {
+        using T = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<T, IntLit>) {
+          return fmt::format("int64_t({}LL)", d.value);
+        } else if constexpr (std::is_same_v<T, FloatLit>) {
+          return cpp_double(d.value);
+        } else if constexpr (std::is_same_v<T, BoolLit>) {
+          return d.value ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, NullLit>) {
+          return "fitz::null";
+        } else if constexpr (std::is_same_v<T, StrLit>) {
+          return str_lit(d, e.span);
+        } else if constexpr (std::is_same_v<T, BytesLit>) {
+          return "fitz::Bytes::lit(" + cpp_string(d.bytes) + ")";
+        } else if constexpr (std::is_same_v<T, NameRef>) {
+          const Ref& r = tir_->ref_of(id);
+          std::string base;
+          if (r.kind == RefKind::Field) {
+            base = fmt::format("this->fld_{}", d.name.text);
+          } else if (r.kind == RefKind::Symbol) {
+            const Symbol& s = prog_.symbol(SymbolId(r.id));
+            if (s.kind == SymbolKind::Function) {
+              base = sym_ref(SymbolId(r.id));
+              // A function used as a value becomes a closure of its Fn type.
+              return cpp_type(s.type) + "(&" + base + ")";
+            }
+            base = sym_ref(SymbolId(r.id));
+          } else {
+            result_.unsupported.push_back(fmt::format("the name `{}`", d.name.text));
+            return "fitz::Any()";
+          }
+          if (r.narrowed) return "(" + base + ").value()";
+          return base;
+        } else if constexpr (std::is_same_v<T, TupleExpr>) {
+          std::string s = cpp_type(type) + "(";
+          for (size_t i = 0; i < d.elems.size(); ++i) s += (i ? ", " : "") + expr(d.elems[i]);
+          return s + ")";
+        } else if constexpr (std::is_same_v<T, ListExpr>) {
+          std::string s = cpp_type(type) + "{";
+          for (size_t i = 0; i < d.elems.size(); ++i) s += (i ? ", " : "") + expr(d.elems[i]);
+          return s + "}";
+        } else if constexpr (std::is_same_v<T, MapExpr>) {
+          std::string s = cpp_type(type) + "{";
+          for (size_t i = 0; i < d.entries.size(); ++i)
+            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", expr(d.entries[i].key), expr(d.entries[i].value));
+          return s + "}";
+        } else if constexpr (std::is_same_v<T, ListComp> || std::is_same_v<T, MapComp>) {
+          std::string r = tmp("c");
+          std::string text = take_block_text([&] {
+            line("({");
+            ++indent_;
+            line(cpp_type(type) + " " + r + ";");
+            int opened = 0;
+            for (const auto& cl : d.clauses) {
+              TypeId it = tir_->type_of(cl.iterable);
+              std::string ev = tmp("e");
+              std::string src = expr(cl.iterable);
+              TypeId et = types_.any();
+              if (types_.kind(it) == TypeKind::List) {
+                et = types_.elem(it);
+                line(fmt::format("for (auto {} : {}) {{", ev, src));
+              } else if (types_.kind(it) == TypeKind::Range) {
+                et = types_.int_();
+                line(fmt::format("for (int64_t {} : {}) {{", ev, src));
+              } else if (types_.kind(it) == TypeKind::Map) {
+                et = types_.tuple(std::vector<TypeId>{types_.key(it), types_.value(it)});
+                line(fmt::format("for (auto {} : ({}).entries()) {{", ev, src));
+              } else {
+                line(fmt::format("for (auto {} : fitz::any_iter({}, {})) {{", ev, src,
+                                 pos(ast_->get(cl.iterable).span)));
+              }
+              ++indent_;
+              ++opened;
+              bind_pattern(cl.pattern, ev, et);
+            }
+            if (d.filter.valid()) {
+              line("if (!(" + expr(d.filter) + ")) continue;");
+            }
+            if constexpr (std::is_same_v<T, ListComp>) {
+              line(fmt::format("{}.push({});", r, expr(d.elem)));
+            } else {
+              line(fmt::format("{}.set({}, {});", r, expr(d.key), expr(d.value)));
+            }
+            for (int i = 0; i < opened; ++i) {
+              --indent_;
+              line("}");
+            }
+            line(r + ";");
+            --indent_;
+            line("})");
+          });
+          return text;
+        } else if constexpr (std::is_same_v<T, UnaryExpr>) {
+          std::string o = expr(d.operand);
+          switch (d.op) {
+            case UnaryOp::Neg: return fmt::format("fitz::op::neg({}, {})", o, pos(d.op_span));
+            case UnaryOp::Not: return "(!" + o + ")";
+            case UnaryOp::BitNot: return "fitz::op::bit_not(" + o + ")";
+          }
+          return o;
+        } else if constexpr (std::is_same_v<T, BinaryExpr>) {
+          std::string a = expr(d.lhs), b = expr(d.rhs);
+          switch (d.op) {
+            case BinaryOp::And: return "(" + a + " && " + b + ")";
+            case BinaryOp::Or: return "(" + a + " || " + b + ")";
+            case BinaryOp::Xor: return "(" + a + " != " + b + ")";
+            case BinaryOp::Eq: return "fitz::eq(" + a + ", " + b + ")";
+            case BinaryOp::Ne: return "fitz::ne(" + a + ", " + b + ")";
+            case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
+            case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
+              return fmt::format("{}({}, {})", binary_fn(d.op), a, b);
+            default:
+              return fmt::format("{}({}, {}, {})", binary_fn(d.op), a, b, pos(d.op_span));
+          }
+        } else if constexpr (std::is_same_v<T, RangeExpr>) {
+          return fmt::format("fitz::Range({}, {}, {})", expr(d.start), expr(d.end), d.inclusive ? "true" : "false");
+        } else if constexpr (std::is_same_v<T, FieldExpr>) {
+          const Ref& r = tir_->ref_of(id);
+          std::string base;
+          switch (r.kind) {
+            case RefKind::Field:
+              base = r.implicit_self ? fmt::format("this->fld_{}", d.field.text)
+                                     : fmt::format("{}->fld_{}", expr(d.object), d.field.text);
+              break;
+            case RefKind::ModuleMember: {
+              const Symbol& s = prog_.symbol(SymbolId(r.id));
+              base = sym_ref(SymbolId(r.id));
+              if (s.kind == SymbolKind::Function) return cpp_type(s.type) + "(&" + base + ")";
+              break;
+            }
+            default:
+              base = fmt::format("fitz::any_field({}, \"{}\", {})", expr(d.object), d.field.text,
+                                 pos(d.field.span));
+          }
+          if (r.narrowed) return "(" + base + ").value()";
+          return base;
+        } else if constexpr (std::is_same_v<T, TupleIndexExpr>) {
+          TypeId ot = tir_->type_of(d.object);
+          if (types_.kind(ot) == TypeKind::Tuple)
+            return fmt::format("std::get<{}>({})", d.index, expr(d.object));
+          return fmt::format("fitz::any_index({}, fitz::to_any<int64_t>({}), {})", expr(d.object), d.index,
+                             pos(d.index_span));
+        } else if constexpr (std::is_same_v<T, AwaitExpr>) {
+          TypeId ot = tir_->type_of(d.operand);
+          std::string o = expr(d.operand);
+          if (types_.kind(ot) != TypeKind::Future) o = fmt::format("fitz::any_await({}, {})", o, pos(d.await_span));
+          if (fn_ && fn_->is_async) return "(co_await " + o + ")";
+          return fmt::format("fitz::block_on({}, {})", o, pos(d.await_span));
+        } else if constexpr (std::is_same_v<T, TryExpr>) {
+          std::string o = expr(d.operand);
+          if (!fn_ || fn_->top_level) return fmt::format("({}).unwrap({})", o, pos(d.op_span));
+          if (fn_->is_async) return "FITZ_CO_TRY(" + o + ")";
+          return "FITZ_TRY(" + o + ")";
+        } else if constexpr (std::is_same_v<T, CallExpr>) {
+          return call(id, d);
+        } else if constexpr (std::is_same_v<T, IndexExpr>) {
+          TypeId ot = tir_->type_of(d.object);
+          TypeKind k = types_.kind(ot);
+          if (k == TypeKind::List || k == TypeKind::Map || k == TypeKind::Str || k == TypeKind::Bytes)
+            return fmt::format("{}.at({}, {})", expr(d.object), expr(d.index), pos(e.span));
+          return fmt::format("fitz::any_index({}, fitz::to_any({}), {})", expr(d.object), expr(d.index), pos(e.span));
+        } else if constexpr (std::is_same_v<T, SliceExpr>) {
+          std::string a = d.start.valid() ? expr(d.start) : "int64_t(0)";
+          std::string b = d.end.valid() ? expr(d.end) : "fitz::detail::slice_end";
+          TypeId ot = tir_->type_of(d.object);
+          TypeKind k = types_.kind(ot);
+          if (k == TypeKind::List || k == TypeKind::Str || k == TypeKind::Bytes)
+            return fmt::format("{}.slice({}, {}, {})", expr(d.object), a, b, d.inclusive ? "true" : "false");
+          return fmt::format("fitz::any_slice({}, {}, {}, {}, {})", expr(d.object), a, b,
+                             d.inclusive ? "true" : "false", pos(e.span));
+        } else if constexpr (std::is_same_v<T, StructLit>) {
+          StructId sid = types_.struct_of(type);
+          if (!sid.valid() || types_.struct_info(sid).builtin) {
+            result_.unsupported.push_back(fmt::format("the struct literal `{}`", d.type_name.text));
+            return "fitz::Any()";
+          }
+          const auto& info = types_.struct_info(sid);
+          std::string name = struct_name(sid);
+          std::string o = tmp("o");
+          std::string s = fmt::format("({{ auto {} = fitz::make<{}>(); ", o, name);
+          std::vector<bool> given(info.fields.size(), false);
+          for (const auto& fi : d.fields) {
+            auto it = info.field_index.find(std::string(fi.name.text));
+            if (it == info.field_index.end()) continue;
+            given[it->second] = true;
+            s += fmt::format("{}->fld_{} = {}; ", o, fi.name.text,
+                             convert_to(expr(fi.value), tir_->type_of(fi.value), info.fields[it->second].type,
+                                        ast_->get(fi.value).span));
+          }
+          for (size_t i = 0; i < info.fields.size(); ++i) {
+            if (given[i] || !info.fields[i].has_default) continue;
+            s += fmt::format("{}->fld_{} = {}::dflt_{}(); ", o, info.fields[i].name, name, info.fields[i].name);
+          }
+          return s + o + "; })";
+        } else if constexpr (std::is_same_v<T, ResultExpr>) {
+          std::string v = expr(d.value);
+          if (types_.kind(type) != TypeKind::Result)
+            return fmt::format("fitz::to_any({}(fitz::{}({})))", "fitz::Result<fitz::Any, fitz::Any>",
+                               d.is_ok ? "Ok" : "Err", v);
+          TypeId side = d.is_ok ? types_.ok(type) : types_.err(type);
+          v = convert_to(v, tir_->type_of(d.value), side, ast_->get(d.value).span);
+          return fmt::format("{}(fitz::{}({}))", cpp_type(type), d.is_ok ? "Ok" : "Err", v);
+        } else if constexpr (std::is_same_v<T, IfExpr>) {
+          return if_expr(id, d, true);
+        } else if constexpr (std::is_same_v<T, MatchExpr>) {
+          return match_expr(id, d, true);
+        } else if constexpr (std::is_same_v<T, LoopExpr>) {
+          return loop_expr(id, d, true);
+        } else if constexpr (std::is_same_v<T, LambdaExpr>) {
+          return lambda(id, d);
+        } else {
+          result_.unsupported.push_back("an erroneous expression");
+          return "fitz::Any()";
+        }
+      },
+      e.data);
+}
+
+// The value of a block used as an expression: the last expression statement's value, or null.
+std::string Gen::block_value(BlockId b, TypeId want, const std::string& result_var) {
+  const Block& blk = ast_->get(b);
+  for (size_t i = 0; i < blk.stmts.size(); ++i) {
+    StmtId s = blk.stmts[i];
+    const Stmt& st = ast_->get(s);
+    bool last = i + 1 == blk.stmts.size();
+    auto* es = std::get_if<ExprStmt>(&st.data);
+    if (last && es && !result_var.empty()) {
+      line_directive(st.span);
+      line(result_var + " = " + convert_to(expr(es->expr), tir_->type_of(es->expr), want, ast_->get(es->expr).span) + ";");
+    } else {
+      stmt(s);
+    }
+  }
+  return "";
+}
+
+std::string Gen::if_expr(ExprId id, const IfExpr& e, bool as_value) {
+  TypeId type = tir_->type_of(id);
+  if (!as_value || types_.kind(type) == TypeKind::Null) {
+    std::string text = take_block_text([&] {
+      line("if (" + expr(e.condition) + ") {");
+      ++indent_;
+      block(e.then_block);
+      --indent_;
+      if (e.else_block.valid()) {
+        line("} else {");
+        ++indent_;
+        block(e.else_block);
+        --indent_;
+      }
+      line("}");
+    });
+    if (!as_value) {
+      out_ += std::string(text);
+      return "";
+    }
+    return "({\n" + text + "fitz::null; })";
+  }
+  std::string r = tmp("r");
+  return take_block_text([&] {
+    line("({");
+    ++indent_;
+    line(cpp_type(type) + " " + r + "{};");
+    line("if (" + expr(e.condition) + ") {");
+    ++indent_;
+    block_value(e.then_block, type, r);
+    --indent_;
+    if (e.else_block.valid()) {
+      line("} else {");
+      ++indent_;
+      block_value(e.else_block, type, r);
+      --indent_;
+    }
+    line("}");
+    line(r + ";");
+    --indent_;
+    line("})");
+  });
+}
+
+std::string Gen::loop_expr(ExprId id, const LoopExpr& e, bool as_value) {
+  TypeId type = tir_->type_of(id);
+  LoopCtx ctx;
+  if (e.label) ctx.label = e.label->text;
+  ctx.break_label = tmp("brk");
+  ctx.continue_label = tmp("cont");
+  if (as_value) {
+    ctx.result_var = tmp("r");
+    ctx.result_type = type;
+  }
+  std::string text = take_block_text([&] {
+    if (as_value) {
+      line("({");
+      ++indent_;
+      line(cpp_type(type) + " " + ctx.result_var + "{};");
+    }
+    loops_.push_back(ctx);
+    line("while (true) {");
+    ++indent_;
+    line("{");
+    ++indent_;
+    block(e.body);
+    --indent_;
+    line("}");
+    line(ctx.continue_label + ":;");
+    --indent_;
+    line("}");
+    line(ctx.break_label + ":;");
+    loops_.pop_back();
+    if (as_value) {
+      line(ctx.result_var + ";");
+      --indent_;
+      line("})");
+    }
+  });
+  if (!as_value) {
+    out_ += text;
+    return "";
+  }
+  return text;
+}
+
+std::string Gen::lambda(ExprId id, const LambdaExpr& l) {
+  const FnInfo& info = tir_->fns[l.fn.index];
+  const FnDecl& decl = ast_->get(l.fn);
+  std::string params;
+  for (size_t i = 0; i < info.params.size(); ++i) {
+    const auto& p = info.params[i];
+    std::string n = p.symbol.valid() ? local_name(p.symbol) : fmt::format("_p{}", i);
+    if (p.symbol.valid() && boxed_.count(p.symbol.index)) n = "_in_" + n;
+    params += (i ? ", " : "") + cpp_type(p.type) + " " + n;
+  }
+  std::string ret = cpp_type(info.return_type);
+  if (info.is_async) ret = "fitz::Task<" + ret + ">";
+  bool in_method = fn_ && fn_->in_method;
+  std::string head = fmt::format("[={}]({}) mutable -> {} {{", in_method ? ", this" : "", params, ret);
+  std::string text = take_block_text([&] {
+    line(head);
+    ++indent_;
+    FnCtx ctx;
+    ctx.info = &info;
+    ctx.is_async = info.is_async;
+    ctx.ret = info.return_type;
+    ctx.in_method = in_method;
+    FnCtx* saved = fn_;
+    auto saved_loops = std::move(loops_);
+    loops_.clear();
+    fn_ = &ctx;
+    declare_fn_locals(info);
+    block(decl.body);
+    TypeKind rk = types_.kind(info.return_type);
+    if (rk == TypeKind::Null || rk == TypeKind::Nullable || rk == TypeKind::Any || rk == TypeKind::Never ||
+        rk == TypeKind::Error)
+      line(return_stmt(cpp_type(info.return_type) + "{}"));
+    else
+      line(fmt::format("fitz::runtime_error({}, \"function ended without returning a value\");", pos(decl.span)));
+    fn_ = saved;
+    loops_ = std::move(saved_loops);
+    --indent_;
+    line("}");
+  });
+  (void)id;
+  return text;
+}
+
+}  // namespace fitz::codegen

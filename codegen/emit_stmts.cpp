@@ -1,0 +1,283 @@
+// Statements: assignments (to variables, fields and elements), returns, loops with labels,
+// destructuring, and control-flow expressions used as statements.
+#include <fmt/format.h>
+
+#include "codegen/gen.h"
+
+namespace fitz::codegen {
+
+void Gen::block(BlockId id) {
+  for (StmtId s : ast_->get(id).stmts) stmt(s);
+}
+
+void Gen::assign_to(ExprId target, const std::string& value) {
+  const Expr& t = ast_->get(target);
+  if (std::holds_alternative<NameRef>(t.data)) {
+    line(expr_raw(target) + " = " + value + ";");
+  } else if (auto* f = std::get_if<FieldExpr>(&t.data)) {
+    const Ref& r = tir_->ref_of(target);
+    if (r.kind == RefKind::Field && r.implicit_self) {
+      line(fmt::format("this->fld_{} = {};", f->field.text, value));
+    } else if (r.kind == RefKind::Field) {
+      line(fmt::format("{}->fld_{} = {};", expr(f->object), f->field.text, value));
+    } else if (r.kind == RefKind::ModuleMember) {
+      line(sym_ref(SymbolId(r.id)) + " = " + value + ";");
+    } else {
+      line(fmt::format("fitz::any_set_field({}, \"{}\", fitz::to_any({}), {});", expr(f->object),
+                       f->field.text, value, pos(t.span)));
+    }
+  } else if (auto* ix = std::get_if<IndexExpr>(&t.data)) {
+    line(fmt::format("{}.set({}, {}, {});", expr(ix->object), expr(ix->index), value, pos(t.span)));
+  } else {
+    result_.unsupported.push_back("an assignment target");
+  }
+}
+
+void Gen::bind_pattern(PatternId p, const std::string& value, TypeId value_type) {
+  const Pattern& pat = ast_->get(p);
+  if (auto* b = std::get_if<BindPat>(&pat.data)) {
+    SymbolId s = tir_->pattern_symbols[p.index];
+    if (!s.valid()) return;
+    TypeId want = prog_.symbol(s).type;
+    std::string v = convert_to(value, value_type, want, pat.span);
+    if (fn_ && !fn_->declared.count(s.index) && prog_.symbol(s).kind != SymbolKind::Global) {
+      fn_->declared.insert(s.index);
+      if (boxed_.count(s.index))
+        line(fmt::format("auto {} = std::make_shared<{}>({});", local_name(s), cpp_type(want), v));
+      else
+        line(fmt::format("{} {} = {};", cpp_type(want), local_name(s), v));
+      return;
+    }
+    line(sym_ref(s) + " = " + v + ";");
+  } else if (auto* t = std::get_if<TuplePat>(&pat.data)) {
+    std::string tv = tmp("t");
+    line(fmt::format("auto {} = {};", tv, value));
+    auto args = types_.args(value_type);
+    bool dynamic = types_.kind(value_type) != TypeKind::Tuple;
+    for (size_t i = 0; i < t->elems.size(); ++i) {
+      if (dynamic) {
+        bind_pattern(t->elems[i], fmt::format("fitz::any_index({}, {}, {})", tv, i, pos(pat.span)),
+                     types_.any());
+      } else {
+        bind_pattern(t->elems[i], fmt::format("std::get<{}>({})", i, tv),
+                     i < args.size() ? args[i] : types_.any());
+      }
+    }
+  } else if (auto* r = std::get_if<ResultPat>(&pat.data)) {
+    TypeId inner = r->is_ok ? types_.ok(value_type) : types_.err(value_type);
+    bind_pattern(r->inner, fmt::format("{}.{}()", value, r->is_ok ? "value" : "error"), inner);
+  }
+  // Wildcards and literal patterns bind nothing.
+}
+
+void Gen::stmt(StmtId id) {
+  const Stmt& st = ast_->get(id);
+  line_directive(st.span);
+  std::visit(
+      [&](const auto& s) {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, AssignStmt>) {
+          if (s.compound) {
+            // `x += v` is `x = x + v`; the target is evaluated twice, as the language says.
+            static const char* names[] = {"add", "sub", "mul", "div", "mod"};
+            std::string op;
+            switch (*s.compound) {
+              case BinaryOp::Add: case BinaryOp::Sub: case BinaryOp::Mul: case BinaryOp::Div:
+              case BinaryOp::Mod:
+                op = names[int(*s.compound) - int(BinaryOp::Add)];
+                break;
+              case BinaryOp::BitAnd: op = "bit_and"; break;
+              case BinaryOp::BitOr: op = "bit_or"; break;
+              case BinaryOp::BitXor: op = "bit_xor"; break;
+              case BinaryOp::Shl: op = "shl"; break;
+              case BinaryOp::Shr: op = "shr"; break;
+              default: op = "add"; break;
+            }
+            std::string cur = expr_raw(s.target);
+            std::string v = fmt::format("fitz::op::{}({}, {}, {})", op, cur, expr(s.value), pos(s.op_span));
+            TypeId tt = tir_->type_of(s.target);
+            assign_to(s.target, fmt::format("static_cast<{}>({})", cpp_type(tt), v));
+          } else {
+            assign_to(s.target, expr(s.value));
+          }
+        } else if constexpr (std::is_same_v<T, AnnotatedAssignStmt>) {
+          const Ref& r = tir_->refs.size() > 0 ? Ref() : Ref();
+          (void)r;
+          // The symbol is the one the annotation declares; find it through the value's
+          // conversion target by name lookup in the function's locals or the globals.
+          SymbolId sym;
+          auto match = [&](SymbolId c) {
+            const Symbol& cs = prog_.symbol(c);
+            return cs.name == s.name.text && cs.span.begin == s.name.span.begin;
+          };
+          if (fn_ && fn_->info)
+            for (SymbolId c : fn_->info->locals) if (match(c)) sym = c;
+          if (!sym.valid())
+            for (SymbolId c : tir_->globals) if (match(c)) sym = c;
+          if (!sym.valid()) {
+            for (SymbolId c : tir_->globals) if (prog_.symbol(c).name == s.name.text) sym = c;
+            if (fn_ && fn_->info)
+              for (SymbolId c : fn_->info->locals) if (prog_.symbol(c).name == s.name.text) sym = c;
+          }
+          if (!sym.valid()) {
+            result_.unsupported.push_back(fmt::format("the annotated variable `{}`", s.name.text));
+            return;
+          }
+          line(sym_ref(sym) + " = " + expr(s.value) + ";");
+        } else if constexpr (std::is_same_v<T, LetPatternStmt>) {
+          bind_pattern(s.pattern, expr(s.value), tir_->type_of(s.value));
+        } else if constexpr (std::is_same_v<T, ExprStmt>) {
+          const Expr& e = ast_->get(s.expr);
+          if (auto* m = std::get_if<MatchExpr>(&e.data)) {
+            match_expr(s.expr, *m, false);
+          } else if (auto* i = std::get_if<IfExpr>(&e.data)) {
+            if_expr(s.expr, *i, false);
+          } else if (auto* l = std::get_if<LoopExpr>(&e.data)) {
+            loop_expr(s.expr, *l, false);
+          } else {
+            line("(void)(" + expr(s.expr) + ");");
+          }
+        } else if constexpr (std::is_same_v<T, ReturnStmt>) {
+          if (!fn_ || fn_->top_level) {
+            line("return;");
+            return;
+          }
+          if (!s.value.valid()) {
+            line(return_stmt(cpp_type(fn_->ret) + "{}"));
+            return;
+          }
+          line(return_stmt(convert_to(expr(s.value), tir_->type_of(s.value), fn_->ret,
+                                      ast_->get(s.value).span)));
+        } else if constexpr (std::is_same_v<T, BreakStmt>) {
+          LoopCtx* target = nullptr;
+          for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+            if (!s.label || (it->label && *it->label == s.label->text)) {
+              target = &*it;
+              break;
+            }
+          }
+          if (!target) {
+            result_.unsupported.push_back("a `break` outside a loop");
+            return;
+          }
+          if (!target->result_var.empty()) {
+            std::string v = s.value.valid()
+                                ? convert_to(expr(s.value), tir_->type_of(s.value), target->result_type,
+                                             ast_->get(s.value).span)
+                                : cpp_type(target->result_type) + "{}";
+            line(target->result_var + " = " + v + ";");
+          }
+          if (s.label && target != &loops_.back())
+            line("goto " + target->break_label + ";");
+          else
+            line("break;");
+        } else if constexpr (std::is_same_v<T, ContinueStmt>) {
+          LoopCtx* target = nullptr;
+          for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+            if (!s.label || (it->label && *it->label == s.label->text)) {
+              target = &*it;
+              break;
+            }
+          }
+          if (!target) {
+            result_.unsupported.push_back("a `continue` outside a loop");
+            return;
+          }
+          if (s.label && target != &loops_.back())
+            line("goto " + target->continue_label + ";");
+          else
+            line("continue;");
+        } else if constexpr (std::is_same_v<T, WhileStmt>) {
+          LoopCtx ctx;
+          if (s.label) ctx.label = s.label->text;
+          ctx.break_label = tmp("brk");
+          ctx.continue_label = tmp("cont");
+          loops_.push_back(ctx);
+          line("while (" + expr(s.condition) + ") {");
+          ++indent_;
+          line("{");
+          ++indent_;
+          block(s.body);
+          --indent_;
+          line("}");
+          line(loops_.back().continue_label + ":;");
+          --indent_;
+          line("}");
+          line(loops_.back().break_label + ":;");
+          loops_.pop_back();
+        } else if constexpr (std::is_same_v<T, ForStmt>) {
+          LoopCtx ctx;
+          if (s.label) ctx.label = s.label->text;
+          ctx.break_label = tmp("brk");
+          ctx.continue_label = tmp("cont");
+          TypeId it_type = tir_->type_of(s.iterable);
+          std::string coll = tmp("it");
+          std::string elem = tmp("e");
+          TypeId elem_type = tir_->pattern_types.size() > s.pattern.index
+                                 ? tir_->pattern_types[s.pattern.index]
+                                 : types_.any();
+          std::string source = expr(s.iterable);
+          line("{");
+          ++indent_;
+          switch (types_.kind(it_type)) {
+            case TypeKind::List:
+              elem_type = types_.elem(it_type);
+              line(fmt::format("auto {} = {};", coll, source));
+              line(fmt::format("for (auto {} : {}) {{", elem, coll));
+              break;
+            case TypeKind::Range:
+              elem_type = types_.int_();
+              line(fmt::format("for (int64_t {} : {}) {{", elem, source));
+              break;
+            case TypeKind::Map:
+              // A snapshot of the entries, so assigning to the map inside the loop is safe.
+              elem_type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
+              line(fmt::format("auto {} = {}.entries();", coll, source));
+              line(fmt::format("for (auto {} : {}) {{", elem, coll));
+              break;
+            default:
+              elem_type = types_.any();
+              line(fmt::format("auto {} = fitz::any_iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
+              line(fmt::format("for (auto {} : {}) {{", elem, coll));
+              break;
+          }
+          ++indent_;
+          loops_.push_back(ctx);
+          line("{");
+          ++indent_;
+          bind_pattern(s.pattern, elem, elem_type);
+          block(s.body);
+          --indent_;
+          line("}");
+          line(loops_.back().continue_label + ":;");
+          --indent_;
+          line("}");
+          line(loops_.back().break_label + ":;");
+          loops_.pop_back();
+          --indent_;
+          line("}");
+        } else if constexpr (std::is_same_v<T, FnStmt>) {
+          // A named fn inside a function is a local holding a closure.
+          const FnInfo& info = tir_->fns[s.fn.index];
+          SymbolId sym = info.symbol;
+          const FnDecl& d = ast_->get(s.fn);
+          if (!sym.valid() && fn_ && fn_->info && d.name) {
+            for (SymbolId c : fn_->info->locals)
+              if (prog_.symbol(c).name == d.name->text) sym = c;
+          }
+          if (!sym.valid()) {
+            result_.unsupported.push_back("a nested function");
+            return;
+          }
+          line(sym_ref(sym) + " = " + lambda(ExprId(), LambdaExpr{s.fn}) + ";");
+        } else if constexpr (std::is_same_v<T, TypeStmt> || std::is_same_v<T, ImportStmt> ||
+                             std::is_same_v<T, FromImportStmt> || std::is_same_v<T, ErrorStmt>) {
+          // Declarations are emitted elsewhere; imports only order module initialisation.
+        } else if constexpr (std::is_same_v<T, StatusReturnStmt>) {
+          result_.unsupported.push_back("`return STATUS body` (HTTP handlers)");
+        }
+      },
+      st.data);
+}
+
+}  // namespace fitz::codegen

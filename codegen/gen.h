@@ -1,0 +1,125 @@
+// The generator's internal state, shared by the emit_*.cpp files: program-wide naming, the
+// module and function being emitted, and the text being written.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "checker/tir.h"
+#include "codegen/codegen.h"
+#include "frontend/ast.h"
+
+namespace fitz::codegen {
+
+using namespace fitz::frontend;
+using checker::CallInfo;
+using checker::CallKind;
+using checker::ConvKind;
+using checker::FnInfo;
+using checker::ModuleTir;
+using checker::Ref;
+using checker::RefKind;
+using checker::StructId;
+using checker::Symbol;
+using checker::SymbolId;
+using checker::SymbolKind;
+using checker::TypeId;
+using checker::TypeKind;
+
+class Gen {
+ public:
+  Gen(const checker::TypedProgram& program, const ModuleGraph& graph, const SourceManager& sources,
+      const GenOptions& options);
+  GenResult run();
+
+  // ---- types (emit_types.cpp)
+  std::string cpp_type(TypeId t);
+  std::string struct_name(StructId id);  // fully qualified C++ name of a user struct
+  bool is_user_struct(TypeId t) const;
+
+  // ---- names
+  std::string ns(ModuleId m) const { return "fz" + std::to_string(m.index); }
+  std::string sym_ref(SymbolId id);  // an expression naming the symbol's storage
+  std::string local_name(SymbolId id) const;
+  std::string fn_name(const FnInfo& f) const;
+
+  // ---- declarations (emit_decls.cpp)
+  void emit_struct_decls();
+  void emit_struct_defs();
+  void emit_fn_protos();
+  void emit_fn_defs();
+  void emit_globals();
+  void emit_inits();
+  void emit_main();
+  void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body);
+  std::string fn_signature(FnId id, const std::string& name, bool with_param_names);
+  std::string default_arg(const FnInfo& callee_info, ModuleId module, FnId fn, uint32_t param);
+
+  // ---- statements (emit_stmts.cpp)
+  void block(BlockId id);
+  void stmt(StmtId id);
+  void assign_to(ExprId target, const std::string& value);
+  void bind_pattern(PatternId p, const std::string& value, TypeId value_type);
+  void declare_fn_locals(const FnInfo& info);
+  std::string return_stmt(const std::string& value);
+
+  // ---- expressions (emit_exprs.cpp, emit_calls.cpp, emit_match.cpp)
+  std::string expr(ExprId id);      // with the checker's conversion applied
+  std::string expr_raw(ExprId id);  // as the expression's own type
+  std::string convert(const std::string& code, TypeId from, const checker::Conversion& conv, Span at);
+  std::string convert_to(const std::string& code, TypeId from, TypeId to, Span at);
+  std::string call(ExprId id, const CallExpr& c);
+  std::string str_lit(const StrLit& s, Span span);
+  std::string match_expr(ExprId id, const MatchExpr& m, bool as_value);
+  std::string pattern_test(PatternId p, const std::string& value, TypeId value_type);
+  std::string if_expr(ExprId id, const IfExpr& e, bool as_value);
+  std::string loop_expr(ExprId id, const LoopExpr& e, bool as_value);
+  std::string lambda(ExprId id, const LambdaExpr& l);
+  std::string block_value(BlockId b, TypeId want, const std::string& result_var);
+  std::string pos(Span s);  // a fitz::SourcePos literal
+  std::string tmp(const char* base) { return std::string("_") + base + std::to_string(tmp_++); }
+
+  // ---- output
+  void line(const std::string& text);
+  void line_directive(Span s);
+  std::string take_block_text(const std::function<void()>& body);
+
+  const checker::TypedProgram& prog_;
+  const ModuleGraph& graph_;
+  const SourceManager& sources_;
+  GenOptions options_;
+  checker::TypeStore& types_;
+  GenResult result_;
+
+  // The module and function being emitted.
+  ModuleId mod_;
+  const Ast* ast_ = nullptr;
+  const ModuleTir* tir_ = nullptr;
+  struct FnCtx {
+    const FnInfo* info = nullptr;
+    bool is_async = false;
+    TypeId ret;
+    bool in_method = false;
+    bool top_level = false;
+    std::unordered_set<uint32_t> declared;  // symbols with a C++ declaration in this function
+  };
+  FnCtx* fn_ = nullptr;
+
+  struct LoopCtx {
+    std::optional<std::string_view> label;
+    std::string break_label, continue_label;  // goto targets for labelled jumps
+    std::string result_var;                   // `loop` used as a value
+    TypeId result_type;
+  };
+  std::vector<LoopCtx> loops_;
+
+  std::unordered_set<uint32_t> boxed_;  // symbols captured by a closure: held in a shared cell
+  std::unordered_map<std::string, uint32_t> file_ids_;
+  std::string out_;
+  int indent_ = 0;
+  int tmp_ = 0;
+};
+
+}  // namespace fitz::codegen

@@ -1,0 +1,191 @@
+// The C++ compiler driver and build cache behind `fitz build`. Binaries are cached under
+// cache_dir()/bin/<key>; a hit is a hard link or copy, so a rebuild of unchanged sources is instant.
+#include "codegen/toolchain.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+extern char** environ;
+
+namespace fitz::codegen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
+
+fs::path self_exe() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : p;
+}
+
+// What identifies a file's version cheaply: size and modification time.
+std::string file_stamp(const fs::path& p) {
+  struct stat st {};
+  if (stat(p.c_str(), &st) != 0) return "missing";
+  return fmt::format("{}:{}.{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+std::string shell_quote(const std::string& s) {
+  if (s.find_first_of(" \t\n'\"\\$`") == std::string::npos && !s.empty()) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+std::string content_hash(std::string_view data) {
+  // Two independent FNV-1a streams; a cache key, not a security property.
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char c : data) {
+    a = (a ^ c) * 0x100000001b3ull;
+    b = (b ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+  }
+  return fmt::format("{:016x}{:016x}", a, b);
+}
+
+fs::path cache_dir() {
+  if (const char* d = std::getenv("FITZ_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "fitz";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "fitz";
+  return fs::temp_directory_path() / "fitz-cache";
+}
+
+std::optional<RuntimeLocation> find_runtime(std::string& error) {
+  std::vector<std::pair<fs::path, fs::path>> candidates;  // include dir, library
+  fs::path exe = self_exe();
+  if (!exe.empty()) {
+    fs::path prefix = exe.parent_path().parent_path();
+    candidates.push_back({prefix / "include", prefix / "lib" / "libfitz_runtime.a"});
+    candidates.push_back({prefix / "include", prefix / "lib" / "fitz" / "libfitz_runtime.a"});
+  }
+#ifdef FITZ_RUNTIME_INCLUDE_DIR
+  candidates.push_back({FITZ_RUNTIME_INCLUDE_DIR, FITZ_RUNTIME_LIBRARY});
+#endif
+  for (auto& [inc, lib] : candidates) {
+    std::error_code ec;
+    if (fs::exists(inc / "fitz" / "runtime.h", ec) && fs::exists(lib, ec))
+      return RuntimeLocation{inc, lib, {"-lpthread"}};
+  }
+  error = "cannot find the fitz runtime (fitz/runtime.h and libfitz_runtime.a) next to the fitz binary";
+  return std::nullopt;
+}
+
+int run_capture(const std::vector<std::string>& argv, std::string& output) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipefd[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipefd[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipefd[0]);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipefd[1]);
+  if (rc != 0) {
+    close(pipefd[0]);
+    output = fmt::format("cannot run `{}`: {}", argv[0], std::strerror(rc));
+    return -1;
+  }
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(pipefd[0], buf, sizeof buf)) > 0) output.append(buf, static_cast<size_t>(n));
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+CompileResult compile_program(const std::string& cpp_source, const fs::path& output,
+                              const CompileOptions& options, const RuntimeLocation& runtime) {
+  CompileResult result;
+  result.output = output;
+  std::string cxx = options.compiler.empty() ? env_or("FITZ_CXX", env_or("CXX", "c++")) : options.compiler;
+
+  std::vector<std::string> flags = {"-std=c++20", options.opt_level, "-w"};
+  if (options.warnings_as_errors) {
+    flags.back() = "-Wall";
+    flags.push_back("-Werror");
+  }
+  if (options.sanitize) {
+    flags.push_back("-fsanitize=address,undefined");
+    flags.push_back("-fno-omit-frame-pointer");
+  }
+  for (const auto& f : options.extra_flags) flags.push_back(f);
+
+  std::string key_material = cpp_source;
+  key_material += "\n--\n" + cxx + "\n";
+  for (const auto& f : flags) key_material += f + " ";
+  key_material += "\n" + file_stamp(runtime.library) + "\n" + runtime.include_dir.string();
+  std::string key = content_hash(key_material);
+
+  fs::path dir = cache_dir() / "bin";
+  fs::path cached = dir / key;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (output.has_parent_path()) fs::create_directories(output.parent_path(), ec);
+
+  auto deliver = [&](const fs::path& from) {
+    std::error_code e;
+    if (fs::equivalent(from, output, e)) return true;
+    fs::remove(output, e);
+    fs::create_hard_link(from, output, e);
+    if (e) fs::copy_file(from, output, fs::copy_options::overwrite_existing, e);
+    return !e;
+  };
+
+  if (fs::exists(cached, ec) && deliver(cached)) {
+    result.ok = true;
+    result.cached = true;
+    return result;
+  }
+
+  fs::path src = dir / (key + ".cpp");
+  {
+    std::ofstream out(src, std::ios::binary);
+    out << cpp_source;
+  }
+  fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("-I" + runtime.include_dir.string());
+  argv.push_back(src.string());
+  argv.push_back("-o");
+  argv.push_back(tmp_bin.string());
+  argv.push_back(runtime.library.string());
+  for (const auto& l : runtime.extra_libs) argv.push_back(l);
+  for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
+
+  int rc = run_capture(argv, result.diagnostics);
+  if (rc != 0) {
+    fs::remove(tmp_bin, ec);
+    return result;
+  }
+  fs::rename(tmp_bin, cached, ec);  // atomic: concurrent builds of the same key are harmless
+  if (ec) fs::copy_file(tmp_bin, cached, fs::copy_options::overwrite_existing, ec);
+  result.ok = deliver(cached);
+  if (!result.ok) result.diagnostics += fmt::format("cannot write `{}`\n", output.string());
+  return result;
+}
+
+}  // namespace fitz::codegen

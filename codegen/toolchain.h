@@ -1,0 +1,54 @@
+// Turning generated C++ into a native binary: where the runtime is, how the system compiler is
+// invoked, and the build cache keyed by everything that can change the binary.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fitz::codegen {
+
+struct RuntimeLocation {
+  std::filesystem::path include_dir;  // holds fitz/runtime.h
+  std::filesystem::path library;      // libfitz_runtime.a
+  std::vector<std::string> extra_libs; // further link inputs (-lpthread, ...)
+};
+
+// Looks next to the running `fitz` (build tree: bin/../lib, installed: bin/../lib/fitz) and
+// falls back to the paths this build was configured with.
+std::optional<RuntimeLocation> find_runtime(std::string& error);
+
+struct CompileOptions {
+  std::string compiler;           // empty: $FITZ_CXX, then $CXX, then c++
+  std::string opt_level = "-O2";
+  bool sanitize = false;          // -fsanitize=address,undefined
+  bool warnings_as_errors = false;  // -Wall -Werror, for the differential tests
+  std::vector<std::string> extra_flags;
+};
+
+struct CompileResult {
+  bool ok = false;
+  bool cached = false;
+  std::string command;      // the command line, for "internal compiler error" reports
+  std::string diagnostics;  // the compiler's output
+  std::filesystem::path output;
+};
+
+// Compiles `cpp_source` into an executable at `output` (creating parent directories), reusing
+// a cached binary when the source, compiler, flags and runtime are unchanged.
+CompileResult compile_program(const std::string& cpp_source, const std::filesystem::path& output,
+                              const CompileOptions& options, const RuntimeLocation& runtime);
+
+// $FITZ_CACHE_DIR, else $XDG_CACHE_HOME/fitz, else ~/.cache/fitz.
+std::filesystem::path cache_dir();
+
+// A 128-bit hash printed as 32 hex digits; only for cache keys.
+std::string content_hash(std::string_view data);
+
+// Runs a command (argv[0] looked up on PATH), capturing stdout+stderr. Returns the exit status
+// (-1 when it could not start).
+int run_capture(const std::vector<std::string>& argv, std::string& output);
+
+}  // namespace fitz::codegen

@@ -8,7 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 grammar=$root/frontend/grammar
 cli=$root/scripts/tree-sitter-cli.sh
-generated=(src/parser.c src/grammar.json src/node-types.json src/tree_sitter/parser.h)
+generated=(src/parser.c src/grammar.json src/node-types.json src/tree_sitter/parser.h
+           src/tree_sitter/alloc.h src/tree_sitter/array.h)
 
 case "${1:-}" in
   "")

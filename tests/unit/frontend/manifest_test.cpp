@@ -332,6 +332,37 @@ TEST(Toml, EmptyAndCommentOnlyFilesReportOnlyTheMissingPackage) {
             (std::vector<std::string>{"E0114 1:1 missing `[package]` table"}));
 }
 
+TEST(Toml, MutatedInputsNeverCrashAndFailWithAnError) {
+  std::string const base = std::string(kPackage) +
+                           "authors = [\"a\", 'b']\ndescription = \"\"\"x\\\n y\"\"\"\n"
+                           "[[bin]]\nname = \"s\"\nmain = \"m.fitz\"\n"
+                           "[dependencies]\nu = { path = \"../u\" }\n[flags]\nb = true\n";
+  ASSERT_TRUE(parse(base)->manifest.has_value()) << testing::PrintToString(parse(base)->lines());
+  std::mt19937 rng(7);
+  std::string const alphabet = "[]{}=,.\"'\\#\n\r\t _-aZ09+\xC3\xA9\xFF";
+  for (int round = 0; round < 2000; ++round) {
+    std::string text = base;
+    int const edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      std::size_t const at = rng() % text.size();
+      char const c = alphabet[rng() % alphabet.size()];
+      switch (rng() % 3) {
+        case 0: text[at] = c; break;
+        case 1: text.erase(at, 1); break;
+        default: text.insert(at, 1, c);
+      }
+    }
+    auto p = parse(text);
+    if (!p->manifest) {
+      ASSERT_TRUE(p->diags.has_errors()) << text;
+    }
+    for (auto const& d : p->diags) {
+      ASSERT_LE(d.span.begin, d.span.end) << text;
+      ASSERT_LE(d.span.end, text.size()) << text;
+    }
+  }
+}
+
 // ---- finding and loading ----------------------------------------------------------------------------
 
 class TempDir {

@@ -1,5 +1,6 @@
 // Parsers for every backend message body (declared in messages.h). Each checks every length
 // against the body and rejects trailing bytes, so malformed input yields an error, never UB.
+#include <algorithm>
 #include <charconv>
 
 #include "pg/messages.h"
@@ -104,7 +105,8 @@ Result<BackendMessage> parse_row_description(std::string_view body) {
   int16_t count = 0;
   if (!r.i16(count) || count < 0) return malformed('T', "bad field count");
   RowDescription m;
-  m.fields.reserve(static_cast<std::size_t>(count));
+  // Each field takes at least 19 bytes; do not let a bogus count reserve more than the body holds.
+  m.fields.reserve(std::min(static_cast<std::size_t>(count), body.size() / 19));
   for (int16_t i = 0; i < count; ++i) {
     FieldDescription f;
     uint32_t table = 0, type = 0;

@@ -185,6 +185,7 @@ Result<BlockingConnection> BlockingConnection::connect(const ConnInfo& info, Blo
   if (auto s = flow.start(out); !s) return conn.broken(s.error());
   if (auto s = conn.drive(flow, out); !s) return conn.broken(s.error());
   conn.session_ = flow.take_session();
+  conn.notices_.clear();  // startup notices are in session().notices
   return conn;
 }
 

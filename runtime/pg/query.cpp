@@ -3,6 +3,8 @@
 // ReadyForQuery; any out-of-order message is a protocol error (the connection is unusable).
 #include "pg/query.h"
 
+#include <algorithm>
+
 namespace fitz::pg {
 
 // ---- RowSet, Row, QueryResult -------------------------------------------------------------
@@ -175,7 +177,9 @@ Status ExtendedQuery::start(std::span<const Param> params, std::string& out) {
     all_text = all_text && p.format == Format::Text;
     values.push_back(p.value ? std::optional<std::string_view>(*p.value) : std::nullopt);
   }
-  if (all_text) formats.clear();  // no codes means "all text"
+  // No codes means "all text"; one code applies to every parameter.
+  if (all_text) formats.clear();
+  else if (std::all_of(formats.begin(), formats.end(), [](Format f) { return f == Format::Binary; })) formats.resize(1);
 
   // Statements evicted earlier are closed first, in the same write.
   closes = cache_.take_pending_closes();

@@ -122,6 +122,20 @@ TEST(PgQuery, TextParametersSendNoFormatCodes) {
   EXPECT_EQ(frames[1].second, cstr("") + cstr("") + be16(0) + be16(2) + be32(2) + "42" + be32(-1) + be16(1) + be16(0));
 }
 
+TEST(PgQuery, FormatCodesAreCompressedWhenUniform) {
+  StatementCache cache;
+  std::string out;
+  std::vector<Param> binary = {*to_param(int64_t{1}), *to_param(true)};
+  ExtendedQuery q1("SELECT $1, $2", cache, QueryOptions{Format::Binary, false, 0});
+  ASSERT_TRUE(q1.start(binary, out).ok());
+  EXPECT_EQ(split_frontend(out)[1].second.substr(2, 4), be16(1) + be16(1));  // one code for all
+  out.clear();
+  std::vector<Param> mixed = {*to_param(int64_t{1}), Param::text("t", oid::kBool)};
+  ExtendedQuery q2("SELECT $1, $2", cache, QueryOptions{Format::Binary, false, 0});
+  ASSERT_TRUE(q2.start(mixed, out).ok());
+  EXPECT_EQ(split_frontend(out)[1].second.substr(2, 6), be16(2) + be16(1) + be16(0));  // one code each
+}
+
 TEST(PgQuery, UncachedQueriesParseEveryTime) {
   StatementCache cache;
   for (int i = 0; i < 2; ++i) {

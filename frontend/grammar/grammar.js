@@ -470,13 +470,16 @@ module.exports = grammar({
       '?',
     )),
 
-    struct_literal: $ => seq(
+    // Negative dynamic precedence: where `x {` may also open a block (the
+    // condition of if/while/match, a for iterable), the block reading wins
+    // whenever both readings are possible.
+    struct_literal: $ => prec.dynamic(-1, seq(
       field('name', $.identifier),
       '{',
       repeat(seq($.field_initializer, choice(',', newline($)))),
       optional($.field_initializer),
       '}',
-    ),
+    )),
 
     field_initializer: $ => prec(1, seq(
       field('name', $.identifier),

@@ -7,6 +7,8 @@
  * `extras`). String bodies, format specs and the newline token are external.
  */
 
+// Binary levels follow the language reference (lowest to highest); all are
+// left-associative. Bitwise operators bind tighter than comparisons.
 const PREC = {
   lambda: -1,
   or: 1,
@@ -65,7 +67,8 @@ module.exports = grammar({
     // Never valid either: a `;` where a statement could end. Fitz has no `;`;
     // the scanner returns this token so the parser reports an error exactly
     // there, then (during recovery) a zero-width terminator so the next
-    // statement parses normally. This keeps `a; b; c; …` on one line linear.
+    // statement parses normally instead of being swallowed by one growing
+    // ERROR (which made `let a = 1; let b = 2; …` on one line quadratic).
     $._semicolon,
   ],
 

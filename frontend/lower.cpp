@@ -104,6 +104,29 @@ TSTreeCursor* CursorPool::acquire(TSNode node) {
   return cursors_[depth_++];
 }
 
+bool is_statement_node(NodeKind k) {
+  switch (k) {
+    case NodeKind::ExpressionStatement:
+    case NodeKind::LetStatement:
+    case NodeKind::AnnotatedAssignment:
+    case NodeKind::Assignment:
+    case NodeKind::CompoundAssignment:
+    case NodeKind::ReturnStatement:
+    case NodeKind::StatusReturn:
+    case NodeKind::BreakStatement:
+    case NodeKind::ContinueStatement:
+    case NodeKind::WhileStatement:
+    case NodeKind::ForStatement:
+    case NodeKind::FunctionDefinition:
+    case NodeKind::TypeDefinition:
+    case NodeKind::ImportStatement:
+    case NodeKind::FromImportStatement:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool is_keyword(std::string_view t) {
   if (t.size() < 2 || t.size() > 8 || t[0] < 'a' || t[0] > 'z') return false;
   static constexpr std::string_view kKeywords[] = {
@@ -133,21 +156,28 @@ Ident Lowerer::ident(TSNode n) {
   if (ts_node_is_null(n)) return Ident{{}, Span{file_, 0, 0}};
   Ident id{text(n), span(n)};
   if (is_keyword(id.text) && !ts_node_is_missing(n)) {
-    diags_.error(DiagKind::KeywordAsName, id.span,
-                 "`" + std::string(id.text) + "` is a keyword and cannot be used as a name")
-        .with_hint("choose another name, such as `" + std::string(id.text) + "_`");
+    Diagnostic& d = diags_.error(DiagKind::KeywordAsName, id.span,
+                                 "expected a name, found keyword `" + std::string(id.text) + "`");
+    if (id.text == "else")
+      d.with_hint("`else` goes right after the closing `}` of an `if` block");
+    else
+      d.with_hint("keywords cannot name anything; try `" + std::string(id.text) + "_`");
   }
   return id;
 }
 
 TSNode Lowerer::token(TSNode n, NodeKind k) {
+  if (ts_node_is_null(n)) return TSNode{};
+  // Keywords sit among the first few children; look there before walking them all.
+  uint32_t count = ts_node_child_count(n);
+  for (uint32_t i = 0; i < count && i < 3; ++i) {
+    TSNode c = ts_node_child(n, i);
+    if (kind(c) == k) return c;
+  }
+  if (count <= 3) return TSNode{};
   TSNode found{};
-  bool done = false;
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
-    if (!done && kind(c) == k) {
-      found = c;
-      done = true;
-    }
+    if (ts_node_is_null(found) && kind(c) == k) found = c;
   });
   return found;
 }
@@ -200,6 +230,8 @@ void Lowerer::lower_statements(TSNode container, std::vector<StmtId>& out) {
       if (out.size() == before) out.push_back(stmt(span(c), ErrorStmt{}));
       return;
     }
+    // Inside an ERROR node only whole statements are kept; loose fragments are not.
+    if (kind(container) == NodeKind::Error && !is_statement_node(k)) return;
     lower_statement(c, out);
   });
 }
@@ -295,7 +327,11 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
       bool ok = std::holds_alternative<NameRef>(t.data) || std::holds_alternative<FieldExpr>(t.data) ||
                 std::holds_alternative<IndexExpr>(t.data) || std::holds_alternative<ErrorExpr>(t.data);
       if (!ok) {
-        std::string_view what = std::holds_alternative<TupleIndexExpr>(t.data) ? "a tuple element"
+        bool literal = std::holds_alternative<IntLit>(t.data) || std::holds_alternative<FloatLit>(t.data) ||
+                       std::holds_alternative<StrLit>(t.data) || std::holds_alternative<BoolLit>(t.data) ||
+                       std::holds_alternative<NullLit>(t.data);
+        std::string_view what = literal ? "a literal"
+                                : std::holds_alternative<TupleIndexExpr>(t.data) ? "a tuple element"
                                 : std::holds_alternative<SliceExpr>(t.data)    ? "a slice"
                                 : std::holds_alternative<CallExpr>(t.data)     ? "a call"
                                                                                : "this expression";

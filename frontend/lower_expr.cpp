@@ -1,5 +1,6 @@
 // Lowering of expressions, string literals and patterns, with the checks that belong to them:
 // `Ok`/`Err` arity, chained ranges, argument order, struct literals in conditions, or-patterns.
+#include <algorithm>
 #include <string>
 
 #include "frontend/lower_internal.h"
@@ -98,6 +99,10 @@ ExprId Lowerer::lower_expr(TSNode n) {
   switch (kind(n)) {
     case NodeKind::Identifier: {
       std::string_view t = text(n);
+      if (is_keyword(t)) {
+        result = keyword_as_expression(n);
+        break;
+      }
       if (t == "Ok" || t == "Err") {
         diags_.error(DiagKind::ResultArity, sp, "`" + std::string(t) + "` must be applied to exactly one value")
             .with_hint("write `" + std::string(t) + "(value)`");
@@ -265,6 +270,30 @@ ExprId Lowerer::lower_expr(TSNode n) {
   }
   leave();
   return result;
+}
+
+ExprId Lowerer::keyword_as_expression(TSNode n) {
+  // Error recovery reads a keyword as a name when nothing else fits, typically because the
+  // line before ended early: `let b =` followed by `let c = 3` on the next line.
+  const Span sp = span(n);
+  std::string_view all = source_.text();
+  uint32_t p = sp.begin;
+  bool newline = false;
+  while (p > 0 && (all[p - 1] == ' ' || all[p - 1] == '\t' || all[p - 1] == '\r' || all[p - 1] == '\n')) {
+    newline |= all[p - 1] == '\n';
+    --p;
+  }
+  if (newline && p > 0 && std::string_view("=+-*/%<>&|^,(:[").find(all[p - 1]) != std::string_view::npos) {
+    size_t op_begin = p - 1;
+    while (op_begin > 0 && std::string_view("=+-*/%<>&|^.!").find(all[op_begin - 1]) != std::string_view::npos &&
+           p - op_begin < 3)
+      --op_begin;
+    diags_.error(DiagKind::ExpectedExpression, span(p, p),
+                 "expected an expression after `" + std::string(all.substr(op_begin, p - op_begin)) + "`");
+  } else {
+    diags_.error(DiagKind::KeywordAsName, sp, "expected an expression, found keyword `" + std::string(text(n)) + "`");
+  }
+  return error_expr(sp);
 }
 
 ExprId Lowerer::lower_binary_chain(TSNode n) {
@@ -478,7 +507,18 @@ ExprId Lowerer::lower_string(TSNode n) {
   StrLit lit;
   std::string buf;
   std::vector<LiteralError> errors;
+  // Text and escape tokens are adjacent in the source; each run between holes is decoded as a
+  // whole so that an escape split over two tokens (`\u{` + `zz}`) is one error, not two.
+  uint32_t run_begin = 0, run_end = 0;
+  auto decode_run = [&] {
+    if (run_end == run_begin) return;
+    errors.clear();
+    decode_string_text(source_.text().substr(run_begin, run_end - run_begin), StringFlavor::Str, buf, errors);
+    report_literal_errors(errors, run_begin);
+    run_begin = run_end = 0;
+  };
   auto flush = [&] {
+    decode_run();
     if (buf.empty()) return;
     StrPart part;
     part.text = std::move(buf);
@@ -492,9 +532,11 @@ ExprId Lowerer::lower_string(TSNode n) {
         break;
       case NodeKind::StringContent:
       case NodeKind::EscapeSequence:
-        errors.clear();
-        decode_string_text(text(c), StringFlavor::Str, buf, errors);
-        report_literal_errors(errors, ts_node_start_byte(c));
+        if (run_end != ts_node_start_byte(c)) {
+          decode_run();
+          run_begin = ts_node_start_byte(c);
+        }
+        run_end = ts_node_end_byte(c);
         break;
       case NodeKind::Interpolation: {
         TSNode e = field(c, g_.f_expression);
@@ -529,13 +571,17 @@ ExprId Lowerer::lower_string(TSNode n) {
 ExprId Lowerer::lower_bytes(TSNode n) {
   BytesLit b;
   std::vector<LiteralError> errors;
+  uint32_t begin = UINT32_MAX, end = 0;
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
     NodeKind k = kind(c);
     if (k != NodeKind::StringContent && k != NodeKind::EscapeSequence) return;
-    errors.clear();
-    decode_string_text(text(c), StringFlavor::Bytes, b.bytes, errors);
-    report_literal_errors(errors, ts_node_start_byte(c));
+    begin = std::min(begin, ts_node_start_byte(c));
+    end = std::max(end, ts_node_end_byte(c));
   });
+  if (begin < end) {
+    decode_string_text(source_.text().substr(begin, end - begin), StringFlavor::Bytes, b.bytes, errors);
+    report_literal_errors(errors, begin);
+  }
   return expr(span(n), std::move(b));
 }
 

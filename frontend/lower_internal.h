@@ -51,6 +51,10 @@ std::optional<LiteralError> check_format_spec(std::string_view spec);
 // Appends `cp` as UTF-8.
 void append_utf8(std::string& out, char32_t cp);
 
+// True for node kinds that are whole statements.
+enum class NodeKind : uint8_t;
+bool is_statement_node(NodeKind k);
+
 // True for the reserved words of Fitz (`fn`, `let`, `match`, ...), which cannot name anything.
 bool is_keyword(std::string_view text);
 
@@ -291,9 +295,10 @@ class Lowerer {
   Span span(uint32_t begin, uint32_t end) const { return Span{file_, begin, end}; }
   std::string_view text(TSNode n) const;
   NodeKind kind(TSNode n) const { return g_.kind(n); }
+  // The child in field `id`, or a null node.
   TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
   Ident ident(TSNode n);  // reports keywords used as names
-  // First anonymous child token of `kind` (e.g. the `fn` keyword), or a null node.
+  // First child token of `kind` (e.g. the `fn` keyword), or a null node.
   TSNode token(TSNode n, NodeKind kind);
   void report_literal_errors(const std::vector<LiteralError>& errors, uint32_t base);
 
@@ -320,6 +325,7 @@ class Lowerer {
   ExprId error_expr(Span sp) { return expr(sp, ErrorExpr{}); }
   ExprId lower_expr_or_error(TSNode n, Span fallback);
   ExprId lower_binary_chain(TSNode n);
+  ExprId keyword_as_expression(TSNode n);
   ExprId lower_string(TSNode n);
   ExprId lower_bytes(TSNode n);
   ExprId lower_call(TSNode n);

@@ -303,7 +303,13 @@ void decode_string_text(std::string_view text, StringFlavor flavor, std::string&
       while (j < text.size() && is_hex(text[j])) ++j;
       size_t const ndigits = j - (i + 1);
       bool const closed = j < text.size() && text[j] == '}';
-      size_t const end = closed ? j + 1 : j;
+      size_t end = closed ? j + 1 : j;
+      if (!closed) {
+        // `\u{zz}`: the bad escape runs to its `}` when one follows closely on the same line.
+        size_t close = text.find('}', j);
+        if (close != std::string_view::npos && close - j <= 8 && text.substr(j, close - j).find_first_of("\n\"\\{") == std::string_view::npos)
+          end = close + 1;
+      }
       if (!closed || ndigits == 0 || ndigits > 6) {
         errors.push_back({escape_kind, uint32_t(start), uint32_t(end),
                           "a `\\u` escape is written `\\u{...}` with 1 to 6 hexadecimal digits",

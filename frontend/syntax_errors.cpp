@@ -2,6 +2,8 @@
 // Lexical problems (stray characters, unterminated strings and comments) are always reported;
 // otherwise each statement gets at most one message, the most telling one found in it.
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <string>
 
 #include "frontend/lower_internal.h"
@@ -72,35 +74,43 @@ struct Candidate {
 
 class SyntaxErrorReporter {
  public:
-  explicit SyntaxErrorReporter(Lowerer& l) : l_(l), g_(l.g_), text_(l.source_.text()) {}
+  explicit SyntaxErrorReporter(Lowerer& l) : l_(l), text_(l.source_.text()) {}
 
   void run(TSNode root) {
     // Depth-first over the nodes that contain errors, remembering the innermost statement so
-    // that several ERROR/MISSING nodes of one broken statement give one diagnostic.
+    // that several ERROR/MISSING nodes of one broken statement give one diagnostic. Parents and
+    // previous siblings come from the walk itself: tree-sitter cannot find the parent of a
+    // zero-width MISSING node reliably.
     TSTreeCursor c = ts_tree_cursor_new(root);
     std::vector<std::pair<uint32_t, TSNode>> stmt_stack;  // (depth, statement)
+    std::vector<TSNode> path;                              // ancestors of the current node
+    std::vector<TSNode> prev;                              // previous sibling at each depth
+    prev.push_back(TSNode{});
     uint32_t depth = 0;
     for (;;) {
       if (stopped_) break;
       TSNode n = ts_tree_cursor_current_node(&c);
       NodeKind k = l_.kind(n);
       bool descend = false;
+      TSNode parent = path.empty() ? TSNode{} : path.back();
       if (k == NodeKind::Error) {
-        TSNode parent = ts_node_parent(n);
         TSNode group = n;
         if (!stmt_stack.empty() && !is_statement_list(l_.kind(parent))) group = stmt_stack.back().second;
-        on_error(n, group);
+        on_error(n, group, parent, prev.back());
       } else if (ts_node_is_missing(n)) {
         TSNode group = stmt_stack.empty() ? n : stmt_stack.back().second;
-        on_missing(n, group);
+        on_missing(n, group, parent, prev.back());
       } else if (ts_node_has_error(n)) {
         descend = true;
       }
       if (descend && ts_tree_cursor_goto_first_child(&c)) {
         if (is_statement_kind(k)) stmt_stack.emplace_back(depth, n);
+        path.push_back(n);
+        prev.push_back(TSNode{});
         ++depth;
         continue;
       }
+      prev.back() = n;
       bool done = false;
       while (!ts_tree_cursor_goto_next_sibling(&c)) {
         if (!ts_tree_cursor_goto_parent(&c)) {
@@ -108,6 +118,9 @@ class SyntaxErrorReporter {
           break;
         }
         --depth;
+        if (!path.empty()) path.pop_back();
+        prev.pop_back();
+        prev.back() = ts_tree_cursor_current_node(&c);
         if (!stmt_stack.empty() && stmt_stack.back().first == depth) stmt_stack.pop_back();
       }
       if (done) break;
@@ -130,7 +143,10 @@ class SyntaxErrorReporter {
   // How a token reads in a message: `x`, `42`, keyword `fn`, a string.
   std::string describe(TSNode leaf) const {
     NodeKind k = l_.kind(leaf);
-    if (k == NodeKind::StringContent || k == NodeKind::EscapeSequence) return "a string";
+    if (k == NodeKind::StringContent || k == NodeKind::EscapeSequence || k == NodeKind::TokQuote ||
+        k == NodeKind::TokTripleQuote || k == NodeKind::String)
+      return "a string";
+    if (k == NodeKind::TokBytesQuote || k == NodeKind::Bytes) return "a bytes literal";
     std::string_view t = ts_node_is_named(leaf) ? text(leaf) : std::string_view(ts_node_type(leaf));
     if (t.size() > 24 || t.find('\n') != std::string_view::npos) t = t.substr(0, std::min<size_t>(t.find('\n'), 24));
     return "`" + std::string(t) + "`";
@@ -195,7 +211,10 @@ class SyntaxErrorReporter {
   }
 
   void flush_group() {
-    if (best_ && !group_has_lexical_) {
+    // A stray character explains the statement's other troubles except an unclosed bracket;
+    // an unterminated string or comment explains all of them.
+    bool suppressed = group_has_string_error_ || (group_has_lexical_ && best_ && best_->priority > 1);
+    if (best_ && !suppressed) {
       if (count_ < kMaxSyntaxDiagnostics) {
         ++count_;
         Diagnostic& d = l_.diags_.error(best_->kind, best_->span, std::move(best_->message));
@@ -207,6 +226,7 @@ class SyntaxErrorReporter {
     }
     best_.reset();
     group_has_lexical_ = false;
+    group_has_string_error_ = false;
     have_group_ = false;
   }
 
@@ -263,6 +283,7 @@ class SyntaxErrorReporter {
   // `"` left open on its line (or `"""` / `b"` never closed).
   void unterminated_string(TSNode quote) {
     group_has_lexical_ = true;
+    group_has_string_error_ = true;
     std::string_view q = ts_node_type(quote);
     if (q == "\"\"\"") {
       add_direct(DiagKind::UnterminatedString, span(quote), "unterminated string: no closing `\"\"\"`",
@@ -276,6 +297,7 @@ class SyntaxErrorReporter {
 
   void unterminated_comment(uint32_t at) {
     group_has_lexical_ = true;
+    group_has_string_error_ = true;
     add_direct(DiagKind::UnterminatedBlockComment, span(at, at + 2), "unterminated block comment",
                "close it with `*/`; block comments do not nest");
     // Everything after `/*` is comment text: no further errors, no further statements.
@@ -285,22 +307,110 @@ class SyntaxErrorReporter {
 
   // ---- ERROR nodes
 
-  void on_error(TSNode err, TSNode group) {
+  // The token that follows `offset` on the same line, read from the text (the tree does not say
+  // what comes after an ERROR node in a form that is cheap to get).
+  struct NextToken {
+    uint32_t begin = 0, end = 0;
+    bool at_line_end = true;
+    std::string_view text;
+  };
+  NextToken next_token(uint32_t offset) const {
+    NextToken t;
+    size_t i = offset;
+    while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\r')) ++i;
+    t.begin = t.end = uint32_t(i);
+    if (i >= text_.size() || text_[i] == '\n' || text_.compare(i, 2, "//") == 0) return t;
+    t.at_line_end = false;
+    auto word = [](char c) { return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (static_cast<unsigned char>(c) >= 0x80); };
+    size_t j = i;
+    if (word(text_[i])) {
+      while (j < text_.size() && word(text_[j]) && j - i < 24) ++j;
+    } else if (text_[i] == '"') {
+      j = i + 1;
+    } else {
+      static constexpr std::string_view kLong[] = {"..=", "<<=", ">>=", "...", "==", "!=", "<=", ">=", "->", "=>",
+                                                   "..",  "<<",  ">>",  "+=",  "-=", "*=", "/=", "&=", "|=", "^="};
+      j = i + 1;
+      for (std::string_view op : kLong)
+        if (text_.compare(i, op.size(), op) == 0) {
+          j = i + op.size();
+          break;
+        }
+    }
+    t.end = uint32_t(j);
+    t.text = text_.substr(i, j - i);
+    return t;
+  }
+
+  std::string describe_next(const NextToken& t) const {
+    if (t.at_line_end) return "the end of the line";
+    if (t.text == "\"") return "a string";
+    if (is_keyword(t.text)) return "keyword `" + std::string(t.text) + "`";
+    return "`" + std::string(t.text) + "`";
+  }
+
+  // End of the text of the line holding `offset`, before trailing blanks and a `//` comment.
+  uint32_t line_content_end(uint32_t offset) const {
+    size_t e = text_.find('\n', offset);
+    if (e == std::string_view::npos) e = text_.size();
+    size_t c = text_.substr(0, e).find("//", offset);
+    // A `//` inside a string would fool this; it only moves where a caret points.
+    if (c != std::string_view::npos) e = c;
+    return back_over_blanks(uint32_t(e));
+  }
+
+  static bool is_list_like(NodeKind k) {
+    return k == NodeKind::Arguments || k == NodeKind::List || k == NodeKind::Tuple || k == NodeKind::Parameters ||
+           k == NodeKind::DecoratorArguments || k == NodeKind::TypeArguments || k == NodeKind::Map ||
+           k == NodeKind::FunctionTypeParameters;
+  }
+
+  static std::string list_items(NodeKind k) {
+    switch (k) {
+      case NodeKind::Arguments:
+      case NodeKind::DecoratorArguments: return "arguments";
+      case NodeKind::Parameters: return "parameters";
+      case NodeKind::TypeArguments:
+      case NodeKind::FunctionTypeParameters: return "types";
+      case NodeKind::Map: return "entries";
+      default: return "elements";
+    }
+  }
+
+  // A keyword or token that must be followed by something specific.
+  static const char* expectation_after(std::string_view t) {
+    if (t == "let") return "a name or a tuple pattern";
+    if (t == "fn") return "a function name or `(`";
+    if (t == "type") return "a type name";
+    if (t == "import" || t == "from") return "a module name";
+    if (t == "as") return "a name";
+    if (t == "@") return "a decorator name";
+    if (t == ".") return "a field name, a tuple index or `await`";
+    if (t == "->") return "a type";
+    return nullptr;
+  }
+
+  static bool completes_pattern(std::string_view t, NodeKind k) {
+    return k == NodeKind::Identifier || k == NodeKind::Integer || k == NodeKind::Float || t == ")" || t == "\"" ||
+           t == "\"\"\"" || t == "_" || t == "true" || t == "false" || t == "null";
+  }
+
+  void on_error(TSNode err, TSNode group, TSNode parent, TSNode prev_sibling) {
     start_group(group);
     last_unexpected_end_ = UINT32_MAX;
+    bool had_string_error = false;
 
-    struct Open {
-      TSNode node;
-    };
-    std::vector<Open> open;
+    std::vector<TSNode> open;
     std::optional<Candidate> mismatch;
     std::optional<Candidate> pair_problem;
     TSNode first_leaf{}, last_leaf{}, prev{};
+    TSNode first_stmt_keyword{}, block_keyword{}, arrow{}, pattern_end{};
+    bool have_brace_after_keyword = false;
     bool have_prev = false;
-    TSNode first_stmt_keyword{};
 
     // Leaves of the ERROR node, in order, with an explicit cursor (no recursion).
     TSTreeCursor c = ts_tree_cursor_new(err);
+    std::vector<TSNode> path{err};
     bool at_root = true;
     for (;;) {
       TSNode n = ts_tree_cursor_current_node(&c);
@@ -308,15 +418,18 @@ class SyntaxErrorReporter {
       if (!at_root && is_leaf) {
         NodeKind k = l_.kind(n);
         uint32_t b = ts_node_start_byte(n);
+        TSNode leaf_parent = path.back();
+        NodeKind pk = l_.kind(leaf_parent);
         if (k == NodeKind::Error) {
           unexpected_character(n);
         } else if (ts_node_is_missing(n)) {
-          on_missing(n, group);
+          on_missing(n, group, leaf_parent, prev);
         } else if (k == NodeKind::Comment) {
           // nothing
         } else if ((k == NodeKind::TokQuote || k == NodeKind::TokTripleQuote || k == NodeKind::TokBytesQuote) &&
-                   l_.kind(ts_node_parent(n)) != NodeKind::String && l_.kind(ts_node_parent(n)) != NodeKind::Bytes) {
-          unterminated_string(n);
+                   pk != NodeKind::String && pk != NodeKind::Bytes) {
+          if (!had_string_error) unterminated_string(n);
+          had_string_error = true;
           if (stopped_) break;
         } else if (k == NodeKind::TokSlash && b + 1 < text_.size() && text_[b + 1] == '*') {
           unterminated_comment(b);
@@ -325,7 +438,7 @@ class SyntaxErrorReporter {
           if (ts_node_is_null(first_leaf)) first_leaf = n;
           std::string_view t = leaf_text(n);
           if (t == "(" || t == "[" || t == "{") {
-            open.push_back({n});
+            open.push_back(n);
           } else if (t == ")" || t == "]" || t == "}") {
             if (open.empty()) {
               if (!mismatch)
@@ -334,11 +447,11 @@ class SyntaxErrorReporter {
                                          "` for it to close",
                                      {}};
             } else {
-              char want = closer_for(leaf_text(open.back().node));
+              char want = closer_for(leaf_text(open.back()));
               if (t[0] == want) {
                 open.pop_back();
               } else if (!mismatch) {
-                TSNode o = open.back().node;
+                TSNode o = open.back();
                 mismatch = Candidate{1, DiagKind::UnclosedDelimiter, span(n),
                                      std::string("expected `") + want + "` to close `" + std::string(leaf_text(o)) +
                                          "` opened at " + position(ts_node_start_byte(o)) + ", found `" +
@@ -348,6 +461,16 @@ class SyntaxErrorReporter {
               }
             }
           }
+          if (t == "if" || t == "while" || t == "for" || t == "match" || t == "loop" || t == "else") {
+            if (ts_node_is_null(block_keyword)) block_keyword = n;
+          } else if (t == "{" && !ts_node_is_null(block_keyword)) {
+            have_brace_after_keyword = true;
+          }
+          if (t == "=>") arrow = n;
+          if (ts_node_is_null(pattern_end) && have_prev && b > ts_node_end_byte(prev) &&
+              completes_pattern(leaf_text(prev), l_.kind(prev)) && t != "|" && t != ".." && t != "..=" &&
+              t != "(" && t != ")" && t != "," && t != "if" && t != "=>")
+            pattern_end = n;
           if (ts_node_is_null(first_stmt_keyword) && have_prev && starts_statement(t) &&
               line_break_between(ts_node_end_byte(prev), b))
             first_stmt_keyword = n;
@@ -358,56 +481,136 @@ class SyntaxErrorReporter {
         }
       }
       at_root = false;
-      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      if (ts_tree_cursor_goto_first_child(&c)) {
+        path.push_back(n);
+        continue;
+      }
       bool done = false;
       while (!ts_tree_cursor_goto_next_sibling(&c)) {
         if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), err)) {
           done = true;
           break;
         }
+        path.pop_back();
       }
       if (done) break;
     }
     ts_tree_cursor_delete(&c);
-    if (stopped_ || group_has_lexical_) return;
+    if (stopped_ || group_has_string_error_) return;
+    const uint32_t err_end = ts_node_end_byte(err);
+    const NodeKind parent_kind = l_.kind(parent);
 
-    if (mismatch) {
-      consider(group, std::move(*mismatch));
-      return;
-    }
+    std::vector<TSNode> parts;  // the ERROR's own named children
+    for_each_child(l_.cursors_, err, [&](TSNode ch, TSFieldId) {
+      if (ts_node_is_named(ch) && l_.kind(ch) != NodeKind::Comment && parts.size() < 3) parts.push_back(ch);
+    });
+
+    if (mismatch) return consider(group, std::move(*mismatch));
     if (!open.empty()) {
-      TSNode o = open.front().node;
+      TSNode o = open.front();
       std::string_view ot = leaf_text(o);
-      uint32_t end = back_over_blanks(ts_node_end_byte(err));
+      uint32_t end = back_over_blanks(err_end);
       if (!ts_node_is_null(first_stmt_keyword)) end = back_over_blanks(ts_node_start_byte(first_stmt_keyword));
       std::string what = ot == "{" ? "the block" : "`" + std::string(ot) + "`";
-      consider(group, Candidate{1, DiagKind::UnclosedDelimiter, span(end, end),
-                                std::string("expected `") + closer_for(ot) + "` to close " + what + " opened at " +
-                                    position(ts_node_start_byte(o)),
-                                "",
-                                {Label{span(o), "unclosed `" + std::string(ot) + "`"}}});
-      return;
+      return consider(group, Candidate{1, DiagKind::UnclosedDelimiter, span(end, end),
+                                       std::string("expected `") + closer_for(ot) + "` to close " + what +
+                                           " opened at " + position(ts_node_start_byte(o)),
+                                       "",
+                                       {Label{span(o), "unclosed `" + std::string(ot) + "`"}}});
     }
-    if (pair_problem) {
-      consider(group, std::move(*pair_problem));
-      return;
+    if (pair_problem) return consider(group, std::move(*pair_problem));
+    if (!ts_node_is_null(last_leaf)) {
+      std::string_view lt = leaf_text(last_leaf);
+      if (const char* want = expectation_after(lt); want && (!ts_node_is_named(last_leaf) || is_keyword(lt))) {
+        NextToken next = next_token(err_end);
+        Span at = next.at_line_end ? span(ts_node_end_byte(last_leaf), ts_node_end_byte(last_leaf))
+                                   : span(next.begin, next.end);
+        return consider(group, Candidate{2, DiagKind::ExpectedToken, at,
+                                         "expected " + std::string(want) + " after `" + std::string(lt) +
+                                             "`, found " + describe_next(next),
+                                         "", {}});
+      }
+      if (lt == ":" && !ts_node_is_named(last_leaf)) {
+        NextToken next = next_token(err_end);
+        bool type_context = parent_kind == NodeKind::Parameters || parent_kind == NodeKind::TypeBody ||
+                            parent_kind == NodeKind::SourceFile || parent_kind == NodeKind::Block ||
+                            parent_kind == NodeKind::LetStatement;
+        Span at = next.at_line_end ? span(ts_node_end_byte(last_leaf), ts_node_end_byte(last_leaf))
+                                   : span(next.begin, next.end);
+        return consider(group, Candidate{2, DiagKind::ExpectedToken, at,
+                                         std::string(type_context ? "expected a type" : "expected a value") +
+                                             " after `:`, found " + describe_next(next),
+                                         "", {}});
+      }
+      if (!ts_node_is_named(last_leaf) && is_binary_operator_text(lt) && lt != "=>" && lt != "not") {
+        NextToken next = next_token(err_end);
+        if (!next.at_line_end && is_binary_operator_text(next.text) && next.text != "-" && next.text != "not" &&
+            next.text != "~") {
+          return consider(group, Candidate{3, DiagKind::ExpectedExpression, span(next.begin, next.end),
+                                           "expected an expression after `" + std::string(lt) + "`, found `" +
+                                               std::string(next.text) + "`",
+                                           "", {}});
+        }
+      }
+      if (!ts_node_is_named(last_leaf) && is_binary_operator_text(lt) && at_end_of_expression(ts_node_end_byte(last_leaf))) {
+        uint32_t e = ts_node_end_byte(last_leaf);
+        return consider(group, Candidate{3, DiagKind::ExpectedExpression, span(e, e),
+                                         "expected an expression after `" + std::string(lt) + "`", "", {}});
+      }
     }
-    if (!ts_node_is_null(last_leaf) && !ts_node_is_named(last_leaf) && is_binary_operator_text(leaf_text(last_leaf)) &&
-        at_end_of_expression(ts_node_end_byte(last_leaf))) {
-      uint32_t e = ts_node_end_byte(last_leaf);
-      consider(group, Candidate{3, DiagKind::ExpectedExpression, span(e, e),
-                                "expected an expression after `" + std::string(leaf_text(last_leaf)) + "`", "", {}});
-      return;
+    if (!ts_node_is_null(block_keyword) && !have_brace_after_keyword) {
+      std::string_view kw = leaf_text(block_keyword);
+      uint32_t e = line_content_end(ts_node_start_byte(block_keyword));
+      std::string what = kw == "if" ? "the `if` condition" : kw == "while" ? "the `while` condition"
+                         : kw == "for" ? "the `for` iterable" : kw == "match" ? "the `match` value"
+                                                                              : "`" + std::string(kw) + "`";
+      return consider(group, Candidate{3, DiagKind::ExpectedToken, span(e, e), "expected `{` after " + what,
+                                       "the body of `" + std::string(kw) + "` is a block in braces, even for one statement",
+                                       {Label{span(block_keyword), "`" + std::string(kw) + "` here"}}});
+    }
+    if (parent_kind == NodeKind::MatchBody && ts_node_is_null(arrow) && !ts_node_is_null(pattern_end)) {
+      return consider(group, Candidate{3, DiagKind::ExpectedToken, span(pattern_end),
+                                       "expected `=>` after the match pattern, found " + describe(pattern_end),
+                                       "a `match` arm is written `pattern => value`", {}});
+    }
+    if ((is_list_like(parent_kind) || parent_kind == NodeKind::TypeBody) && parts.size() >= 2 &&
+        ts_node_start_byte(parts[1]) > ts_node_end_byte(parts[0])) {
+      std::string message =
+          parent_kind == NodeKind::Map ? "expected `:` after the map key, found " + describe(parts[1])
+          : parent_kind == NodeKind::TypeBody
+              ? "expected `:` after the field name `" + std::string(text(parts[0])) + "`, found " + describe(parts[1])
+              : "expected `,` between the " + list_items(parent_kind) + ", found " + describe(parts[1]);
+      return consider(group, Candidate{3, DiagKind::ExpectedToken, span(parts[1]), std::move(message), "", {}});
+    }
+    if (is_list_like(parent_kind)) {
+      NextToken next = next_token(err_end);
+      if (!next.at_line_end && next.text != "," && next.text != ")" && next.text != "]" && next.text != "}" &&
+          next.text != ">") {
+        return consider(group, Candidate{3, DiagKind::ExpectedToken, span(next.begin, next.end),
+                                         "expected `,` between the " + list_items(parent_kind) + ", found " +
+                                             describe_next(next),
+                                         "", {}});
+      }
     }
     TSNode culprit = !ts_node_is_null(first_stmt_keyword) ? first_stmt_keyword : first_leaf;
     if (ts_node_is_null(culprit)) {
       // An ERROR with no tokens of its own: point at where it starts.
       uint32_t b = ts_node_start_byte(err);
-      consider(group, Candidate{5, DiagKind::UnexpectedToken, span(b, std::min<uint32_t>(b + 1, uint32_t(text_.size()))),
-                                "unexpected input", "", {}});
-      return;
+      return consider(group, Candidate{5, DiagKind::UnexpectedToken,
+                                       span(b, std::min<uint32_t>(b + 1, uint32_t(text_.size()))), "unexpected input",
+                                       "", {}});
     }
-    consider(group, generic(culprit));
+    Candidate cand = generic(culprit);
+    // After a complete expression on the same line: two statements were written on one line.
+    bool starts_expression = ts_node_is_named(culprit) || leaf_text(culprit) == "(" || leaf_text(culprit) == "[" ||
+                             leaf_text(culprit) == "\"";
+    if (ts_node_is_null(first_stmt_keyword) && ts_node_eq(culprit, first_leaf) && !ts_node_is_null(prev_sibling) &&
+        ts_node_is_named(prev_sibling) && !line_break_between(ts_node_end_byte(prev_sibling), ts_node_start_byte(culprit)) &&
+        cand.hint.empty() && starts_expression &&
+        (is_statement_list(parent_kind) || l_.kind(parent) == NodeKind::CallExpression ||
+         l_.kind(parent) == NodeKind::BinaryExpression))
+      cand.hint = "each statement goes on its own line";
+    consider(group, std::move(cand));
   }
 
   bool line_break_between(uint32_t from, uint32_t to) const {
@@ -434,36 +637,48 @@ class SyntaxErrorReporter {
   // "expected a name after `let`, found `=`" and its relatives.
   std::optional<Candidate> check_pair(TSNode prev, TSNode next) const {
     std::string_view p = leaf_text(prev);
+    std::string_view n = leaf_text(next);
+    if ((p == "if" || p == "while" || p == "match" || p == "in") && !ts_node_is_named(prev) && n == "{") {
+      std::string what = p == "in" ? "an iterable" : p == "match" ? "a value" : "a condition";
+      return Candidate{2, DiagKind::ExpectedExpression, span(next),
+                       "expected " + what + " after `" + std::string(p) + "`, found `{`", "", {}};
+    }
+    if (p == "for" && !ts_node_is_named(prev) && n == "in") {
+      return Candidate{2, DiagKind::ExpectedToken, span(next), "expected a pattern after `for`, found keyword `in`",
+                       "write `for item in items { ... }`", {}};
+    }
+    if (l_.kind(prev) == NodeKind::Float && (n == ".." || n == "..=")) {
+      return Candidate{2, DiagKind::InvalidPattern, span(prev), "range patterns need `Int` bounds",
+                       "match a `Float` with a guard instead, e.g. `x if x >= 0.5 => ...`", {}};
+    }
+    if (ts_node_is_named(prev) && !is_keyword(p)) return std::nullopt;
+    const char* want = expectation_after(p);
+    if (!want) return std::nullopt;
     NodeKind nk = l_.kind(next);
     std::string_view nt = leaf_text(next);
     bool next_is_name = nk == NodeKind::Identifier && !is_keyword(nt);
-    auto make = [&](std::string expected, std::string hint = {}) {
-      return Candidate{2, DiagKind::ExpectedToken, span(next),
-                       "expected " + expected + " after `" + std::string(p) + "`, found " + describe(next),
-                       std::move(hint), {}};
-    };
-    if (ts_node_is_named(prev) && l_.kind(prev) != NodeKind::Identifier) return std::nullopt;
-    if (p == "let" && !next_is_name && nt != "(")
-      return make("a name or a tuple pattern", is_keyword(nt) ? "`" + std::string(nt) + "` is a keyword" : "");
-    if ((p == "fn") && !next_is_name && nt != "(") return make("a function name or `(`");
-    if (p == "type" && !next_is_name) return make("a type name");
-    if ((p == "import" || p == "from") && !next_is_name) return make("a module name");
-    if (p == "@" && !next_is_name) return make("a decorator name");
-    if (p == "." && !next_is_name && nk != NodeKind::Integer && nt != "await")
-      return make("a field name, a tuple index or `await`");
-    if (p == "=>" && (nt == "}" || nt == ",")) return make("an expression");
-    return std::nullopt;
+    bool ok = next_is_name;
+    if ((p == "let" || p == "fn") && nt == "(") ok = true;
+    if (p == "." && (nk == NodeKind::Integer || nt == "await")) ok = true;
+    if (p == "->") ok = next_is_name || nt == "(" || nt == "Fn";
+    if (ok) return std::nullopt;
+    std::string hint;
+    if (nk == NodeKind::Identifier && is_keyword(nt)) hint = "`" + std::string(nt) + "` is a keyword";
+    return Candidate{2, DiagKind::ExpectedToken, span(next),
+                     "expected " + std::string(want) + " after `" + std::string(p) + "`, found " + describe(next),
+                     std::move(hint), {}};
   }
 
   Candidate generic(TSNode culprit) const {
     std::string_view t = leaf_text(culprit);
     uint32_t b = ts_node_start_byte(culprit);
     std::string hint;
-    if ((t == "&" || t == "|") && b + 1 < text_.size() && text_[b + 1] == t[0])
-      hint = t == "&" ? "write `and` for logical and" : "write `or` for logical or";
-    if (is_keyword(t) && ts_node_is_named(culprit)) {
-      return Candidate{4, DiagKind::UnexpectedToken, span(culprit),
-                       "unexpected keyword `" + std::string(t) + "`",
+    if (t == "&" || t == "|") {
+      bool doubled = (b + 1 < text_.size() && text_[b + 1] == t[0]) || (b > 0 && text_[b - 1] == t[0]);
+      if (doubled) hint = t == "&" ? "write `and` for logical and" : "write `or` for logical or";
+    }
+    if (is_keyword(t) && (ts_node_is_named(culprit) || std::isalpha(static_cast<unsigned char>(t[0])))) {
+      return Candidate{4, DiagKind::UnexpectedToken, span(culprit), "unexpected keyword `" + std::string(t) + "`",
                        "a previous line may be missing a closing `)`, `]` or `}`", {}};
     }
     return Candidate{4, DiagKind::UnexpectedToken, span(culprit), "unexpected " + describe(culprit), hint, {}};
@@ -471,78 +686,107 @@ class SyntaxErrorReporter {
 
   // ---- MISSING nodes
 
-  void on_missing(TSNode m, TSNode group) {
+  void on_missing(TSNode m, TSNode group, TSNode parent, TSNode prev) {
     std::string_view t = ts_node_type(m);
-    TSNode parent = ts_node_parent(m);
     NodeKind pk = l_.kind(parent);
     uint32_t at = back_over_blanks(ts_node_start_byte(m));
-    if (t == ")" || t == "]" || t == "}" || t == "\"" || t == "\"\"\"") {
-      // The opener is the first token of the node the MISSING closer belongs to.
-      TSNode opener{};
-      std::string_view open_text = t == ")" ? "(" : t == "]" ? "[" : t == "}" ? "{" : t;
-      for (uint32_t i = 0, n = ts_node_child_count(parent); i < n && i < 64; ++i) {
-        TSNode ch = ts_node_child(parent, i);
-        if (!ts_node_is_named(ch) && leaf_text(ch) == open_text) {
-          opener = ch;
-          break;
-        }
+    if (t == ")" || t == "]" || t == "}" || t == "\"" || t == "\"\"\"" || t == ">") {
+      // The opener is the first token of the node the MISSING closer belongs to; where an ERROR
+      // sits inside that node, the closer was most likely wanted at the end of its first line.
+      TSNode opener{}, first_error{};
+      std::string_view open_text = t == ")" ? "(" : t == "]" ? "[" : t == "}" ? "{" : t == ">" ? "<" : t;
+      if (!ts_node_is_null(parent)) {
+        for_each_child(l_.cursors_, parent, [&](TSNode ch, TSFieldId) {
+          if (ts_node_is_null(opener) && !ts_node_is_named(ch) && leaf_text(ch) == open_text) opener = ch;
+          if (ts_node_is_null(first_error) && l_.kind(ch) == NodeKind::Error) first_error = ch;
+        });
       }
+      if (!ts_node_is_null(first_error)) at = std::min(at, line_content_end(ts_node_start_byte(first_error)));
       if (pk == NodeKind::Interpolation) {
-        consider(group, Candidate{1, DiagKind::UnterminatedInterpolation,
-                                  ts_node_is_null(opener) ? span(at, at) : span(opener),
-                                  "unterminated interpolation: expected `}`",
-                                  "close the hole with `}`, or write `\\{` for a literal brace", {}});
-        return;
+        return consider(group, Candidate{1, DiagKind::UnterminatedInterpolation,
+                                         ts_node_is_null(opener) ? span(at, at) : span(opener),
+                                         "unterminated interpolation: no `}` closes this `{`",
+                                         "close the hole with `}`, or write `\\{` for a literal brace", {}});
       }
       if (t == "\"" || t == "\"\"\"") {
-        consider(group, Candidate{1, DiagKind::UnterminatedString,
-                                  ts_node_is_null(opener) ? span(at, at) : span(opener), "unterminated string",
-                                  "close it with `" + std::string(t) + "`", {}});
-        return;
+        return consider(group, Candidate{1, DiagKind::UnterminatedString,
+                                         ts_node_is_null(opener) ? span(at, at) : span(opener), "unterminated string",
+                                         "close it with `" + std::string(t) + "`", {}});
       }
-      std::string what = pk == NodeKind::Block ? "the block"
-                         : pk == NodeKind::TypeBody ? "the type body"
-                         : pk == NodeKind::MatchBody ? "the `match` arms"
-                         : pk == NodeKind::StructLiteral ? "the struct literal"
-                         : pk == NodeKind::Map || pk == NodeKind::MapComprehension ? "the map"
-                         : pk == NodeKind::List || pk == NodeKind::ListComprehension ? "the list"
-                         : pk == NodeKind::Arguments ? "the argument list"
-                         : pk == NodeKind::Parameters ? "the parameter list"
-                                                      : "`" + std::string(open_text) + "`";
+      std::string what = pk == NodeKind::Block                                         ? "the block"
+                         : pk == NodeKind::TypeBody                                    ? "the type body"
+                         : pk == NodeKind::MatchBody                                   ? "the `match` arms"
+                         : pk == NodeKind::StructLiteral                               ? "the struct literal"
+                         : pk == NodeKind::Map || pk == NodeKind::MapComprehension     ? "the map"
+                         : pk == NodeKind::List || pk == NodeKind::ListComprehension   ? "the list"
+                         : pk == NodeKind::Arguments || pk == NodeKind::DecoratorArguments ? "the argument list"
+                         : pk == NodeKind::Parameters                                  ? "the parameter list"
+                         : pk == NodeKind::TypeArguments                               ? "the type arguments"
+                                                                                       : "`" + std::string(open_text) + "`";
       Candidate cand{1, DiagKind::UnclosedDelimiter, span(at, at), "expected `" + std::string(t) + "`", "", {}};
       if (!ts_node_is_null(opener)) {
         cand.message += " to close " + what + " opened at " + position(ts_node_start_byte(opener));
         cand.labels.push_back(Label{span(opener), "unclosed `" + std::string(open_text) + "`"});
       }
-      consider(group, std::move(cand));
-      return;
+      return consider(group, std::move(cand));
     }
-    TSNode before = ts_node_prev_sibling(m);
-    std::string after = ts_node_is_null(before) ? std::string() : " after " + describe_last_token(before);
-    if (t == "identifier") {
-      consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected a name" + after, "", {}});
-      return;
+    std::string_view before = ts_node_is_null(prev) ? token_before(ts_node_start_byte(m)) : last_token_text(prev);
+    if (t == "identifier" && pk == NodeKind::NamedType) {
+      return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at),
+                                       "expected a type" + (before.empty() ? std::string() : " after `" + std::string(before) + "`"),
+                                       "", {}});
     }
-    if (ts_node_is_named(m)) {
-      std::string what = t == "block" ? "a block `{ ... }`" : "an expression";
-      consider(group, Candidate{2, DiagKind::ExpectedExpression, span(at, at), "expected " + what + after, "", {}});
-      return;
+    bool after_operator = !before.empty() && (is_binary_operator_text(before) || before == "(" || before == "[" ||
+                                              before == "," || before == "return" || before == ":");
+    if (t == "identifier" || (ts_node_is_named(m) && t != "block")) {
+      if (after_operator && before != "." && before != ":") {
+        uint32_t e = ts_node_end_byte(prev);
+        return consider(group, Candidate{3, DiagKind::ExpectedExpression, span(e, e),
+                                         "expected an expression after `" + std::string(before) + "`", "", {}});
+      }
+      std::string after = before.empty() ? std::string() : " after `" + std::string(before) + "`";
+      if (before == ".") {
+        return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at),
+                                         "expected a field name, a tuple index or `await` after `.`", "", {}});
+      }
+      return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at),
+                                       (t == "identifier" ? "expected a name" : "expected an expression") + after,
+                                       "", {}});
     }
+    std::string after = before.empty() ? std::string() : " after `" + std::string(before) + "`";
     std::string hint;
     if (t == "=>") hint = "a `match` arm is written `pattern => value`";
+    if (t == "block") return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected `{`" + after, hint, {}});
     consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected `" + std::string(t) + "`" + after,
                               hint, {}});
   }
 
-  std::string describe_last_token(TSNode n) const {
-    // The last leaf of `n`, found by walking last children (bounded by the tree depth).
+  // The token that ends just before `offset`, read back from the text: a word or a run of
+  // punctuation (at most three characters).
+  std::string_view token_before(uint32_t offset) const {
+    uint32_t e = back_over_blanks(offset);
+    if (e == 0) return {};
+    auto word = [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); };
+    uint32_t b = e;
+    if (word(text_[e - 1])) {
+      while (b > 0 && word(text_[b - 1]) && e - b < 24) --b;
+    } else {
+      while (b > 0 && !word(text_[b - 1]) && std::string_view(" \t\r\n\"'()[]{}").find(text_[b - 1]) == std::string_view::npos &&
+             e - b < 3)
+        --b;
+      if (b == e) b = e - 1;
+    }
+    return text_.substr(b, e - b);
+  }
+
+  // The text of the last token of `n` (bounded walk down the last children).
+  std::string_view last_token_text(TSNode n) const {
     for (int guard = 0; guard < 4096 && ts_node_child_count(n) > 0; ++guard)
       n = ts_node_child(n, ts_node_child_count(n) - 1);
-    return describe(n);
+    return leaf_text(n);
   }
 
   Lowerer& l_;
-  const Grammar& g_;
   std::string_view text_;
   size_t count_ = 0;
   bool stopped_ = false;
@@ -552,6 +796,7 @@ class SyntaxErrorReporter {
   bool have_group_ = false;
   uint32_t group_begin_ = 0, group_end_ = 0;
   bool group_has_lexical_ = false;
+  bool group_has_string_error_ = false;
   std::optional<Candidate> best_;
 };
 

@@ -319,15 +319,24 @@ TEST(PgDecode, RandomBodiesNeverCrash) {
 
 // A short owned description of a message, to compare decodes across different feedings.
 std::string summarize(const BackendMessage& m) {
+  // Appends piece by piece (GCC 12 misreports `"literal" + std::string` under -O2 -Wrestrict).
   std::string s(message_name(m));
   if (auto* row = std::get_if<DataRow>(&m)) {
-    for (auto v : *row) s += v ? "|" + std::string(*v) : "|NULL";
+    for (auto v : *row) {
+      s += '|';
+      s += v ? *v : std::string_view("NULL");
+    }
   } else if (auto* cc = std::get_if<CommandComplete>(&m)) {
-    s += ":" + std::string(cc->tag);
+    s += ':';
+    s += cc->tag;
   } else if (auto* ps = std::get_if<ParameterStatus>(&m)) {
-    s += ":" + std::string(ps->name) + "=" + std::string(ps->value);
+    s += ':';
+    s += ps->name;
+    s += '=';
+    s += ps->value;
   } else if (auto* e = std::get_if<ErrorResponse>(&m)) {
-    s += ":" + e->fields.code;
+    s += ':';
+    s += e->fields.code;
   }
   return s;
 }

@@ -92,16 +92,43 @@ Task<Null> sleep(int64_t ms) {
 }
 
 void drain() {
-  while (scheduler().run_one()) {
-  }
+  detail::raise_pending_panic();
+  while (scheduler().run_one()) detail::raise_pending_panic();
 }
 
 namespace detail {
 
+namespace {
+thread_local Panic* g_pending = nullptr;
+}
+
+void PromiseBase::unhandled_exception() {
+  try {
+    throw;
+  } catch (Panic& p) {
+    panic = new Panic(static_cast<Panic&&>(p));
+  }
+}
+
+void report_unobserved(Panic&& p) noexcept {
+  if (!g_pending) g_pending = new Panic(static_cast<Panic&&>(p));
+}
+
+void raise_pending_panic() {
+  if (Panic* p = g_pending) {
+    g_pending = nullptr;
+    Panic copy = static_cast<Panic&&>(*p);
+    delete p;
+    raise_panic(static_cast<Panic&&>(copy));
+  }
+}
+
 void run_until_done(const bool* done, SourcePos pos) {
+  raise_pending_panic();
   while (!*done) {
     if (!scheduler().run_one())
       runtime_error(pos, "deadlock: awaited a future that can never complete");
+    raise_pending_panic();
   }
 }
 

@@ -6,12 +6,23 @@
 
 namespace fitz {
 
+namespace detail {
+// Aggregates (generated structs) are brace-initialised so this works on compilers without
+// parenthesised aggregate initialisation; other types use their constructors.
+template <class T, class... A> T construct(A&&... a) {
+  if constexpr (std::is_aggregate_v<T>)
+    return T{std::forward<A>(a)...};
+  else
+    return T(std::forward<A>(a)...);
+}
+}  // namespace detail
+
 template <class T> class Ref {
   struct Block {
     size_t rc;
     T value;
     template <class... A>
-    explicit Block(A&&... a) : rc(1), value(std::forward<A>(a)...) {}
+    explicit Block(A&&... a) : rc(1), value(detail::construct<T>(std::forward<A>(a)...)) {}
   };
 
  public:

@@ -114,7 +114,9 @@ template <class T, class E> class Result {
     if (_fitz_r.is_err()) return ::fitz::Err(_fitz_r.take_error()); \
     _fitz_r.take_value();                                          \
   })
-// Same inside an async fn (a coroutine returning Task<Result<...>>).
+// Same inside an async fn (a coroutine returning Task<Result<...>>). GCC 12 crashes on a
+// statement expression holding both `co_await` and `co_return`, so await into a local first:
+//   auto r = co_await parse_later(a);  int64_t x = FITZ_CO_TRY(r);
 #define FITZ_CO_TRY(...)                                              \
   ({                                                                  \
     auto _fitz_r = (__VA_ARGS__);                                     \

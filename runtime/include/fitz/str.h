@@ -116,7 +116,11 @@ class Str {
     size_t n = a.size();
     return n == b.size() && __builtin_memcmp(a.data(), b.data(), n) == 0;
   }
+  friend bool operator!=(const Str& a, const Str& b) noexcept { return !(a == b); }
   friend bool operator<(const Str& a, const Str& b) noexcept { return a.compare(b) < 0; }
+  friend bool operator<=(const Str& a, const Str& b) noexcept { return a.compare(b) <= 0; }
+  friend bool operator>(const Str& a, const Str& b) noexcept { return a.compare(b) > 0; }
+  friend bool operator>=(const Str& a, const Str& b) noexcept { return a.compare(b) >= 0; }
   friend Str operator+(const Str& a, const Str& b);
 
  private:

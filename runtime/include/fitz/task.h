@@ -10,6 +10,7 @@
 #pragma once
 
 #include "fitz/eq.h"
+#include "fitz/str.h"
 
 namespace fitz {
 
@@ -28,16 +29,35 @@ Scheduler* set_scheduler(Scheduler* s);  // returns the previous one; nullptr = 
 
 namespace detail {
 
+// A runtime error raised in a task (catchable mode) is kept and re-raised where the task is
+// awaited; if the task is dropped without being awaited, the next block_on / drain raises it.
+void report_unobserved(Panic&& p) noexcept;
+void raise_pending_panic();
+
 struct PromiseBase {
   uint32_t refs = 1;  // one for the running body, plus one per Task handle
   bool done = false;
+  bool panic_seen = false;
   std::coroutine_handle<> waiter;
   std::vector<std::coroutine_handle<>>* more = nullptr;  // further awaiters (rare)
+  Panic* panic = nullptr;
 
+  PromiseBase() = default;
+  PromiseBase(const PromiseBase&) = delete;
+  ~PromiseBase() {
+    if (panic) {
+      if (!panic_seen) report_unobserved(static_cast<Panic&&>(*panic));
+      delete panic;
+    }
+  }
   std::suspend_never initial_suspend() noexcept { return {}; }
-  // A runtime error inside a task propagates to whoever resumed it (the caller for the eager
-  // part, else the loop -> block_on/run_main), like any other runtime error.
-  void unhandled_exception() { throw; }
+  void unhandled_exception();  // stores a Panic; other exceptions propagate
+  void rethrow_panic() {
+    if (panic) {
+      panic_seen = true;
+      throw Panic(*panic);
+    }
+  }
   void add_waiter(std::coroutine_handle<> h) {
     if (!waiter)
       waiter = h;
@@ -118,6 +138,7 @@ template <class T> class Task {
 
   bool valid() const { return bool(h_); }
   bool done() const { return h_.promise().done; }
+  void rethrow_panic() const { h_.promise().rethrow_panic(); }
   const bool* done_flag() const { return &h_.promise().done; }
   const T& result() const { return h_.promise().value; }
   bool same(const Task& o) const { return h_ == o.h_; }
@@ -126,7 +147,10 @@ template <class T> class Task {
     Task t;
     bool await_ready() const noexcept { return t.done(); }
     void await_suspend(std::coroutine_handle<> c) const { t.h_.promise().add_waiter(c); }
-    T await_resume() const { return t.result(); }
+    T await_resume() const {
+      t.h_.promise().rethrow_panic();
+      return t.result();
+    }
   };
   Awaiter operator co_await() const { return Awaiter{*this}; }
 
@@ -145,6 +169,7 @@ Task<Null> sleep(int64_t ms);
 // can never complete (nothing left to run) is a runtime error.
 template <class T> T block_on(const Task<T>& t, SourcePos pos = {}) {
   if (!t.done()) detail::run_until_done(t.done_flag(), pos);
+  t.rethrow_panic();
   return t.result();
 }
 

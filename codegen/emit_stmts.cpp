@@ -27,7 +27,14 @@ void Gen::assign_to(ExprId target, const std::string& value) {
                        f->field.text, value, pos(t.span)));
     }
   } else if (auto* ix = std::get_if<IndexExpr>(&t.data)) {
-    line(fmt::format("{}.set({}, {}, {});", expr(ix->object), expr(ix->index), value, pos(t.span)));
+    TypeKind k = types_.kind(tir_->type_of(ix->object));
+    if (k == TypeKind::Map)
+      line(fmt::format("{}.set({}, {});", expr(ix->object), expr(ix->index), value));
+    else if (k == TypeKind::List)
+      line(fmt::format("{}.set({}, {}, {});", expr(ix->object), expr(ix->index), value, pos(t.span)));
+    else
+      line(fmt::format("fitz::any_set_index({}, fitz::to_any({}), fitz::to_any({}), {});", expr(ix->object),
+                       expr(ix->index), value, pos(t.span)));
   } else {
     result_.unsupported.push_back("an assignment target");
   }

@@ -1,23 +1,47 @@
 #!/usr/bin/env bash
-# Runs every test: the grammar (generated parser up to date, corpus tests), the unit and golden
-# tests through ctest, and the bounded fuzz run. Called by `make test` after the build.
+# Runs every test: the grammar (generated parser up to date, corpus tests), the unit, golden and
+# Postgres tests through ctest (against a throwaway local Postgres), the conformance corpus
+# through `fitz run`, a bounded fuzz run, and the VS Code extension tests. Called by `make test`.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${1:-$root/build}
+build=$(realpath "${1:-$root/build}")
 cd "$root"
 
 step() { printf '\n==> %s\n' "$*"; }
+failed=()
+run() {
+  local name=$1; shift
+  if ! "$@"; then failed+=("$name"); fi
+}
 
 step "grammar: committed parser matches grammar.js"
-bash scripts/regen-grammar.sh --check
+run grammar-regen bash scripts/regen-grammar.sh --check
 
 step "grammar: tree-sitter corpus tests"
-bash scripts/test-grammar.sh
+run grammar-corpus bash scripts/test-grammar.sh
 
-step "unit and golden tests (ctest)"
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
-
-if [[ -x scripts/fuzz-smoke.sh ]]; then
-  step "fuzz: bounded run of the frontend fuzzer on the seed corpus"
-  bash scripts/fuzz-smoke.sh
+step "local Postgres for the database tests"
+if [[ -z ${FITZ_TEST_DATABASE_URL:-} ]]; then
+  FITZ_TEST_DATABASE_URL=$(bash scripts/pg-local.sh start)
+  export FITZ_TEST_DATABASE_URL
+  trap 'bash "$root/scripts/pg-local.sh" stop' EXIT
 fi
+echo "FITZ_TEST_DATABASE_URL=$FITZ_TEST_DATABASE_URL"
+
+step "unit, golden and Postgres tests (ctest)"
+run ctest ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+
+step "conformance: every run case through fitz run, output compared byte for byte"
+run conformance bash scripts/conformance-run.sh "$build/bin/fitz"
+
+step "fuzz: bounded run of the frontend fuzzer"
+run fuzz bash scripts/fuzz-smoke.sh
+
+step "VS Code extension"
+run extension bash scripts/test-extension.sh
+
+if ((${#failed[@]})); then
+  printf '\nFAILED: %s\n' "${failed[*]}"
+  exit 1
+fi
+printf '\nall test groups passed\n'

@@ -416,7 +416,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
   if (!cands.empty()) {
     error(DiagKind::UnknownMethod, name.span,
           fmt::format("method `{}` needs a receiver of type `{}`, received `{}`", name.text,
-                      show(types_->substitute(builtins_->sig(cands.front()).receiver, {}, types_->any())), show(obj)));
+                      show(builtins_->sig(cands.front()).receiver), show(obj)));
     check_args_dynamic(c);
     return types_->error();
   }
@@ -432,7 +432,7 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c) {
   CallInfo info;
   const Expr& callee = expr(c.callee);
   if (auto* f = std::get_if<FieldExpr>(&callee.data)) return call_method(e, c, *f, info);
-  std::string what = "this function";
+  std::string what = "this value";
   Span name_span = callee.span;
   if (auto* n = std::get_if<NameRef>(&callee.data)) {
     what = fmt::format("`{}`", n->name.text);
@@ -486,7 +486,7 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c) {
   }
   TypeId t = check_expr(c.callee);
   switch (types_->kind(t)) {
-    case TypeKind::Fn: return call_fn_value(e, c, info, t, what, name_span);
+    case TypeKind::Fn: return call_fn_value(e, c, info, t, what == "this value" ? "this function" : what, name_span);
     case TypeKind::Error:
       check_args_dynamic(c);
       return t;

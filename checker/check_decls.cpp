@@ -33,8 +33,12 @@ void Checker::collect_top_level() {
     auto [it, fresh] = module_names_.try_emplace(name.text, s);
     if (!fresh) {
       const Symbol& first = prog_.symbol(it->second);
+      SymbolKind k = prog_.symbol(s).kind;
+      std::string_view what = is_type                     ? "type"
+                              : k == SymbolKind::Function ? "function"
+                                                          : "imported name";
       error(is_type ? DiagKind::DuplicateType : DiagKind::DuplicateFunction, name.span,
-            fmt::format("{} `{}` declared more than once", is_type ? "type" : "name", name.text))
+            fmt::format("{} `{}` declared more than once", what, name.text))
           .with_label(first.span, "first declared here");
       return;
     }

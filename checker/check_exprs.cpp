@@ -125,7 +125,7 @@ TypeId Checker::read_var(ExprId e, SymbolId id, FnScope* owner, Span at) {
       Diagnostic& d = error(DiagKind::UsedBeforeAssigned, at,
                             fmt::format("`{}` may be used before it is assigned", s.name));
       if (s.span.begin < at.begin) d.with_label(s.span, fmt::format("`{}` is assigned here on some paths only", s.name));
-      d.with_hint(fmt::format("assign `{}` on every path before this point (for example before the `if`)", s.name));
+      d.with_hint(fmt::format("assign `{}` on every path that leads here", s.name));
     }
   }
   TypeId t = s.type;

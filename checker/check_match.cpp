@@ -187,7 +187,7 @@ TypeId Checker::check_match(ExprId e, const MatchExpr& m, TypeId expected) {
       if (!t_seen) miss.push_back("true");
       if (!f_seen) miss.push_back("false");
     } else if (types_->kind(st) == TypeKind::Nullable) {
-      miss.push_back("a non-null value");
+      miss.push_back("v => ...");
     }
     if (types_->kind(st) != TypeKind::Nullable && types_->kind(inner) != TypeKind::Result && inner != types_->bool_())
       miss.clear();

@@ -263,6 +263,14 @@ void Checker::check_assign(const Stmt& stmt, const AssignStmt& a) {
   }
   if (auto* f = std::get_if<FieldExpr>(&target.data)) {
     TypeId obj = check_expr(f->object);
+    TypeKind ok = types_->kind(obj);
+    if (ok != TypeKind::Struct && ok != TypeKind::Module && ok != TypeKind::Nullable && !types_->is_dynamic(obj)) {
+      error(DiagKind::InvalidAssignment, f->field.span,
+            fmt::format("cannot assign to field `{}` of a value of type `{}`", f->field.text, show(obj)))
+          .with_hint("only fields of values of a `type` can be assigned");
+      check_expr(a.value);
+      return;
+    }
     TypeId ft = member_type(a.target, f->object, obj, f->field, false);
     set_type(a.target, ft);
     if (types_->is_error(ft)) {

@@ -52,7 +52,6 @@ struct Dumper {
     if (s.kind == SymbolKind::Builtin || s.kind == SymbolKind::BuiltinValue)
       return fmt::format("{} {}", symbol_kind_name(s.kind), s.name);
     std::string where = pos(s.span);
-    if (s.module != mod && s.module.valid()) where = g.get(s.module).name + ":" + where;
     return fmt::format("{} {}@{}", symbol_kind_name(s.kind), s.name, where);
   }
 

@@ -246,6 +246,6 @@ class Checker {
   bool any_server_ = false;
 };
 
-constexpr int kMaxDepth = 250;
+constexpr int kMaxDepth = 1500;
 
 }  // namespace fitz::checker::detail

@@ -146,9 +146,10 @@ class Str {
   detail::StrRep* rep() const noexcept {
     return reinterpret_cast<detail::StrRep*>(const_cast<char*>(ptr())) - 1;
   }
-  void set_empty() noexcept {
-    raw_[0] = 0;
-    raw_[15] = 15;
+  void set_empty() noexcept {  // inline, size 0, all bytes defined
+    const uint64_t lo = 0, hi = uint64_t(15) << 56;
+    __builtin_memcpy(raw_, &lo, 8);
+    __builtin_memcpy(raw_ + 8, &hi, 8);
   }
   void drop() noexcept {
     if (mode() == kHeap) release_heap();

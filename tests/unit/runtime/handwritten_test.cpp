@@ -31,6 +31,15 @@ namespace hw_result_propagation {
 namespace hw_interpolation_format {
 #include "handwritten/interpolation_format.cpp"
 }
+namespace hw_closures {
+#include "handwritten/closures.cpp"
+}
+namespace hw_match_literals {
+#include "handwritten/match_literals.cpp"
+}
+namespace hw_tuples_ranges {
+#include "handwritten/tuples_ranges.cpp"
+}
 
 namespace {
 
@@ -70,3 +79,8 @@ TEST(Handwritten, ResultPropagation) {
 TEST(Handwritten, InterpolationFormat) {
   EXPECT_EQ(run(&hw_interpolation_format::fitz_program::top_level), expected("interpolation_format"));
 }
+TEST(Handwritten, Closures) { EXPECT_EQ(run(&hw_closures::fitz_program::top_level), expected("closures")); }
+TEST(Handwritten, MatchLiterals) {
+  EXPECT_EQ(run(&hw_match_literals::fitz_program::top_level), expected("match_literals"));
+}
+TEST(Handwritten, TuplesRanges) { EXPECT_EQ(run(&hw_tuples_ranges::fitz_program::top_level), expected("tuples_ranges")); }

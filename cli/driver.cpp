@@ -1,7 +1,10 @@
 // Subcommand dispatch, `--help` and `--version`.
 #include "cli/driver.h"
 
+#include <iostream>
 #include <ostream>
+
+#include "lsp/lsp.h"
 
 namespace fitz::cli {
 
@@ -51,7 +54,9 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "check") return cmd_check(rest, io);
   if (cmd == "build") return cmd_build(rest, io);
   if (cmd == "run") return cmd_run(rest, io);
-  if (cmd == "test" || cmd == "fmt" || cmd == "lsp" ||
+  if (cmd == "test") return cmd_test(rest, io);
+  if (cmd == "lsp") return lsp::run_language_server(rest, std::cin, io.out, io.err);
+  if (cmd == "fmt" ||
       cmd == "bench" || cmd == "new" || cmd == "openapi" || cmd == "db") {
     io.err << "error: `fitz " << cmd << "` is not available in this version yet\n";
     return kUsageError;

@@ -1,0 +1,136 @@
+// The language server: the method table, the lifecycle (initialize, shutdown, exit), the
+// message loop with its reader thread, debounced analysis and diagnostics publishing.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lsp/lsp.h"
+#include "lsp/transport.h"
+#include "lsp/workspace.h"
+
+namespace fitz::lsp {
+
+struct ServerOptions {
+  std::ostream* log = nullptr;     // where log lines go (nullptr: nowhere)
+  double slow_request_ms = 50;     // requests slower than this are logged
+  double min_debounce_ms = 5;
+  double max_debounce_ms = 200;
+};
+
+class Server {
+ public:
+  Server(Transport& transport, ServerOptions options);
+  ~Server();
+
+  // Reads and answers messages until `exit` or the end of the input. Returns the process exit
+  // code: 0 after shutdown + exit, 1 otherwise.
+  int run();
+
+  // One message, synchronously (tests drive the server through this).
+  void handle(const Message& message);
+  // Runs every pending analysis and publishes its diagnostics now.
+  void flush();
+
+  Workspace& workspace() { return workspace_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  using RequestHandler = std::function<json(const json& params)>;
+  using NotificationHandler = std::function<void(const json& params)>;
+
+  void register_methods();
+  void handle_request(const Message& m);
+  void handle_notification(const Message& m);
+  void log(const std::string& line);
+
+  // Scheduling.
+  void schedule();
+  void run_due_analyses(bool force);
+  void analyse_and_publish(Unit& unit);
+  bool change_pending_for(const Unit& unit);
+
+  // Helpers for handlers.
+  struct Target {
+    Document* doc = nullptr;
+    std::shared_ptr<const Analysis> analysis;
+    ModuleId module;
+    uint32_t offset = 0;
+  };
+  Document& document(const json& params);
+  Target target(const json& params, bool with_position);
+
+  // Handlers.
+  json initialize(const json& params);
+  json hover(const json& params);
+  json completion(const json& params);
+  json definition(const json& params);
+  json references(const json& params);
+  json document_symbols(const json& params);
+  json workspace_symbols(const json& params);
+  json semantic_tokens_full(const json& params);
+  json semantic_tokens_delta(const json& params);
+  json folding_ranges(const json& params);
+  json selection_ranges(const json& params);
+  json document_highlight(const json& params);
+  json prepare_rename(const json& params);
+  json rename(const json& params);
+  json signature_help(const json& params);
+  json inlay_hints(const json& params);
+  json code_actions(const json& params);
+
+  void did_open(const json& params);
+  void did_change(const json& params);
+  void did_close(const json& params);
+  void did_save(const json& params);
+  void did_change_watched_files(const json& params);
+
+  Transport& transport_;
+  ServerOptions options_;
+  Workspace workspace_;
+  std::unordered_map<std::string, RequestHandler> requests_;
+  std::unordered_map<std::string, NotificationHandler> notifications_;
+  bool initialized_ = false;
+  bool shutdown_ = false;
+  bool exit_ = false;
+
+  // Messages read by the reader thread (shared with it: it may outlive the server while it
+  // sits in a blocking read at process exit).
+  struct Inbox {
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::deque<Message> queue;
+    bool closed = false;
+    std::set<std::string> cancelled;  // request ids (dumped JSON) cancelled before they ran
+  };
+  std::shared_ptr<Inbox> inbox_ = std::make_shared<Inbox>();
+
+  // Debounce: the time the pending analyses become due, and when they first became pending.
+  std::optional<Clock::time_point> due_;
+  std::optional<Clock::time_point> pending_since_;
+
+  // What was last published per URI (to skip identical republishing), per unit.
+  std::unordered_map<std::string, size_t> published_hash_;
+  std::unordered_map<std::string, std::set<std::string>> published_by_unit_;
+  std::unordered_map<std::string, const Analysis*> published_analysis_;
+
+  // Semantic tokens sent per URI, for deltas.
+  struct TokensResult {
+    std::string id;
+    std::vector<uint32_t> data;
+  };
+  std::unordered_map<std::string, TokensResult> tokens_;
+  uint64_t next_result_id_ = 1;
+};
+
+}  // namespace fitz::lsp

@@ -1,0 +1,53 @@
+// One analysed program: the frontend's module graph and the checker's typed program for a set
+// of roots, built by the same load_program + check_program calls that `fitz check` makes.
+// Immutable once built; features read it, the workspace replaces it.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/checker.h"
+#include "frontend/diagnostics.h"
+#include "frontend/modules.h"
+#include "frontend/project.h"
+#include "frontend/source.h"
+
+namespace fitz::lsp {
+
+using frontend::ModuleId;
+struct ModuleIndex;
+
+struct Analysis {
+  frontend::SourceManager sources;
+  frontend::ModuleGraph graph;
+  checker::TypedProgram program;
+  std::vector<frontend::Diagnostic> diagnostics;  // sorted exactly as the CLI prints them
+  std::optional<std::string> fatal;               // the request itself was unusable
+  double elapsed_ms = 0;
+
+  // The module loaded from `path` (compared after normalisation); invalid when absent.
+  ModuleId module_at(const std::filesystem::path& path) const;
+  const frontend::Module& module(ModuleId id) const { return graph.get(id); }
+  const frontend::SourceFile& file(ModuleId id) const { return sources.file(graph.get(id).file); }
+  const checker::ModuleTir* tir(ModuleId id) const;
+  // The absolute path a diagnostic's file stands for (module path, or the manifest's path).
+  std::filesystem::path path_of(frontend::FileId file) const;
+
+  // Per-module occurrence indexes, built on first use by the features (features/index.cpp).
+  mutable std::mutex index_mutex;
+  mutable std::vector<std::shared_ptr<const ModuleIndex>> index_cache;
+};
+
+// Loads and checks like `fitz check TARGET` run from `cwd`, reading through `reader`.
+std::shared_ptr<const Analysis> analyze(const std::filesystem::path& target, const std::filesystem::path& cwd,
+                                        frontend::FileReader reader);
+
+// Normalised absolute form used as a path's identity everywhere in the server.
+std::filesystem::path normalise_path(const std::filesystem::path& p);
+
+}  // namespace fitz::lsp

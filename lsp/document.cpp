@@ -1,0 +1,82 @@
+// Applying incremental edits to a buffer and to its syntax tree.
+#include "lsp/document.h"
+
+#include "frontend/source.h"
+
+namespace fitz::lsp {
+
+uint64_t content_hash(std::string_view text) {
+  // FNV-1a: content identity for caches, not security.
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+namespace {
+
+// tree-sitter points: 0-based row, byte column.
+TSPoint point_at(std::string_view text, uint32_t offset) {
+  TSPoint p{0, 0};
+  uint32_t line_start = 0;
+  for (uint32_t i = 0; i < offset && i < text.size(); ++i)
+    if (text[i] == '\n') {
+      ++p.row;
+      line_start = i + 1;
+    }
+  p.column = offset - line_start;
+  return p;
+}
+
+TSPoint point_after(TSPoint start, std::string_view inserted) {
+  TSPoint p = start;
+  for (char c : inserted) {
+    if (c == '\n') {
+      ++p.row;
+      p.column = 0;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+Document::Document(std::string uri, std::filesystem::path path, int64_t version, std::string text)
+    : uri_(std::move(uri)), path_(std::move(path)), version_(version), text_(std::move(text)) {
+  tree_ = frontend::parse_text(text_);
+  hash_ = content_hash(text_);
+}
+
+void Document::edit(const ContentChange& change) {
+  if (!change.range) {
+    text_ = change.text;
+    tree_ = frontend::SyntaxTree();  // nothing to reuse
+    return;
+  }
+  frontend::SourceFile file(frontend::FileId{}, "", text_);
+  uint32_t start = file.offset_of_utf16(change.range->start.line, change.range->start.character);
+  uint32_t end = file.offset_of_utf16(change.range->end.line, change.range->end.character);
+  if (end < start) std::swap(start, end);
+  frontend::TextEdit e;
+  e.start_byte = start;
+  e.old_end_byte = end;
+  e.new_end_byte = start + uint32_t(change.text.size());
+  e.start_point = point_at(text_, start);
+  e.old_end_point = point_at(text_, end);
+  e.new_end_point = point_after(e.start_point, change.text);
+  text_.replace(start, end - start, change.text);
+  if (tree_.valid()) tree_.apply_edit(e);
+}
+
+void Document::apply(int64_t version, const std::vector<ContentChange>& changes) {
+  for (const auto& c : changes) edit(c);
+  version_ = version;
+  tree_ = frontend::parse_text(text_, tree_.valid() ? &tree_ : nullptr);
+  hash_ = content_hash(text_);
+}
+
+}  // namespace fitz::lsp

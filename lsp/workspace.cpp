@@ -1,0 +1,176 @@
+// Documents, units and staleness. Every analysis goes through analyze() (load_program +
+// check_program) with a reader that prefers open buffers, so the server sees what `fitz check`
+// would see if the buffers were saved.
+#include "lsp/workspace.h"
+
+#include "lsp/uri.h"
+
+namespace fitz::lsp {
+
+namespace fs = std::filesystem;
+
+Document& Workspace::open(const std::string& uri, int64_t version, std::string text) {
+  fs::path path;
+  if (auto p = uri_to_path(uri)) path = normalise_path(*p);
+  auto doc = std::make_unique<Document>(uri, path, version, std::move(text));
+  Document& d = *doc;
+  if (auto it = docs_.find(uri); it != docs_.end() && !it->second->path().empty())
+    by_path_.erase(it->second->path().string());
+  docs_[uri] = std::move(doc);
+  if (!path.empty()) {
+    by_path_[path.string()] = &d;
+    mark_changed(path);
+  }
+  return d;
+}
+
+Document* Workspace::find(const std::string& uri) {
+  auto it = docs_.find(uri);
+  return it == docs_.end() ? nullptr : it->second.get();
+}
+
+Document* Workspace::find_path(const fs::path& path) {
+  auto it = by_path_.find(normalise_path(path).string());
+  return it == by_path_.end() ? nullptr : it->second;
+}
+
+void Workspace::change(const std::string& uri, int64_t version, const std::vector<ContentChange>& changes) {
+  Document* d = find(uri);
+  if (!d) return;
+  d->apply(version, changes);
+  if (!d->path().empty()) mark_changed(d->path());
+}
+
+void Workspace::close(const std::string& uri) {
+  auto it = docs_.find(uri);
+  if (it == docs_.end()) return;
+  fs::path path = it->second->path();
+  if (!path.empty()) by_path_.erase(path.string());
+  docs_.erase(it);
+  // The disk version (maybe different from the buffer) is what counts now.
+  if (!path.empty()) mark_changed(path);
+  // Loose units exist for open files only.
+  if (!path.empty()) units_.erase("file:" + path.string());
+}
+
+frontend::FileReader Workspace::reader() const {
+  frontend::FileReader disk = frontend::disk_reader();
+  // Copies of the buffers: the reader may outlive a later edit.
+  auto overlay = std::make_shared<std::unordered_map<std::string, std::string>>();
+  for (const auto& [path, doc] : by_path_) (*overlay)[path] = doc->text();
+  return [overlay, disk](const fs::path& path, std::string& error) -> std::optional<std::string> {
+    auto it = overlay->find(path.string());
+    if (it == overlay->end()) it = overlay->find(normalise_path(path).string());
+    if (it != overlay->end()) return it->second;
+    return disk(path, error);
+  };
+}
+
+std::optional<fs::path> Workspace::project_root_above(const fs::path& dir) const {
+  std::error_code ec;
+  fs::path d = dir;
+  while (true) {
+    if (fs::is_regular_file(d / "fitz.toml", ec)) return d;
+    if (!d.has_parent_path() || d.parent_path() == d) return std::nullopt;
+    d = d.parent_path();
+  }
+}
+
+Unit& Workspace::unit_for(const fs::path& raw) {
+  fs::path path = normalise_path(raw);
+  if (auto root = project_root_above(path.parent_path())) {
+    std::string key = "project:" + root->string();
+    auto it = units_.find(key);
+    if (it == units_.end()) {
+      auto u = std::make_unique<Unit>();
+      u->key = key;
+      u->target = *root;
+      u->cwd = *root;
+      u->project = true;
+      it = units_.emplace(key, std::move(u)).first;
+    }
+    Unit& project = *it->second;
+    if (project.dirty) refresh(project);
+    // A file the project does not load (outside src/ and the bins) is checked on its own, as
+    // `fitz check FILE` would.
+    if (project.analysis && !project.analysis->fatal && project.analysis->module_at(path).valid()) return project;
+  }
+  std::string key = "file:" + path.string();
+  auto it = units_.find(key);
+  if (it == units_.end()) {
+    auto u = std::make_unique<Unit>();
+    u->key = key;
+    u->target = path;
+    u->cwd = path.parent_path();
+    it = units_.emplace(key, std::move(u)).first;
+  }
+  return *it->second;
+}
+
+Unit& Workspace::fresh_unit_for(const fs::path& path) {
+  Unit& u = unit_for(path);
+  if (u.dirty || !u.analysis) refresh(u);
+  return u;
+}
+
+std::shared_ptr<const Analysis> Workspace::analysis_for(const fs::path& path) {
+  return fresh_unit_for(path).analysis;
+}
+
+void Workspace::refresh(Unit& unit) {
+  unit.analysis = analyze(unit.target, unit.cwd, reader());
+  unit.dirty = false;
+  unit.module_hashes.clear();
+  for (const auto& m : unit.analysis->graph.modules)
+    unit.module_hashes[m.path.string()] = content_hash(unit.analysis->sources.file(m.file).text());
+  double ms = unit.analysis->elapsed_ms;
+  recent_ms_ = recent_ms_ == 0 ? ms : 0.7 * recent_ms_ + 0.3 * ms;
+}
+
+void Workspace::mark_changed(const fs::path& raw) {
+  fs::path path = normalise_path(raw);
+  std::string s = path.string();
+  bool is_manifest = path.filename() == "fitz.toml";
+  for (auto& [key, unit] : units_) {
+    if (unit->dirty) continue;
+    if (unit->key == "file:" + s) {
+      unit->dirty = true;
+      continue;
+    }
+    if (unit->module_hashes.count(s)) {
+      // Skip when the content is what the analysis already read (a save, a reopen).
+      std::string err;
+      std::optional<std::string> text;
+      if (Document* d = find_path(path)) text = d->text();
+      else text = frontend::disk_reader()(path, err);
+      if (text && content_hash(*text) == unit->module_hashes[s]) continue;
+      unit->dirty = true;
+      continue;
+    }
+    // A new or deleted module, or the manifest, inside a project changes its set of roots.
+    if (unit->project) {
+      auto rel = path.lexically_relative(unit->target);
+      if (!rel.empty() && *rel.begin() != ".." && (is_manifest || path.extension() == ".fitz")) unit->dirty = true;
+    }
+    // A loose file may import the changed one through a path the graph never reached.
+    if (!unit->project && path.extension() == ".fitz" && unit->analysis) {
+      for (const auto& d : unit->analysis->diagnostics)
+        if (d.kind == frontend::DiagKind::ModuleNotFound) unit->dirty = true;
+    }
+  }
+}
+
+std::vector<Unit*> Workspace::dirty_units() {
+  std::vector<Unit*> out;
+  for (auto& [k, u] : units_)
+    if (u->dirty) out.push_back(u.get());
+  return out;
+}
+
+std::vector<Unit*> Workspace::units() {
+  std::vector<Unit*> out;
+  for (auto& [k, u] : units_) out.push_back(u.get());
+  return out;
+}
+
+}  // namespace fitz::lsp

@@ -1,0 +1,74 @@
+// The server's model of the user's files: open documents (with versions and incremental
+// trees), the analysis units they belong to (the project around a fitz.toml, or a loose file,
+// exactly what `fitz check` would load), and which units are stale. No JSON here.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lsp/analysis.h"
+#include "lsp/document.h"
+
+namespace fitz::lsp {
+
+// What one load_program call covers: the project around a fitz.toml, or one loose file.
+struct Unit {
+  std::string key;
+  std::filesystem::path target;  // for load_program
+  std::filesystem::path cwd;
+  bool project = false;
+  std::shared_ptr<const Analysis> analysis;  // the latest, possibly stale
+  bool dirty = true;
+  // Content hash of every module the analysis read, to tell real changes from no-op saves.
+  std::unordered_map<std::string, uint64_t> module_hashes;
+};
+
+class Workspace {
+ public:
+  Workspace() = default;
+
+  // Documents (paths are normalised; `path` is empty for URIs that are not files).
+  Document& open(const std::string& uri, int64_t version, std::string text);
+  Document* find(const std::string& uri);
+  Document* find_path(const std::filesystem::path& path);
+  void change(const std::string& uri, int64_t version, const std::vector<ContentChange>& changes);
+  void close(const std::string& uri);
+  const std::map<std::string, std::unique_ptr<Document>>& documents() const { return docs_; }
+
+  // Reads open buffers first, then the disk: what every analysis loads through.
+  frontend::FileReader reader() const;
+
+  // The unit that answers for a file (created on first use; not analysed yet).
+  Unit& unit_for(const std::filesystem::path& path);
+  // The unit, analysed and current.
+  Unit& fresh_unit_for(const std::filesystem::path& path);
+  std::shared_ptr<const Analysis> analysis_for(const std::filesystem::path& path);
+  // Re-runs the analysis of a unit from the current buffers.
+  void refresh(Unit& unit);
+
+  // A file changed (edited in a buffer, or on disk): every unit that read it, or that would
+  // see it as a new root, becomes stale.
+  void mark_changed(const std::filesystem::path& path);
+  std::vector<Unit*> dirty_units();
+  std::vector<Unit*> units();
+
+  // Running mean of recent analysis times, for the scheduler's debounce.
+  double recent_analysis_ms() const { return recent_ms_; }
+
+ private:
+  std::optional<std::filesystem::path> project_root_above(const std::filesystem::path& dir) const;
+
+  std::map<std::string, std::unique_ptr<Document>> docs_;        // by URI
+  std::unordered_map<std::string, Document*> by_path_;           // by normalised path
+  std::map<std::string, std::unique_ptr<Unit>> units_;           // by key
+  double recent_ms_ = 0;
+};
+
+}  // namespace fitz::lsp

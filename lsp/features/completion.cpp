@@ -1,0 +1,337 @@
+// Completion: decide the context from the text before the cursor (after `@`, after `.`, in an
+// import, or a plain name), then list what the checker knows is valid there.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <set>
+
+#include "lsp/features/describe.h"
+#include "lsp/features/features.h"
+
+namespace fitz::lsp {
+
+using namespace frontend;
+
+namespace {
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (prefix.size() > s.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) return false;
+  return true;
+}
+
+struct Decorator {
+  const char* name;
+  const char* snippet;
+  const char* doc;
+};
+
+// The decorators the checker accepts (checker/check_decorators.cpp), with argument snippets.
+constexpr Decorator kDecorators[] = {
+    {"get", "get(\"${1:/path}\")", "HTTP GET route."},
+    {"post", "post(\"${1:/path}\")", "HTTP POST route."},
+    {"put", "put(\"${1:/path}\")", "HTTP PUT route."},
+    {"patch", "patch(\"${1:/path}\")", "HTTP PATCH route."},
+    {"delete", "delete(\"${1:/path}\")", "HTTP DELETE route."},
+    {"server", "server(${1:8080})", "Starts the HTTP server on this function."},
+    {"test", "test", "A test function run by `fitz test`."},
+    {"middleware", "middleware(${1:handler})", "Runs a middleware before the handler."},
+    {"authenticated", "authenticated", "Requires an authenticated user."},
+    {"admin", "admin", "Requires an admin user."},
+    {"requires", "requires(\"${1:role}\")", "Requires a role."},
+    {"flag", "flag(\"${1:name}\")", "Enabled only when the fitz.toml flag is on."},
+    {"trace", "trace", "Traces each call."},
+    {"metric", "metric", "Counts and times each call."},
+    {"header", "header(name=\"${1:X-Header}\")", "Binds a request header."},
+    {"ws", "ws(\"${1:/path}\")", "WebSocket endpoint."},
+    {"cron", "cron(\"${1:0 * * * *}\")", "Runs on a schedule."},
+    {"background", "background", "Runs as a background job."},
+    {"auth_provider", "auth_provider", "Provides the authenticated user."},
+    {"healthz", "healthz", "Liveness endpoint."},
+    {"readyz", "readyz", "Readiness endpoint."},
+    {"command", "command", "A command-line entry point."},
+    {"arg", "arg", "Describes a command argument."},
+    {"bench", "bench", "A benchmark run by `fitz bench`."},
+    {"table", "table(\"${1:name}\")", "Maps the type to a database table."},
+    {"renamed_from", "renamed_from(\"${1:old}\")", "The previous name (migrations)."},
+    {"index", "index", "A database index."},
+    {"unique", "unique", "A unique constraint."},
+    {"check_constraint", "check_constraint(\"${1:expr}\")", "A CHECK constraint."},
+    {"primary", "primary", "The primary key."},
+    {"db_default", "db_default(${1})", "A default computed by the database."},
+    {"hidden", "hidden", "Never serialised to JSON."},
+    {"column", "column(name=\"${1:name}\")", "The column name."},
+    {"belongs_to", "belongs_to(\"${1:Type}\")", "A foreign key."},
+    {"has_many", "has_many(\"${1:Type}\")", "A one-to-many relation."},
+    {"has_one", "has_one(\"${1:Type}\")", "A one-to-one relation."},
+    {"example", "example(${1})", "An example value for the API docs."},
+};
+
+constexpr const char* kKeywords[] = {"fn", "async", "await", "return", "let", "if", "else", "for", "while", "loop",
+                                     "match", "type", "import", "from", "as", "true", "false", "null", "in",
+                                     "break", "continue", "and", "or", "xor", "not", "static"};
+constexpr const char* kTypeNames[] = {"Int", "Float", "Bool", "Str", "Bytes", "Any", "List", "Map", "Result", "Fn"};
+
+CompletionKind kind_of_symbol(const Analysis& a, const checker::Symbol& s) {
+  switch (s.kind) {
+    case checker::SymbolKind::Function:
+    case checker::SymbolKind::Builtin: return CompletionKind::Function;
+    case checker::SymbolKind::Type: return CompletionKind::Type;
+    case checker::SymbolKind::Module: return CompletionKind::Module;
+    case checker::SymbolKind::Import:
+      if (s.target.valid() && s.target.index < a.program.symbols.size() && s.target != checker::SymbolId())
+        return kind_of_symbol(a, a.program.symbols[s.target.index]);
+      return CompletionKind::Variable;
+    default:
+      if (s.type.valid() && a.program.types->kind(s.type) == checker::TypeKind::Fn) return CompletionKind::Function;
+      return CompletionKind::Variable;
+  }
+}
+
+struct Collector {
+  const Analysis& a;
+  std::string_view prefix;
+  std::vector<CompletionItem> items;
+  std::set<std::string> seen;
+
+  void add(CompletionItem it) {
+    if (!starts_with_ci(it.label, prefix)) return;
+    if (!seen.insert(it.label).second) return;
+    items.push_back(std::move(it));
+  }
+  void add_symbol(checker::SymbolId id, const char* sort) {
+    if (!id.valid() || id.index >= a.program.symbols.size()) return;
+    const checker::Symbol& s = a.program.symbols[id.index];
+    CompletionItem it;
+    it.label = s.name;
+    it.kind = kind_of_symbol(a, s);
+    SymbolKey key = key_of_symbol(a, id);
+    it.detail = describe_key(a, key);
+    it.doc = doc_of_key(a, key);
+    it.sort_text = sort + s.name;
+    add(std::move(it));
+  }
+};
+
+void members_of_type(Collector& c, ModuleId m, checker::TypeId t, bool statics, FnId enclosing) {
+  const Analysis& a = c.a;
+  auto& types = *a.program.types;
+  if (!t.valid() || t.index >= types.size()) return;
+  t = types.non_null(t);
+  if (ModuleId target = module_of_type(a, t); target.valid()) {
+    if (const checker::ModuleTir* tir = a.tir(target))
+      for (const auto& ex : tir->interface.exports) c.add_symbol(ex.symbol, "1");
+    return;
+  }
+  if (checker::StructId sid = types.struct_of(t); sid.valid()) {
+    const auto& info = types.struct_info(sid);
+    bool inside = false;
+    if (enclosing.valid())
+      if (const checker::FnInfo* fi = fn_info(a, m, enclosing)) inside = fi->owner == sid;
+    if (!statics) {
+      for (uint32_t i = 0; i < info.fields.size(); ++i) {
+        const auto& f = info.fields[i];
+        if (f.is_private && !inside) continue;
+        c.add({f.name, CompletionKind::Field, show_type(a, f.type), doc_of_key(a, {SymbolKey::Kind::Field, sid.index, i}), "",
+               false, "1" + f.name});
+      }
+    }
+    for (uint32_t i = 0; i < info.methods.size(); ++i) {
+      const auto& mt = info.methods[i];
+      if ((mt.is_private && !inside) || mt.is_static != statics) continue;
+      SymbolKey key{SymbolKey::Kind::Method, sid.index, i};
+      c.add({mt.name, CompletionKind::Method, describe_key(a, key), doc_of_key(a, key), "", false, "1" + mt.name});
+    }
+    if (statics) return;
+  }
+  for (std::string_view name : a.program.builtins->method_names(t)) {
+    auto ids = a.program.builtins->methods(t, name);
+    CompletionItem it{std::string(name), CompletionKind::Method, "", "", "", false, "2" + std::string(name)};
+    if (!ids.empty()) {
+      const auto& e = a.program.builtins->entry(ids.front());
+      it.detail = "fn " + std::string(e.name) + std::string(e.signature);
+      it.doc = std::string(e.doc);
+    }
+    c.add(std::move(it));
+  }
+}
+
+// A symbol visible at `offset` in module m with this name: locals of the enclosing functions,
+// then the module's top level, then built-ins.
+checker::SymbolId visible_symbol(const Analysis& a, ModuleId m, uint32_t offset, std::string_view name) {
+  const Ast& ast = a.module(m).ast;
+  checker::SymbolId best;
+  uint32_t best_fn_size = UINT32_MAX;
+  for (uint32_t i = 0; i < a.program.symbols.size(); ++i) {
+    const auto& s = a.program.symbols[i];
+    if (s.module != m || s.name != name) continue;
+    if (s.kind == checker::SymbolKind::Local || s.kind == checker::SymbolKind::Param) {
+      if (!s.fn.valid() || s.fn.index >= ast.fns.size()) continue;
+      Span fs = ast.get(s.fn).span;
+      if (fs.begin <= offset && offset <= fs.end && fs.size() < best_fn_size) {
+        best = checker::SymbolId(i);
+        best_fn_size = fs.size();
+      }
+    } else if (!best.valid()) {
+      best = checker::SymbolId(i);
+    }
+  }
+  if (best.valid()) return best;
+  if (auto it = a.program.builtin_symbols.find(std::string(name)); it != a.program.builtin_symbols.end()) return it->second;
+  return {};
+}
+
+void complete_members(Collector& c, ModuleId m, std::string_view text, uint32_t dot, FnId enclosing) {
+  const Analysis& a = c.a;
+  const checker::ModuleTir* tir = a.tir(m);
+  const Ast& ast = a.module(m).ast;
+  // The receiver as the checker typed it: the largest expression ending at the dot.
+  ExprId receiver;
+  bool text_matches = a.file(m).text() == text;
+  if (text_matches)
+    for (uint32_t i = 0; i < ast.exprs.size(); ++i) {
+      const Span& s = ast.exprs[i].span;
+      if (s.end != dot || s.empty()) continue;
+      if (std::holds_alternative<ErrorExpr>(ast.exprs[i].data)) continue;
+      if (!receiver.valid() || s.size() > ast.get(receiver).span.size()) receiver = ExprId(i);
+    }
+  // `Type.` lists static methods.
+  uint32_t b = dot;
+  while (b > 0 && ident_char(text[b - 1])) --b;
+  std::string_view word = text.substr(b, dot - b);
+  if (!word.empty()) {
+    checker::SymbolId sym = visible_symbol(a, m, dot, word);
+    if (sym.valid()) {
+      const auto& s = a.program.symbols[sym.index];
+      SymbolKey key = key_of_symbol(a, sym);
+      if (key.kind == SymbolKey::Kind::Struct && (b == 0 || text[b - 1] != '.')) {
+        members_of_type(c, m, a.program.types->struct_type(checker::StructId(key.a)), true, enclosing);
+        return;
+      }
+      if (!receiver.valid() && (b == 0 || text[b - 1] != '.')) {
+        if (s.kind == checker::SymbolKind::Module && s.target_module.valid()) {
+          members_of_type(c, m, a.program.types->module(s.target_module), false, enclosing);
+          return;
+        }
+        members_of_type(c, m, s.type, false, enclosing);
+        return;
+      }
+    }
+  }
+  if (receiver.valid() && tir && receiver.index < tir->expr_types.size())
+    members_of_type(c, m, tir->type_of(receiver), false, enclosing);
+}
+
+void complete_scope(Collector& c, ModuleId m, uint32_t offset) {
+  const Analysis& a = c.a;
+  const Ast& ast = a.module(m).ast;
+  // Locals and parameters of every function around the cursor, declared before it.
+  for (uint32_t i = 0; i < a.program.symbols.size(); ++i) {
+    const auto& s = a.program.symbols[i];
+    if (s.module != m || (s.kind != checker::SymbolKind::Local && s.kind != checker::SymbolKind::Param)) continue;
+    if (!s.fn.valid() || s.fn.index >= ast.fns.size()) {
+      continue;
+    }
+    Span fs = ast.get(s.fn).span;
+    if (fs.begin <= offset && offset <= fs.end && (s.kind == checker::SymbolKind::Param || s.span.begin < offset))
+      c.add_symbol(checker::SymbolId(i), "0");
+  }
+  // Fields and methods of the type whose method holds the cursor (no `self` in Fitz).
+  if (FnId fn = fn_at(a, m, offset); fn.valid())
+    for (uint32_t i = 0; i < ast.fns.size(); ++i) {
+      const checker::FnInfo* fi = fn_info(a, m, FnId(i));
+      if (!fi || !fi->owner.valid()) continue;
+      Span s = ast.fns[i].span;
+      if (s.begin <= offset && offset <= s.end) {
+        const auto& info = a.program.types->struct_info(fi->owner);
+        for (uint32_t k = 0; k < info.fields.size(); ++k)
+          c.add({info.fields[k].name, CompletionKind::Field, show_type(a, info.fields[k].type), "", "", false, "0" + info.fields[k].name});
+        for (uint32_t k = 0; k < info.methods.size(); ++k)
+          if (!info.methods[k].is_static)
+            c.add({info.methods[k].name, CompletionKind::Method, describe_key(a, {SymbolKey::Kind::Method, fi->owner.index, k}),
+                   "", "", false, "0" + info.methods[k].name});
+      }
+    }
+  if (const checker::ModuleTir* tir = a.tir(m))
+    for (checker::SymbolId s : tir->top_level) c.add_symbol(s, "1");
+  for (const auto& [name, id] : a.program.builtin_symbols) c.add_symbol(id, "3");
+  for (const char* t : kTypeNames) c.add({t, CompletionKind::Type, "built-in type", "", "", false, "4" + std::string(t)});
+  for (const auto& n : checker::builtin_nominals())
+    c.add({std::string(n.name), CompletionKind::Type, "built-in type", std::string(n.doc), "", false, "4" + std::string(n.name)});
+  for (const char* k : kKeywords) c.add({k, CompletionKind::Keyword, "", "", "", false, "5" + std::string(k)});
+}
+
+}  // namespace
+
+std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::string_view text, uint32_t offset) {
+  offset = std::min<uint32_t>(offset, uint32_t(text.size()));
+  uint32_t word_start = offset;
+  while (word_start > 0 && ident_char(text[word_start - 1])) --word_start;
+  Collector c{a, text.substr(word_start, offset - word_start), {}, {}};
+  char before = word_start > 0 ? text[word_start - 1] : '\n';
+
+  if (before == '@') {
+    for (const auto& d : kDecorators)
+      c.add({d.name, CompletionKind::Snippet, "@" + std::string(d.name), d.doc, d.snippet, true, d.name});
+    return c.items;
+  }
+  if (!m.valid() || !a.tir(m)) {
+    for (const char* k : kKeywords) c.add({k, CompletionKind::Keyword, "", "", "", false, k});
+    return c.items;
+  }
+  // The line up to the cursor: import contexts.
+  uint32_t line_start = word_start;
+  while (line_start > 0 && text[line_start - 1] != '\n') --line_start;
+  std::string_view line = text.substr(line_start, word_start - line_start);
+  size_t lead = line.find_first_not_of(" \t");
+  line = lead == std::string_view::npos ? std::string_view() : line.substr(lead);
+  if (line.starts_with("from ") && line.find(" import ") != std::string_view::npos) {
+    std::string_view path = line.substr(5, line.find(" import ") - 5);
+    while (!path.empty() && path.back() == ' ') path.remove_suffix(1);
+    for (const auto& imp : a.module(m).imports) {
+      if (!imp.target.valid()) continue;
+      const Stmt& st = a.module(m).ast.get(imp.stmt);
+      auto* fi = std::get_if<FromImportStmt>(&st.data);
+      if (!fi || fi->path.empty()) continue;
+      std::string dotted;
+      for (const auto& seg : fi->path) dotted += (dotted.empty() ? "" : ".") + std::string(seg.text);
+      if (dotted != path) continue;
+      if (const checker::ModuleTir* tir = a.tir(imp.target))
+        for (const auto& ex : tir->interface.exports) c.add_symbol(ex.symbol, "1");
+    }
+    return c.items;
+  }
+  if ((line.starts_with("import ") || line.starts_with("from ")) && line.find(" import ") == std::string_view::npos) {
+    // Module paths: .fitz files and folders next to this module.
+    std::string_view typed = line.substr(line.find(' ') + 1);
+    std::filesystem::path dir = a.module(m).path.parent_path();
+    std::string sub(typed);
+    std::replace(sub.begin(), sub.end(), '.', '/');
+    if (auto slash = sub.rfind('/'); slash != std::string::npos) dir /= sub.substr(0, slash);
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const auto& p = it->path();
+      std::string stem = p.stem().string();
+      if (stem.empty() || stem[0] == '.') continue;
+      if (it->is_directory(ec) || p.extension() == ".fitz") {
+        if (p == a.module(m).path) continue;
+        c.add({stem, CompletionKind::Module, it->is_directory(ec) ? "folder" : "module", "", "", false, stem});
+      }
+    }
+    return c.items;
+  }
+  FnId enclosing = fn_at(a, m, offset);
+  if (before == '.' && word_start >= 1) {
+    // `1.` is not a member access, `..` is a range.
+    if (word_start >= 2 && text[word_start - 2] == '.') return c.items;
+    complete_members(c, m, text, word_start - 1, enclosing);
+    return c.items;
+  }
+  complete_scope(c, m, offset);
+  return c.items;
+}
+
+}  // namespace fitz::lsp

@@ -159,6 +159,9 @@ void Checker::resolve_struct(TypeDeclId id) {
     fi.name = std::string(f.name.text);
     fi.type = f.type.valid() ? resolve_type(f.type) : types_->any();
     fi.has_default = f.default_value.valid();
+    // ORM relation fields are virtual (filled by preloading), so literals may omit them.
+    for (const Decorator& d : f.decorators)
+      if (d.name.text == "has_many" || d.name.text == "has_one" || d.name.text == "db_default") fi.has_default = true;
     fi.is_private = f.name.text.starts_with("_");
     fi.span = f.name.span;
     fi.default_value = f.default_value;
@@ -247,6 +250,7 @@ void Checker::check_fn_body(FnId id, FnScope* parent, TypeId expected_fn) {
   sc.declared_ret = sc.info->return_inferred ? TypeId() : sc.info->return_type;
   sc.info->locals.clear();
   sc.info->captures.clear();
+  sc.info->captures_self = false;
 
   FnScope* saved = scope_;
   scope_ = &sc;

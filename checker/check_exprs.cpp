@@ -99,11 +99,21 @@ Lookup Checker::lookup(std::string_view name, bool for_assign) {
     }
     if (s->owner.valid() && !s->is_module) {
       const StructInfo& si = types_->struct_info(s->owner);
+      auto mark_self = [&] {
+        for (FnScope* c = scope_; c && c != s; c = c->parent)
+          if (c->info) c->info->captures_self = true;
+      };
       auto f = si.field_index.find(std::string(name));
-      if (f != si.field_index.end() && !s->is_static) return Lookup{Lookup::Field, SymbolId(), s, s->owner, f->second};
+      if (f != si.field_index.end() && !s->is_static) {
+        mark_self();
+        return Lookup{Lookup::Field, SymbolId(), s, s->owner, f->second};
+      }
       if (!for_assign) {
         auto m = si.method_index.find(std::string(name));
-        if (m != si.method_index.end()) return Lookup{Lookup::Method, SymbolId(), s, s->owner, m->second};
+        if (m != si.method_index.end()) {
+          if (!si.methods[m->second].is_static) mark_self();
+          return Lookup{Lookup::Method, SymbolId(), s, s->owner, m->second};
+        }
       }
     }
   }
@@ -130,6 +140,7 @@ TypeId Checker::read_var(ExprId e, SymbolId id, FnScope* owner, Span at) {
   }
   TypeId t = s.type;
   if (!t.valid()) {
+    if (read_untyped_.size() <= id.index) read_untyped_.resize(prog_.symbols.size(), 0);
     read_untyped_[id.index] = 1;
     t = types_->any();
   }
@@ -214,7 +225,10 @@ TypeId Checker::check_name(ExprId e, const NameRef& n) {
     case Lookup::None: break;
   }
   Diagnostic& d = error(DiagKind::UnknownVariable, n.name.span, fmt::format("unknown variable `{}`", n.name.text));
-  if (auto c = closest(n.name.text, visible_names())) d.with_hint(fmt::format("did you mean `{}`?", *c)).with_fix(n.name.span, *c);
+  // Suggestions scan every visible name; stop offering them in files with very many unknown
+  // names so that a broken file stays linear to check.
+  if (++suggestions_ <= 200)
+    if (auto c = closest(n.name.text, visible_names())) d.with_hint(fmt::format("did you mean `{}`?", *c)).with_fix(n.name.span, *c);
   return types_->error();
 }
 
@@ -362,7 +376,11 @@ TypeId Checker::check_map(ExprId e, const MapExpr& m, TypeId expected) {
   bool fit = exp_map;
   std::vector<std::pair<TypeId, TypeId>> ts;
   for (const MapEntry& en : m.entries) {
-    TypeId k = check_expr(en.key, ek), v = check_expr(en.value, ev);
+    // In decorator arguments (`retry={max: 3, backoff: "exponential"}`) a bare name key is
+    // the option's name, not a variable.
+    bool name_key = in_decorator_ && std::holds_alternative<NameRef>(expr(en.key).data);
+    if (name_key) set_type(en.key, types_->str());
+    TypeId k = name_key ? types_->str() : check_expr(en.key, ek), v = check_expr(en.value, ev);
     ts.push_back({k, v});
     lk = types_->lub(lk, k);
     lv = types_->lub(lv, v);

@@ -243,9 +243,10 @@ class Checker {
   int pass_ = 0;
   int depth_ = 0;
   bool in_decorator_ = false;
+  int suggestions_ = 0;
   bool any_server_ = false;
 };
 
-constexpr int kMaxDepth = 1500;
+constexpr int kMaxDepth = 900;
 
 }  // namespace fitz::checker::detail

@@ -183,6 +183,7 @@ void Checker::run_pass() {
   pass_diags_.clear();
   diags_ = &pass_diags_;
   unstable_ = false;
+  suggestions_ = 0;
   size_t n = ast_->exprs.size();
   tir_->expr_types.assign(n, types_->error());
   tir_->conversions.assign(n, Conversion{});

@@ -164,7 +164,7 @@ void Checker::assign_var(SymbolId id, FnScope* owner, ExprId value, TypeId vt, S
     TypeId v = types_->strip_never(vt);
     if (!s.type.valid()) {
       s.type = v;
-      if (read_untyped_[id.index]) unstable_ = true;
+      if (id.index < read_untyped_.size() && read_untyped_[id.index]) unstable_ = true;
     } else {
       TypeId nt = types_->lub(s.type, v);
       if (nt != s.type) {

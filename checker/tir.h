@@ -133,6 +133,7 @@ struct FnInfo {
   bool is_handler = false; // decorated with an HTTP route (may `return STATUS BODY`)
   std::vector<SymbolId> locals;    // in order of first assignment
   std::vector<SymbolId> captures;  // lambdas and nested fns: variables of enclosing functions
+  bool captures_self = false;      // uses the fields or methods of an enclosing method's instance
   bool checked = false;
 };
 

@@ -185,6 +185,7 @@ struct Dumper {
       for (const ParamInfo& pr : f.params) out += fmt::format("    param {}: {}\n", pr.name, ty(pr.type));
       for (SymbolId l : f.locals) out += fmt::format("    local {}: {}\n", p.symbol(l).name, ty(p.symbol(l).type));
       for (SymbolId c : f.captures) out += fmt::format("    capture {}\n", sym(c));
+      if (f.captures_self) out += "    capture self\n";
     }
     std::vector<uint32_t> order(ast.exprs.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -229,4 +229,8 @@ void write_float(Buf& b, double v);
 void write_quoted(Buf& b, const char* p, size_t n);  // "..." with escapes
 
 }  // namespace detail
+
+// The open end of a slice: `xs[a..]` is `xs.slice(a, fitz::slice_end)`.
+inline constexpr int64_t slice_end = detail::slice_end;
+
 }  // namespace fitz

@@ -14,8 +14,8 @@
 //   a == b / a < b       fitz::eq(a, b) / fitz::op::lt(a, b)  (plain C++ ops for Int/Float)
 //   a + b (Int)          fitz::op::add(a, b, pos)  (sub mul div mod neg shl shr likewise)
 //   xs[i] / xs[i] = v    xs.at(i, pos) / xs.set(i, v, pos)    m[k] / m[k] = v: m.at(k, pos) / m.set(k, v)
-//   xs[a..b]             xs.slice(a, b, false)  (open ends: 0 and fitz::detail::slice_end)
-//   e?                   FITZ_TRY(RetResultType, e)  or  r.is_err() / r.propagate<R>()
+//   xs[a..b]             xs.slice(a, b, false)  (open ends: 0 and fitz::slice_end)
+//   e?                   FITZ_TRY(e) (FITZ_CO_TRY in async fns; e.unwrap(pos) at top level)
 //   x.await (top level)  fitz::block_on(x, pos)     x.await (async fn): co_await x
 //   runtime error        fitz::runtime_error(pos, "message")
 //   program              int main(int c, char** v) { return fitz::run_main(c, v, &top_level); }

@@ -46,6 +46,17 @@ void Checker::collect_top_level() {
   };
 
   tir_->top_level.clear();
+  int_constants_.clear();
+  for (StmtId sid : ast_->top_level) {
+    if (auto* a = std::get_if<AssignStmt>(&ast_->get(sid).data)) {
+      auto* n = a->target.valid() ? std::get_if<NameRef>(&ast_->get(a->target).data) : nullptr;
+      if (!n) continue;
+      auto* lit = a->value.valid() && !a->compound ? std::get_if<IntLit>(&ast_->get(a->value).data) : nullptr;
+      auto [it, fresh] = int_constants_.try_emplace(n->name.text, std::nullopt);
+      if (fresh && lit) it->second = lit->value;
+      else it->second = std::nullopt;
+    }
+  }
   for (StmtId sid : ast_->top_level) {
     const Stmt& st = ast_->get(sid);
     if (auto* t = std::get_if<TypeStmt>(&st.data)) {

@@ -244,6 +244,8 @@ class Checker {
   int depth_ = 0;
   bool in_decorator_ = false;
   int suggestions_ = 0;
+  // Top-level names assigned exactly once from an Int literal (nullopt: assigned otherwise).
+  std::unordered_map<std::string_view, std::optional<int64_t>> int_constants_;
   bool any_server_ = false;
 };
 

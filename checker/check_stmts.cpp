@@ -395,9 +395,16 @@ void Checker::check_status_return(const StatusReturnStmt& r) {
   }
   if (r.status.valid()) {
     TypeId st = check_expr(r.status);
-    if (!types_->compatible(st, types_->int_()))
+    if (!types_->compatible(st, types_->int_())) {
       error(DiagKind::StatusCodeInvalid, span_of(r.status),
             fmt::format("the status of `return` must be an `Int`, received `{}`", show(st)));
+    } else if (auto* n = std::get_if<NameRef>(&expr(r.status).data)) {
+      // A top-level constant (assigned once, from an Int literal) is checked like a literal.
+      auto it = int_constants_.find(n->name.text);
+      if (it != int_constants_.end() && it->second.has_value() && (*it->second < 100 || *it->second > 599))
+        error(DiagKind::StatusCodeInvalid, span_of(r.status),
+              fmt::format("status code {} (the value of `{}`) is not between 100 and 599", *it->second, n->name.text));
+    }
   }
   if (r.body.valid()) check_expr(r.body);
   scope_->flow.unreachable = true;

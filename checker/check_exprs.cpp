@@ -462,6 +462,14 @@ static void collect_null_tests(const Ast& ast, const ModuleTir& tir, TypeStore& 
   if (non_null_when_true == want_true) out.push_back({SymbolId(r.id), types.non_null(t), true});
 }
 
+std::vector<std::pair<SymbolId, TypeId>> Checker::non_null_when(ExprId cond, bool when_true) {
+  std::vector<NullTest> tests;
+  collect_null_tests(*ast_, *tir_, *types_, cond, when_true, tests);
+  std::vector<std::pair<SymbolId, TypeId>> out;
+  for (const NullTest& t : tests) out.push_back({t.sym, t.non_null});
+  return out;
+}
+
 TypeId Checker::check_binary(ExprId e, const BinaryExpr& b) {
   if (b.op == BinaryOp::And || b.op == BinaryOp::Or) {
     TypeId l = check_expr(b.lhs, types_->bool_());

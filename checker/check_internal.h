@@ -137,6 +137,8 @@ class Checker {
   void mark_assigned(SymbolId sym);
   void check_decorator_args(const std::vector<Decorator>& decorators);
   void check_condition(ExprId cond, std::string_view what);
+  // Variables that `cond` proves non-null when it evaluates to `when_true`.
+  std::vector<std::pair<SymbolId, TypeId>> non_null_when(ExprId cond, bool when_true);
   void note_return_type(TypeId t, ExprId value, Span at);
 
   // ---- expressions (check_exprs.cpp) ----

@@ -470,7 +470,14 @@ void Checker::check_while(const WhileStmt& w) {
   LoopCtx ctx;
   if (w.label) ctx.label = label_text(*w.label);
   scope_->loops.push_back(std::move(ctx));
+  // `while node != null { ... }` narrows `node` in the body (until it is assigned).
+  auto saved_narrow = scope_->narrowed;
+  for (auto& [sym, t] : non_null_when(w.condition, true)) scope_->narrowed[sym.index] = t;
   check_block(w.body);
+  std::unordered_map<uint32_t, TypeId> kept;
+  for (auto& [k, v] : saved_narrow)
+    if (scope_->narrowed.count(k)) kept.emplace(k, v);
+  scope_->narrowed = std::move(kept);
   LoopCtx done = std::move(scope_->loops.back());
   scope_->loops.pop_back();
   if (forever) {

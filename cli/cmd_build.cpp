@@ -225,3 +225,65 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
 }
 
 }  // namespace fitz::cli
+
+namespace fitz::cli {
+
+constexpr const char* kTestUsage = R"(usage: fitz test [PATH] [FILTER] [options]
+
+Builds the @test functions of a file, a directory, or the project around the current directory
+(its src/ and tests/) into one test binary and runs each test; a failing assertion or runtime
+error in one test does not stop the others. FILTER keeps tests whose name contains it.
+
+options:
+  --sanitize      build with address and undefined-behaviour sanitizers
+  -h, --help      show this help
+)";
+
+int cmd_test(const std::vector<std::string>& args, Io io) {
+  std::string target, filter;
+  bool sanitize = false;
+  for (const std::string& a : args) {
+    if (a == "-h" || a == "--help") {
+      io.out << kTestUsage;
+      return kOk;
+    }
+    if (a == "--sanitize") {
+      sanitize = true;
+    } else if (!a.empty() && a[0] == '-') {
+      io.err << "error: unknown option `" << a << "`\n\n" << kTestUsage;
+      return kUsageError;
+    } else if (target.empty() && (fs::exists(a) || a.ends_with(".fitz"))) {
+      target = a;
+    } else if (filter.empty()) {
+      filter = a;
+    } else {
+      io.err << "error: `fitz test` takes a path and a filter\n";
+      return kUsageError;
+    }
+  }
+  codegen::GenOptions gopts;
+  gopts.test_mode = true;
+  gopts.test_filter = filter;
+  codegen::GenResult gen;
+  fs::path entry;
+  if (int rc = generate_program(target, gopts, io, gen, entry, false); rc != kOk) return rc;
+  fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
+  codegen::CompileOptions copts;
+  copts.sanitize = sanitize;
+  copts.opt_level = "-O1";
+  if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;
+  io.out.flush();
+  io.err.flush();
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(output.c_str(), output.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) return WEXITSTATUS(status) == 0 ? kOk : kUserError;
+  io.err << "error: the test binary was killed by signal " << WTERMSIG(status) << "\n";
+  return kUserError;
+}
+
+}  // namespace fitz::cli

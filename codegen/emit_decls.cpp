@@ -225,7 +225,6 @@ void Gen::emit_inits() {
       if (std::holds_alternative<FnStmt>(st.data) || std::holds_alternative<TypeStmt>(st.data) ||
           std::holds_alternative<ImportStmt>(st.data) || std::holds_alternative<FromImportStmt>(st.data))
         continue;
-      if (options_.test_mode) continue;  // tests run only their own functions
       stmt(s);
     }
     --indent_;
@@ -242,7 +241,68 @@ void Gen::emit_main() {
   --indent_;
   line("}");
   line("");
-  line("int main(int argc, char** argv) { return fitz::run_main(argc, argv, &fitz_program); }");
+  if (!options_.test_mode) {
+    line("int main(int argc, char** argv) { return fitz::run_main(argc, argv, &fitz_program); }");
+    return;
+  }
+  // `fitz test`: the program's top-level code runs first (tests may use its globals), then
+  // each @test function, with runtime errors caught so one failure does not stop the rest.
+  line("struct FitzTest { const char* file; const char* name; void (*run)(); };");
+  line("static const FitzTest fitz_tests[] = {");
+  ++indent_;
+  for (ModuleId root : graph_.roots) {
+    mod_ = root;
+    ast_ = &graph_.get(root).ast;
+    tir_ = &prog_.modules[root.index];
+    std::string file = graph_.get(root).path.filename().string();
+    for (StmtId s : ast_->top_level) {
+      auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
+      if (!f) continue;
+      const FnDecl& d = ast_->get(f->fn);
+      bool is_test = false;
+      for (const auto& dec : d.decorators) is_test |= dec.name.text == "test";
+      if (!is_test || !d.name) continue;
+      std::string name(d.name->text);
+      if (!options_.test_filter.empty() && name.find(options_.test_filter) == std::string::npos) continue;
+      const FnInfo& info = tir_->fns[f->fn.index];
+      std::string call = fmt::format("{}::{}()", ns(root), fn_name(info));
+      if (info.is_async) call = fmt::format("fitz::block_on({}, {})", call, pos(d.span));
+      line(fmt::format("{{\"{}\", \"{}\", [] {{ (void){}; }}}},", file, name, call));
+      ++result_.test_count;
+    }
+  }
+  line("{nullptr, nullptr, nullptr},");
+  --indent_;
+  line("};");
+  line("static int fitz_failed = 0;");
+  line("static void fitz_run_tests() {");
+  ++indent_;
+  line("fitz_program();");
+  line("int passed = 0;");
+  line("std::vector<std::pair<const FitzTest*, fitz::Panic>> failures;");
+  line("for (const FitzTest* t = fitz_tests; t->name; ++t) {");
+  line("  fitz::Panic p;");
+  line("  bool failed = fitz::catch_panic([&] { t->run(); }, &p);");
+  line("  fitz::print(fitz::interp(fitz::Str::lit(\"test \"), fitz::Str(t->file), fitz::Str::lit(\"::\"), fitz::Str(t->name), (failed ? fitz::Str::lit(\" ... FAILED\") : fitz::Str::lit(\" ... ok\"))));");
+  line("  if (failed) { ++fitz_failed; failures.emplace_back(t, p); } else { ++passed; }");
+  line("}");
+  line("if (!failures.empty()) {");
+  line("  fitz::print(fitz::Str::lit(\"\\nfailures:\"));");
+  line("  for (auto& [t, p] : failures) {");
+  line("    fitz::print(fitz::interp(fitz::Str::lit(\"\\n---- \"), fitz::Str(t->file), fitz::Str::lit(\"::\"), fitz::Str(t->name), fitz::Str::lit(\" ----\")));");
+  line("    if (p.pos.file) fitz::print(fitz::interp(fitz::Str(p.pos.file), fitz::Str::lit(\":\"), int64_t(p.pos.line), fitz::Str::lit(\":\"), int64_t(p.pos.col), fitz::Str::lit(\": \"), p.message));");
+  line("    else fitz::print(p.message);");
+  line("    if (p.has_sides) { fitz::print(fitz::Str::lit(\"  left:\"), p.left); fitz::print(fitz::Str::lit(\" right:\"), p.right); }");
+  line("  }");
+  line("  fitz::print(fitz::Str::lit(\"\"));");
+  line("}");
+  line("fitz::print(fitz::interp(int64_t(passed), fitz::Str::lit(\" passed, \"), int64_t(fitz_failed), fitz::Str::lit(\" failed\")));");
+  --indent_;
+  line("}");
+  line("int main(int argc, char** argv) {");
+  line("  int rc = fitz::run_main(argc, argv, &fitz_run_tests);");
+  line("  return rc != 0 ? rc : (fitz_failed ? 1 : 0);");
+  line("}");
 }
 
 }  // namespace fitz::codegen

@@ -154,7 +154,13 @@ std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
                                                    const std::vector<Ident>& segments) const {
   fs::path base = importer.path.parent_path();
   size_t first = 0;
-  if (graph_.manifest) {
+  if (graph_.manifest && graph_.manifest->lib_entry && segments.front().text == graph_.manifest->name) {
+    // The package's own name imports its library (how tests/ reach the code they test).
+    fs::path entry = graph_.project_root / *graph_.manifest->lib_entry;
+    if (segments.size() == 1) return entry;
+    base = entry.parent_path();
+    first = 1;
+  } else if (graph_.manifest) {
     for (const auto& dep : graph_.manifest->dependencies) {
       if (dep.name != segments.front().text || !dep.path) continue;
       fs::path dep_root = graph_.project_root / *dep.path;

@@ -33,7 +33,7 @@ for dir in "${dirs[@]}"; do
     expected=${src%.fitz}.out
     actual=$case_dir/.actual
     if (cd "$case_dir" && timeout 120 "$fitz" check "$entry" >/dev/null 2>"$case_dir/.check" &&
-        timeout 120 "$fitz" run "$entry" >"$actual" 2>"$case_dir/.err") && cmp -s "$expected" "$actual"; then
+        timeout 300 "$fitz" run ${FITZ_RUN_FLAGS:-} "$entry" >"$actual" 2>"$case_dir/.err") && cmp -s "$expected" "$actual"; then
       pass=$((pass + 1))
     else
       fail=$((fail + 1))

@@ -31,8 +31,14 @@ echo "FITZ_TEST_DATABASE_URL=$FITZ_TEST_DATABASE_URL"
 step "unit, golden and Postgres tests (ctest)"
 run ctest ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 
-step "conformance: every run case through fitz run, output compared byte for byte"
-run conformance bash scripts/conformance-run.sh "$build/bin/fitz"
+step "conformance: every run case checks clean, builds warning-free at -Wall and prints its .out"
+run conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$build/bin/fitz"
+
+step "conformance under address and undefined-behaviour sanitizers"
+run conformance-sanitized env FITZ_RUN_FLAGS="--werror --sanitize" bash scripts/conformance-run.sh "$build/bin/fitz"
+
+step "CLI end to end: fitz test, build, run, the cache, runtime error positions"
+run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 
 step "fuzz: bounded run of the frontend fuzzer"
 run fuzz bash scripts/fuzz-smoke.sh

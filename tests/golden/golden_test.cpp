@@ -55,6 +55,9 @@ struct Case {
   std::vector<std::string> args;
 };
 
+// gtest prints parameters in failure lines; a path reads better than the object's bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.file.string(); }
+
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (const Suite& s : suites()) {

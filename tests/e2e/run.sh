@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# End-to-end checks of the CLI drivers on real programs: `fitz test` on a project (output and
+# exit status), `fitz build` of a program with a runtime error (the Fitz position is reported),
+# the build cache, `--emit=cpp`, and `fitz run` passing arguments and exit status through.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+fitz=$(realpath "${1:-$here/../../build/bin/fitz}")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export FITZ_CACHE_DIR=$work/cache
+pass=0 fail=0
+check() {  # name, condition-result
+  if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e: $1"; fi
+}
+
+# fitz test: every test runs, failures are reported with left/right, exit status 1.
+out=$(cd "$here/testproj" && "$fitz" test 2>&1); rc=$?
+diff <(printf '%s\n' "$out") "$here/testproj.expected" >"$work/diff"; check "fitz test output" $?
+[[ $rc == 1 ]]; check "fitz test exits 1 on failures (got $rc)" $?
+out=$(cd "$here/testproj" && "$fitz" test adds 2>&1); rc=$?
+[[ $rc == 0 && $out == *"1 passed, 0 failed"* ]]; check "fitz test FILTER" $?
+[[ -s $work/diff ]] && cat "$work/diff"
+
+# fitz build + run of a program with a runtime error.
+cp -r "$here/runtime_error" "$work/re"
+(cd "$work/re" && "$fitz" build main.fitz -o prog >/dev/null 2>&1); check "fitz build" $?
+out=$("$work/re/prog" 2>"$work/stderr"); rc=$?
+[[ $rc == 1 && $out == "before" ]]; check "runtime error exits 1 after earlier output (got $rc)" $?
+grep -q "^error: division by zero" "$work/stderr" && grep -q "main.fitz:2:" "$work/stderr"
+check "runtime error names the Fitz position: $(tr '\n' ' ' <"$work/stderr")" $?
+
+# The cache: a second build of unchanged sources reports a cache hit.
+out=$(cd "$work/re" && "$fitz" build main.fitz -o prog2 --time-phases 2>&1)
+[[ $out == *"(cached)"* ]]; check "cached rebuild" $?
+
+# --emit=cpp writes the C++ with #line directives pointing at the Fitz source.
+out=$(cd "$work/re" && "$fitz" build main.fitz --emit=cpp -o - 2>&1)
+[[ $out == *'#include <fitz/runtime.h>'* && $out == *'#line 2 "main.fitz"'* ]]; check "--emit=cpp" $?
+
+# fitz run passes arguments and the exit status through.
+printf 'print("hi")\n' >"$work/hi.fitz"
+out=$("$fitz" run "$work/hi.fitz" 2>&1); rc=$?
+[[ $rc == 0 && $out == "hi" ]]; check "fitz run" $?
+(cd "$work/re" && "$fitz" run main.fitz >/dev/null 2>&1); rc=$?
+[[ $rc == 1 ]]; check "fitz run passes the exit status through (got $rc)" $?
+
+# A checker error stops the build with exit status 1 and no binary.
+printf 'let x: Int = "a"\n' >"$work/bad.fitz"
+(cd "$work" && "$fitz" build bad.fitz -o badprog >/dev/null 2>&1); rc=$?
+[[ $rc == 1 && ! -e $work/badprog ]]; check "checker errors stop the build (got $rc)" $?
+
+echo "e2e: $pass passed, $fail failed"
+((fail == 0))

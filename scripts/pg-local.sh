@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${FITZ_PG_DIR:-$root/build/pg}
-port=${FITZ_PG_PORT:-55432}
+port_file=$dir/port
 db=${FITZ_PG_DB:-fitz}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [[ -n $bin ]] || { echo "pg-local: no Postgres server installed (run scripts/install-deps.sh)" >&2; exit 2; }
@@ -14,10 +14,25 @@ as_pg() {
   if [[ $(id -u) -eq 0 ]]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
 }
 
-url() { echo "postgres://postgres@127.0.0.1:$port/$db"; }
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# The cluster keeps the port it was first started on; a new one takes the first free port
+# from FITZ_PG_PORT (default 55432) upwards, so several checkouts can run side by side.
+choose_port() {
+  if [[ -f $port_file ]]; then port=$(cat "$port_file"); return; fi
+  port=${FITZ_PG_PORT:-55432}
+  while port_in_use "$port"; do port=$((port + 1)); done
+  echo "$port" >"$port_file"
+}
+
+url() { port=$(cat "$port_file" 2>/dev/null || echo "${FITZ_PG_PORT:-55432}"); echo "postgres://postgres@127.0.0.1:$port/$db"; }
 
 start() {
   mkdir -p "$dir"
+  running=false
+  [[ -f $dir/data/PG_VERSION ]] && as_pg "$bin/pg_ctl -D '$dir/data' status" >/dev/null 2>&1 && running=true
+  if ! $running; then rm -f "$port_file"; fi
+  choose_port
   if [[ $(id -u) -eq 0 ]]; then
     chown postgres "$dir"
     # The server must be able to reach its data directory through every parent.

@@ -16,13 +16,14 @@ void Checker::check_args_dynamic(const CallExpr& c) {
   for (const Arg& a : c.args) check_expr(a.value);
 }
 
-void Checker::arg_mismatch(ExprId arg, size_t position, const std::optional<Ident>& name, std::string_view what,
+Diagnostic& Checker::arg_mismatch(ExprId arg, size_t position, const std::optional<Ident>& name, std::string_view what,
                            TypeId want, TypeId got) {
   std::string which = name ? fmt::format("argument `{}`", name->text) : fmt::format("argument {}", position);
   Diagnostic& d = error(DiagKind::ArgumentType, span_of(arg),
                         fmt::format("{}: {} expects `{}`, received `{}`", what, which, show(want), show(got)));
   if (types_->kind(got) == TypeKind::Nullable && types_->compatible(types_->non_null(got), want))
     d.with_hint("the value may be null; check it against `null` first");
+  return d;
 }
 
 bool Checker::bind_args(const CallExpr& c, const std::vector<std::string>& names,
@@ -120,9 +121,11 @@ TypeId Checker::call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const 
     }
     TypeId want = params[p].variadic ? types_->elem(params[p].type) : params[p].type;
     TypeId got = check_expr(a.value, want);
-    if (!types_->compatible(got, want))
-      arg_mismatch(a.value, i + 1, a.name, what, want, got);
-    else
+    if (!types_->compatible(got, want)) {
+      Diagnostic& d = arg_mismatch(a.value, i + 1, a.name, what, want, got);
+      if (params[p].span.file.valid())
+        d.with_label(params[p].span, fmt::format("parameter `{}` declared here", params[p].name));
+    } else
       coerce(a.value, got, want);
   }
   for (int p : arg_param) info.param_of_arg.push_back(p < 0 ? UINT32_MAX : static_cast<uint32_t>(p));

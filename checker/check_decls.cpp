@@ -226,6 +226,7 @@ void Checker::declare_fn_signature(FnId id, StructId owner, uint32_t method_inde
     pi.type = p.variadic ? types_->list(t) : t;
     pi.has_default = p.default_value.valid();
     pi.variadic = p.variadic;
+    pi.span = p.name.span;
     ptypes.push_back(pi.type);
     fi.params.push_back(std::move(pi));
   }

@@ -182,7 +182,7 @@ class Checker {
   void check_args_dynamic(const CallExpr& c);
   bool bind_args(const CallExpr& c, const std::vector<std::string>& names, const std::vector<bool>& has_default,
                  int variadic, std::string_view what, Span name_span, std::vector<int>& arg_param);
-  void arg_mismatch(ExprId arg, size_t position, const std::optional<Ident>& name, std::string_view what,
+  Diagnostic& arg_mismatch(ExprId arg, size_t position, const std::optional<Ident>& name, std::string_view what,
                     TypeId want, TypeId got);
   uint32_t add_call(ExprId e, CallInfo info);
 

@@ -118,6 +118,7 @@ struct ParamInfo {
   bool has_default = false;
   bool variadic = false;
   SymbolId symbol;
+  Span span;  // the parameter's name in the declaration
 };
 
 struct FnInfo {

@@ -189,14 +189,17 @@ void Lowerer::report_literal_errors(const std::vector<LiteralError>& errors, uin
   }
 }
 
+void Lowerer::report_too_deep(TSNode n) {
+  if (reported_too_deep_) return;
+  reported_too_deep_ = true;
+  diags_.error(DiagKind::NestingTooDeep, span(ts_node_start_byte(n), ts_node_start_byte(n) + 1),
+               "expression nested too deeply")
+      .with_hint("more than 1000 nested brackets, blocks or operators; split it into named parts");
+}
+
 bool Lowerer::enter(TSNode n) {
   if (depth_ >= kMaxNesting) {
-    if (!reported_too_deep_) {
-      reported_too_deep_ = true;
-      diags_.error(DiagKind::NestingTooDeep, span(ts_node_start_byte(n), ts_node_start_byte(n) + 1),
-                   "expression nested too deeply")
-          .with_hint("more than 1000 nested brackets, blocks or operators; split it into named parts");
-    }
+    report_too_deep(n);
     return false;
   }
   ++depth_;
@@ -412,12 +415,12 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     }
     case NodeKind::FromImportStatement: {
       FromImportStmt s;
-      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
-        if (f == g_.f_path) {
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (kind(c) == NodeKind::ModulePath) {
           for_each_child(cursors_, c, [&](TSNode p, TSFieldId) {
             if (kind(p) == NodeKind::Identifier) s.path.push_back(ident(p));
           });
-        } else if (f == g_.f_name && kind(c) == NodeKind::ImportName) {
+        } else if (kind(c) == NodeKind::ImportName) {
           ImportName in{ident(field(c, g_.f_name)), std::nullopt};
           TSNode alias = field(c, g_.f_alias);
           if (!ts_node_is_null(alias)) in.alias = ident(alias);
@@ -446,16 +449,23 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
   fn.span = span(n);
   TSNode kw = token(n, NodeKind::KwFn);
   fn.keyword_span = ts_node_is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
-  TSNode body{};
   TSNode params{};
-  for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
-    if (f == 0) return;
-    if (f == g_.f_name) fn.name = ident(c);
-    else if (f == g_.f_async) fn.is_async = true;
-    else if (f == g_.f_static) fn.is_static = true;
-    else if (f == g_.f_body) body = c;
-    else if (f == g_.f_parameters) params = c;
+  // Children are matched by kind: the field ids of a cursor are slow to read in tree-sitter
+  // 0.20. The name is the identifier before the parameters (an arrow body may be one too).
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    switch (kind(c)) {
+      case NodeKind::Identifier:
+        if (ts_node_is_null(params) && !fn.name) fn.name = ident(c);
+        break;
+      case NodeKind::KwAsync: fn.is_async = true; break;
+      case NodeKind::KwStatic: fn.is_static = true; break;
+      case NodeKind::Parameters:
+        if (ts_node_is_null(params)) params = c;
+        break;
+      default: break;
+    }
   });
+  TSNode body = field(n, g_.f_body);
   if (!is_lambda) fn.decorators = lower_decorators(n);
   if (fn.is_static && !in_type) {
     diags_.error(DiagKind::MisplacedModifier, span(token(n, NodeKind::KwStatic)),
@@ -533,8 +543,8 @@ void Lowerer::lower_params(TSNode params, std::vector<Param>& out) {
 
 std::vector<Decorator> Lowerer::lower_decorators(TSNode n) {
   std::vector<Decorator> out;
-  for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
-    if (f != g_.f_decorator || kind(c) != NodeKind::Decorator) return;
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    if (kind(c) != NodeKind::Decorator) return;
     Decorator d;
     d.span = span(c);
     d.name = ident(field(c, g_.f_name));
@@ -621,8 +631,8 @@ TypeExprId Lowerer::lower_type(TSNode n) {
   switch (kind(n)) {
     case NodeKind::NamedType: {
       NamedType nt;
-      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
-        if (f == g_.f_name) nt.path.push_back(ident(c));
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (kind(c) == NodeKind::Identifier) nt.path.push_back(ident(c));
       });
       data = std::move(nt);
       break;
@@ -631,8 +641,8 @@ TypeExprId Lowerer::lower_type(TSNode n) {
       TSNode name = field(n, g_.f_name);
       NamedType nt;
       if (!ts_node_is_null(name))
-        for_each_child(cursors_, name, [&](TSNode c, TSFieldId f) {
-          if (f == g_.f_name) nt.path.push_back(ident(c));
+        for_each_child(cursors_, name, [&](TSNode c, TSFieldId) {
+          if (kind(c) == NodeKind::Identifier) nt.path.push_back(ident(c));
         });
       TSNode args = field(n, g_.f_arguments);
       if (!ts_node_is_null(args))
@@ -683,6 +693,7 @@ TypeExprId Lowerer::lower_type(TSNode n) {
 
 Ast Lowerer::run(TSNode root) {
   if (ts_node_has_error(root)) report_syntax_errors(root);
+  check_trailing_comment(root);
   lower_statements(root, ast_.top_level);
   return std::move(ast_);
 }

@@ -304,8 +304,7 @@ ExprId Lowerer::lower_binary_chain(TSNode n) {
   while (kind(cur) == NodeKind::BinaryExpression) {
     spine.push_back(cur);
     if (depth_ + spine.size() > kMaxNesting) {
-      enter(n);  // reports
-      depth_ = kMaxNesting;
+      report_too_deep(n);
       return error_expr(span(n));
     }
     cur = field(cur, g_.f_left);
@@ -659,16 +658,16 @@ PatternId Lowerer::lower_pattern(TSNode n) {
     }
     case NodeKind::TuplePattern: {
       TuplePat t;
-      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
-        if (f == g_.f_element) t.elems.push_back(lower_pattern(c));
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (ts_node_is_named(c) && kind(c) != NodeKind::Comment) t.elems.push_back(lower_pattern(c));
       });
       result = pattern(sp, std::move(t));
       break;
     }
     case NodeKind::OrPattern: {
       OrPat o;
-      for_each_child(cursors_, n, [&](TSNode c, TSFieldId f) {
-        if (f == g_.f_alternative) o.alternatives.push_back(lower_pattern(c));
+      for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+        if (ts_node_is_named(c) && kind(c) != NodeKind::Comment) o.alternatives.push_back(lower_pattern(c));
       });
       // Alternatives may not bind names: which alternative matched would decide what is bound.
       std::vector<PatternId> work(o.alternatives.begin(), o.alternatives.end());

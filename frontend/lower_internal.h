@@ -265,14 +265,16 @@ class CursorPool {
   size_t depth_ = 0;
 };
 
-// Calls f(child, field_id) for every child of `node`, in order (anonymous tokens included).
+// Calls f(child, 0) for every child of `node`, in order (anonymous tokens included). Children
+// are told apart by kind: ts_tree_cursor_current_field_id is not constant time in tree-sitter
+// 0.20 (it grows with the length of a list), so fields are read with ts_node_child_by_field_id.
 template <class F>
 void for_each_child(CursorPool& pool, TSNode node, F&& f) {
   if (ts_node_child_count(node) == 0) return;
   TSTreeCursor* c = pool.acquire(node);
   if (ts_tree_cursor_goto_first_child(c)) {
     do {
-      f(ts_tree_cursor_current_node(c), ts_tree_cursor_current_field_id(c));
+      f(ts_tree_cursor_current_node(c), TSFieldId(0));
     } while (ts_tree_cursor_goto_next_sibling(c));
   }
   pool.release();
@@ -304,6 +306,7 @@ class Lowerer {
 
   // Depth guard: true when entering one more level is allowed; reports once past the limit.
   bool enter(TSNode n);
+  void report_too_deep(TSNode n);
   void leave() { --depth_; }
 
   // ---- statements and declarations (lower.cpp)
@@ -341,6 +344,7 @@ class Lowerer {
 
   // ---- syntax errors (syntax_errors.cpp)
   void report_syntax_errors(TSNode root);
+  void check_trailing_comment(TSNode root);
 
   const SourceFile& source_;
   FileId file_;

@@ -233,14 +233,22 @@ class SyntaxErrorReporter {
   // ---- lexical problems inside an ERROR node
 
   // A leaf ERROR node is a character no token starts with.
-  void unexpected_character(TSNode leaf) {
-    uint32_t b = ts_node_start_byte(leaf);
+  void unexpected_character(TSNode leaf) { unexpected_character_at(ts_node_start_byte(leaf), ts_node_end_byte(leaf)); }
+
+  // Whether a token can start with the scalar `cp` (else it is a stray character).
+  static bool can_start_token(char32_t cp) {
+    if (cp >= 0x80) return cp != 0xFFFD;
+    if (cp < 0x20 || cp == 0x7F) return cp == '\t' || cp == '\n' || cp == '\r';
+    return std::string_view(";$#!`\\").find(char(cp)) == std::string_view::npos;
+  }
+
+  void unexpected_character_at(uint32_t b, uint32_t end) {
     if (b >= text_.size()) return;
     if (last_unexpected_end_ == b && b != 0) {  // a run of stray characters is one problem
-      last_unexpected_end_ = ts_node_end_byte(leaf);
+      last_unexpected_end_ = end;
       return;
     }
-    last_unexpected_end_ = ts_node_end_byte(leaf);
+    last_unexpected_end_ = end;
     char32_t cp;
     uint32_t len = decode_utf8(text_, b, cp);
     Span sp = span(b, b + len);
@@ -397,6 +405,7 @@ class SyntaxErrorReporter {
 
   void on_error(TSNode err, TSNode group, TSNode parent, TSNode prev_sibling) {
     start_group(group);
+    last_error_end_ = ts_node_end_byte(err);
     last_unexpected_end_ = UINT32_MAX;
     bool had_string_error = false;
 
@@ -582,6 +591,16 @@ class SyntaxErrorReporter {
               : "expected `,` between the " + list_items(parent_kind) + ", found " + describe(parts[1]);
       return consider(group, Candidate{3, DiagKind::ExpectedToken, span(parts[1]), std::move(message), "", {}});
     }
+    if (is_list_like(parent_kind) && !ts_node_is_null(first_leaf) && !ts_node_is_null(prev_sibling) &&
+        ts_node_is_named(prev_sibling) && ts_node_is_named(first_leaf)) {
+      std::string_view before = token_before(ts_node_start_byte(err));
+      if (before != "," && before != "(" && before != "[" && before != "{" && before != "<") {
+        return consider(group, Candidate{3, DiagKind::ExpectedToken, span(first_leaf),
+                                         "expected `,` between the " + list_items(parent_kind) + ", found " +
+                                             describe(first_leaf),
+                                         "", {}});
+      }
+    }
     if (is_list_like(parent_kind)) {
       NextToken next = next_token(err_end);
       if (!next.at_line_end && next.text != "," && next.text != ")" && next.text != "]" && next.text != "}" &&
@@ -592,7 +611,38 @@ class SyntaxErrorReporter {
                                          "", {}});
       }
     }
+    // An operator where an operand should be: `1 + * 2`.
+    if (!ts_node_is_null(first_leaf) && !ts_node_is_named(first_leaf) && is_binary_operator_text(leaf_text(first_leaf)) &&
+        leaf_text(first_leaf) != "-" && leaf_text(first_leaf) != "not" && leaf_text(first_leaf) != "~") {
+      std::string_view before = token_before(ts_node_start_byte(err));
+      std::string_view op = leaf_text(first_leaf);
+      if ((op == "&" || op == "|") && before == op && ts_node_start_byte(first_leaf) > 0 &&
+          text_[ts_node_start_byte(first_leaf) - 1] == op[0]) {
+        return consider(group, Candidate{3, DiagKind::UnexpectedToken, span(ts_node_start_byte(first_leaf) - 1, ts_node_end_byte(first_leaf)),
+                                         "`" + std::string(op) + std::string(op) + "` is not an operator in Fitz",
+                                         op == "&" ? "write `and` for logical and" : "write `or` for logical or", {}});
+      }
+      if (is_binary_operator_text(before) && before != "=>") {
+        return consider(group, Candidate{3, DiagKind::ExpectedExpression, span(first_leaf),
+                                         "expected an expression after `" + std::string(before) + "`, found `" +
+                                             std::string(leaf_text(first_leaf)) + "`",
+                                         "", {}});
+      }
+    }
     TSNode culprit = !ts_node_is_null(first_stmt_keyword) ? first_stmt_keyword : first_leaf;
+    if (ts_node_is_null(culprit)) {
+      // An ERROR with no tokens of its own (the scanner turns a `;` at a statement's end into a
+      // hidden error token): the character at its start says what went wrong.
+      uint32_t b = ts_node_start_byte(err);
+      if (b < text_.size()) {
+        char32_t cp;
+        uint32_t len = decode_utf8(text_, b, cp);
+        if (!can_start_token(cp)) {
+          unexpected_character_at(b, b + len);
+          return;
+        }
+      }
+    }
     if (ts_node_is_null(culprit)) {
       // An ERROR with no tokens of its own: point at where it starts.
       uint32_t b = ts_node_start_byte(err);
@@ -688,6 +738,7 @@ class SyntaxErrorReporter {
 
   void on_missing(TSNode m, TSNode group, TSNode parent, TSNode prev) {
     std::string_view t = ts_node_type(m);
+    if (t == "newline") return missing_newline(m, group);
     NodeKind pk = l_.kind(parent);
     uint32_t at = back_over_blanks(ts_node_start_byte(m));
     if (t == ")" || t == "]" || t == "}" || t == "\"" || t == "\"\"\"" || t == ">") {
@@ -761,6 +812,20 @@ class SyntaxErrorReporter {
                               hint, {}});
   }
 
+  // Two statements on one line: `let a = 1 let b = 2`.
+  void missing_newline(TSNode m, TSNode group) {
+    uint32_t b = ts_node_start_byte(m);
+    // After an ERROR (a `;`, a stray character) the missing newline is part of that problem;
+    // after a keyword read as a name, lowering reports the real cause.
+    if (last_error_end_ != UINT32_MAX && back_over_blanks(b) <= last_error_end_) return;
+    if (is_keyword(token_before(b))) return;
+    NextToken next = next_token(b);
+    Span at = next.at_line_end ? span(b, b) : span(next.begin, next.end);
+    consider(group, Candidate{3, DiagKind::ExpectedToken, at,
+                              "expected a newline between statements, found " + describe_next(next),
+                              "each statement goes on its own line; Fitz has no `;`", {}});
+  }
+
   // The token that ends just before `offset`, read back from the text: a word or a run of
   // punctuation (at most three characters).
   std::string_view token_before(uint32_t offset) const {
@@ -792,6 +857,7 @@ class SyntaxErrorReporter {
   bool stopped_ = false;
   Diagnostic* last_direct_ = nullptr;
   uint32_t last_unexpected_end_ = UINT32_MAX;
+  uint32_t last_error_end_ = UINT32_MAX;
 
   bool have_group_ = false;
   uint32_t group_begin_ = 0, group_end_ = 0;
@@ -803,5 +869,19 @@ class SyntaxErrorReporter {
 }  // namespace
 
 void Lowerer::report_syntax_errors(TSNode root) { SyntaxErrorReporter(*this).run(root); }
+
+void Lowerer::check_trailing_comment(TSNode root) {
+  // A `/*` left open runs to the end of the file as one comment, so it is the last token.
+  TSNode n = root;
+  for (int guard = 0; guard < 100000 && ts_node_child_count(n) > 0; ++guard)
+    n = ts_node_child(n, ts_node_child_count(n) - 1);
+  if (kind(n) != NodeKind::Comment) return;
+  std::string_view t = text(n);
+  if (t.size() >= 2 && t.substr(0, 2) == "/*" && (t.size() < 4 || t.substr(t.size() - 2) != "*/")) {
+    diags_.error(DiagKind::UnterminatedBlockComment, span(ts_node_start_byte(n), ts_node_start_byte(n) + 2),
+                 "unterminated block comment")
+        .with_hint("close it with `*/`; block comments do not nest");
+  }
+}
 
 }  // namespace fitz::frontend::lowering

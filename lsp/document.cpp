@@ -76,6 +76,9 @@ void Document::apply(int64_t version, const std::vector<ContentChange>& changes)
   for (const auto& c : changes) edit(c);
   version_ = version;
   tree_ = frontend::parse_text(text_, tree_.valid() ? &tree_ : nullptr);
+  // tree-sitter's error recovery may differ between an incremental and a fresh parse of the
+  // same broken text; a fresh parse keeps the tree equal to the one `fitz check` builds.
+  if (tree_.has_error()) tree_ = frontend::parse_text(text_);
   hash_ = content_hash(text_);
 }
 

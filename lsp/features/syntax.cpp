@@ -112,12 +112,7 @@ std::vector<FoldingRange> folding_ranges(const SyntaxTree& tree, std::string_vie
       for (const char* b : kBracketed) bracketed |= std::strcmp(type, b) == 0;
       if (bracketed) {
         // Keep the closing bracket's line visible.
-        uint32_t end = ts_node_end_point(n).column <= 1 ? r1 : r1 - 1;
-        if (end > r0) out.push_back({r0, end, FoldingRange::Kind::Region});
-        else if (r1 - 1 > r0) out.push_back({r0, r1 - 1, FoldingRange::Kind::Region});
-        else if (r1 > r0 && end == r0) {
-          // `{` ... `}` on the next line: nothing to hide but the inside.
-        }
+        if (r1 - 1 > r0) out.push_back({r0, r1 - 1, FoldingRange::Kind::Region});
       } else if (std::strcmp(type, "string") == 0) {
         out.push_back({r0, r1, FoldingRange::Kind::Region});
       }

@@ -1,0 +1,141 @@
+// Language-server latency benchmark: generates a project of N modules (~1000 lines each,
+// default 50 = ~50,000 lines), starts the real `fitz lsp` over stdio and measures
+//   open-to-first-diagnostics, keystroke-to-diagnostics inside a function body (p50/p95),
+//   completion, hover and definition (p50/p95), and the server's peak RSS.
+// Usage: node bench/lsp/bench.mjs [--modules N] [--iterations K] [--bin path/to/fitz]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LspClient, uriOf } from '../../tests/lsp/lsp_client.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const MODULES = Number(opt('--modules', 50));
+const ITER = Number(opt('--iterations', 40));
+const FITZ = opt('--bin', process.env.FITZ_BIN ?? path.resolve(here, '..', '..', 'build', 'bin', 'fitz'));
+const FNS = 38;
+
+function moduleSource(i) {
+  const n = String(i);
+  const L = [];
+  L.push(`// Generated module ${n} of the language-server benchmark.`);
+  if (i >= 1) L.push(`from m${i - 1} import Item${i - 1}, make${i - 1}, total${i - 1}`);
+  if (i >= 2) L.push(`import m${i - 2}`);
+  L.push('', `type Item${n} {`, '    name: Str', '    qty: Int = 1', '    price: Float', '    fn cost() -> Float => price * qty',
+    '    fn label() -> Str {', '        return "{name} x{qty}"', '    }', '}', '');
+  L.push(`fn make${n}(name: Str, qty: Int) -> Item${n} {`, `    return Item${n} { name: name, price: 1.5, qty: qty }`, '}', '');
+  L.push(`fn total${n}(items: List<Item${n}>) -> Float {`, '    let sum = 0.0', '    for it in items {', '        sum = sum + it.cost()', '    }', '    return sum', '}', '');
+  for (let f = 0; f < FNS; f++) {
+    const other = i >= 1 ? `make${i - 1}` : `make${n}`;
+    L.push(`fn work${n}_${f}(count: Int, text: Str) -> Int {`,
+      '    let acc = 0', '    let words = text.split(" ")', '    for i in 0..count {', '        if i % 3 == 0 {',
+      '            acc = acc + i * 2', '        } else {', '            acc = acc - 1', '        }', '    }',
+      '    let label = "{text}: {acc}"', '    let parts = [1, 2, 3].map(fn(x) => x * count)',
+      '    let scores = {"a": acc, "b": len(words)}', `    let item = make${n}(label, acc)`,
+      `    let other = ${other}("other", 2)`, '    acc = acc + other.qty', '    match acc {', '        0 => print("zero")',
+      '        _ => print(item.label())', '    }', '    let total = item.cost() + len(parts)',
+      '    if total > 10.0 and len(scores) > 1 {', '        acc = acc + 1', '    }', '    return acc + len(parts)', '}', '');
+  }
+  return L.join('\n');
+}
+
+function writeProject(root) {
+  fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'fitz.toml'), '[package]\nname = "benchproject"\nversion = "0.1.0"\nedition = "2026"\n\n[bin]\nmain = "src/main.fitz"\n');
+  let lines = 0;
+  for (let i = 0; i < MODULES; i++) {
+    const s = moduleSource(i);
+    lines += s.split('\n').length;
+    fs.writeFileSync(path.join(root, 'src', `m${i}.fitz`), s);
+  }
+  const last = MODULES - 1;
+  fs.writeFileSync(path.join(root, 'src', 'main.fitz'), `from m${last} import make${last}\nprint(make${last}("main", 1).label())\n`);
+  return lines + 2;
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms (n=${xs.length})`;
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+function rssMb(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(s);
+    const rss = /VmRSS:\s+(\d+) kB/.exec(s);
+    return { peak: hwm ? Number(hwm[1]) / 1024 : NaN, now: rss ? Number(rss[1]) / 1024 : NaN };
+  } catch {
+    return { peak: NaN, now: NaN };
+  }
+}
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fitz-lsp-bench-')));
+const lines = writeProject(root);
+const mid = Math.floor(MODULES / 2);
+const file = path.join(root, 'src', `m${mid}.fitz`);
+const uri = uriOf(file);
+let text = fs.readFileSync(file, 'utf8');
+const c = new LspClient(FITZ, { cwd: root });
+try {
+  await c.initialize(root);
+  console.log(`project: ${MODULES} modules, ${lines} lines; editing src/m${mid}.fitz; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`);
+
+  let t0 = now();
+  c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'fitz', version: 1, text } });
+  await c.diagnostics(uri, (p) => p.version === 1);
+  const open = now() - t0;
+  console.log(`open to first diagnostics: ${open.toFixed(1)} ms`);
+
+  // Keystrokes inside a function body: type a character into a string, then delete it.
+  const lineOf = (needle) => text.split('\n').findIndex((l) => l.includes(needle));
+  const bodyLine = lineOf(`let label = "{text}: {acc}"`);
+  const col = text.split('\n')[bodyLine].indexOf('{text}');
+  let version = 1;
+  const keystroke = [];
+  for (let k = 0; k < ITER; k++) {
+    const insert = k % 2 === 0;
+    version++;
+    const from = c.notifications.length;
+    t0 = now();
+    c.notify('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [insert
+        ? { range: { start: { line: bodyLine, character: col }, end: { line: bodyLine, character: col } }, text: 'x' }
+        : { range: { start: { line: bodyLine, character: col }, end: { line: bodyLine, character: col + 1 } }, text: '' }],
+    });
+    await c.diagnostics(uri, (p) => p.version === version, { fromIndex: from });
+    keystroke.push(now() - t0);
+  }
+  console.log(`keystroke to diagnostics: ${fmt(keystroke)}`);
+
+  const timeReq = async (method, params) => {
+    const xs = [];
+    for (let k = 0; k < ITER; k++) {
+      t0 = now();
+      const r = await c.request(method, params);
+      xs.push(now() - t0);
+      if (r.error) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
+    }
+    return xs;
+  };
+  const itemLine = lineOf('    let total = item.cost() + len(parts)');
+  const dotCol = text.split('\n')[itemLine].indexOf('item.') + 5;
+  console.log(`completion (item.): ${fmt(await timeReq('textDocument/completion', { textDocument: { uri }, position: { line: itemLine, character: dotCol } }))}`);
+  console.log(`hover (item): ${fmt(await timeReq('textDocument/hover', { textDocument: { uri }, position: { line: itemLine, character: dotCol - 2 } }))}`);
+  const otherLine = lineOf('    let other = make');
+  const makeCol = text.split('\n')[otherLine].indexOf('make') + 1;
+  console.log(`definition (make<i-1>, other module): ${fmt(await timeReq('textDocument/definition', { textDocument: { uri }, position: { line: otherLine, character: makeCol } }))}`);
+  const r = rssMb(c.child.pid);
+  console.log(`server RSS: ${r.now.toFixed(0)} MB now, ${r.peak.toFixed(0)} MB peak`);
+  await c.shutdown();
+} finally {
+  if (c.child.exitCode === null) c.child.kill();
+  fs.rmSync(root, { recursive: true, force: true });
+}

@@ -43,8 +43,11 @@ run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 step "fuzz: bounded run of the frontend fuzzer"
 run fuzz bash scripts/fuzz-smoke.sh
 
-step "VS Code extension"
-run extension bash scripts/test-extension.sh
+step "language server through the real binary (transcripts, CLI parity)"
+run lsp env FITZ_BIN="$build/bin/fitz" node --test tests/lsp/
+
+step "VS Code extension (grammar, client, packaging, the real server)"
+run extension env FITZ_BIN="$build/bin/fitz" bash scripts/test-extension.sh --with-lsp
 
 if ((${#failed[@]})); then
   printf '\nFAILED: %s\n' "${failed[*]}"

@@ -125,7 +125,9 @@ TEST(Conformance, RunProgramsCheckClean) {
   ASSERT_FALSE(files.empty()) << "no run cases under " << corpus();
   size_t clean = 0;
   for (const fs::path& f : files) {
-    CheckRun r = check(materialise(f, "run_" + f.stem().string()));
+    fs::path entry = materialise(f, "run_" + f.stem().string());
+    CheckRun r = check(entry);
+    fs::remove_all(entry.parent_path());
     EXPECT_EQ(r.errors, 0u) << f.filename() << ":\n" << r.rendered;
     if (r.errors == 0) ++clean;
   }
@@ -139,7 +141,9 @@ TEST(Conformance, CheckCasesReportExpectedDiagnostics) {
   for (const fs::path& f : files) {
     fs::path err = f;
     err.replace_extension(".err");
-    CheckRun r = check(materialise(f, "check_" + f.stem().string()));
+    fs::path entry = materialise(f, "check_" + f.stem().string());
+    CheckRun r = check(entry);
+    fs::remove_all(entry.parent_path());
     EXPECT_GT(r.errors, 0u) << f.filename() << " must fail";
     std::istringstream lines(read_all(err));
     for (std::string line; std::getline(lines, line);) {

@@ -133,7 +133,7 @@ class Dumper {
   }
 
   static std::string label_text(const std::optional<Ident>& label) {
-    return label ? " '" + std::string(label->text) : std::string();
+    return label ? std::string(" '") + std::string(label->text) : std::string();
   }
 
   std::string type_text(TypeExprId id, int depth = 0) {
@@ -188,16 +188,16 @@ class Dumper {
 
   void decorators(int indent, const std::vector<Decorator>& decs) {
     for (const Decorator& d : decs) {
-      line(indent, "decorator", "@" + std::string(d.name.text) + (d.has_parens ? "()" : ""), d.span);
+      line(indent, "decorator", std::string("@") + std::string(d.name.text) + (d.has_parens ? "()" : ""), d.span);
       for (const DecoratorArg& a : d.args)
-        expr(indent + 1, a.name ? "arg " + std::string(a.name->text) : std::string("arg"), a.value);
+        expr(indent + 1, a.name ? std::string("arg ") + std::string(a.name->text) : std::string("arg"), a.value);
     }
   }
 
   void fn(int indent, std::string_view role, FnId id, Span at) {
     const FnDecl& f = ast_.get(id);
     std::string head = "Fn";
-    if (f.name) head += " " + std::string(f.name->text);
+    if (f.name) head += std::string(" ") + std::string(f.name->text);
     if (f.is_async) head += " async";
     if (f.is_static) head += " static";
     if (f.arrow_body) head += " arrow";
@@ -227,7 +227,7 @@ class Dumper {
     const Pattern& p = ast_.get(id);
     std::visit(Overloaded{
                    [&](const WildcardPat&) { line(indent, role, "Wildcard", p.span); },
-                   [&](const BindPat& b) { line(indent, role, "Bind " + std::string(b.name.text), p.span); },
+                   [&](const BindPat& b) { line(indent, role, std::string("Bind ") + std::string(b.name.text), p.span); },
                    [&](const LiteralPat& l) {
                      line(indent, role, "LiteralPat", p.span);
                      expr(indent + 1, "", l.literal);
@@ -294,7 +294,7 @@ class Dumper {
               }
             },
             [&](const BytesLit& b) { line(indent, role, "Bytes " + quote_text(b.bytes, true), sp); },
-            [&](const NameRef& n) { line(indent, role, "Name " + std::string(n.name.text), sp); },
+            [&](const NameRef& n) { line(indent, role, std::string("Name ") + std::string(n.name.text), sp); },
             [&](const TupleExpr& t) {
               line(indent, role, t.elems.empty() ? "Tuple (empty)" : "Tuple", sp);
               for (ExprId x : t.elems) expr(in, "", x);
@@ -322,11 +322,11 @@ class Dumper {
               clauses(in, c.clauses, c.filter);
             },
             [&](const UnaryExpr& u) {
-              line(indent, role, "Unary " + std::string(spelling(u.op)), sp);
+              line(indent, role, std::string("Unary ") + std::string(spelling(u.op)), sp);
               expr(in, "", u.operand);
             },
             [&](const BinaryExpr& b) {
-              line(indent, role, "Binary " + std::string(spelling(b.op)), sp);
+              line(indent, role, std::string("Binary ") + std::string(spelling(b.op)), sp);
               expr(in, "", b.lhs);
               expr(in, "", b.rhs);
             },
@@ -336,7 +336,7 @@ class Dumper {
               expr(in, "end", r.end);
             },
             [&](const FieldExpr& f) {
-              line(indent, role, "Field " + std::string(f.field.text), sp);
+              line(indent, role, std::string("Field ") + std::string(f.field.text), sp);
               expr(in, "", f.object);
             },
             [&](const TupleIndexExpr& t) {
@@ -355,7 +355,7 @@ class Dumper {
               line(indent, role, "Call", sp);
               expr(in, "callee", c.callee);
               for (const Arg& a : c.args)
-                expr(in, a.name ? "arg " + std::string(a.name->text) : std::string("arg"), a.value);
+                expr(in, a.name ? std::string("arg ") + std::string(a.name->text) : std::string("arg"), a.value);
             },
             [&](const IndexExpr& x) {
               line(indent, role, "Index", sp);
@@ -369,8 +369,8 @@ class Dumper {
               expr(in, "end", s.end);
             },
             [&](const StructLit& s) {
-              line(indent, role, "Struct " + std::string(s.type_name.text), sp);
-              for (const FieldInit& f : s.fields) expr(in, "field " + std::string(f.name.text), f.value);
+              line(indent, role, std::string("Struct ") + std::string(s.type_name.text), sp);
+              for (const FieldInit& f : s.fields) expr(in, std::string("field ") + std::string(f.name.text), f.value);
             },
             [&](const ResultExpr& r) {
               line(indent, role, r.is_ok ? "Ok" : "Err", sp);
@@ -412,7 +412,7 @@ class Dumper {
         Overloaded{
             [&](const AssignStmt& a) {
               std::string head = a.is_let ? "Let" : "Assign";
-              if (a.compound) head += " " + std::string(spelling(*a.compound)) + "=";
+              if (a.compound) head += std::string(" ") + std::string(spelling(*a.compound)) + "=";
               line(indent, role, head, sp);
               expr(in, "target", a.target);
               expr(in, "value", a.value);
@@ -456,7 +456,7 @@ class Dumper {
             [&](const FnStmt& f) { fn(indent, role, f.fn, sp); },
             [&](const TypeStmt& t) {
               const TypeDecl& d = ast_.get(t.type);
-              line(indent, role, "TypeDecl " + std::string(d.name.text), sp);
+              line(indent, role, std::string("TypeDecl ") + std::string(d.name.text), sp);
               decorators(in, d.decorators);
               for (const FieldDecl& f : d.fields) {
                 line(in, "field", std::string(f.name.text), f.span);
@@ -468,17 +468,23 @@ class Dumper {
             },
             [&](const ImportStmt& i) {
               std::string head = "Import ";
-              for (size_t k = 0; k < i.path.size(); ++k) head += (k ? "." : "") + std::string(i.path[k].text);
-              if (i.alias) head += " as " + std::string(i.alias->text);
+              for (size_t k = 0; k < i.path.size(); ++k) {
+                if (k) head += '.';
+                head += i.path[k].text;
+              }
+              if (i.alias) head += std::string(" as ") + std::string(i.alias->text);
               line(indent, role, head, sp);
             },
             [&](const FromImportStmt& f) {
               std::string head = "FromImport ";
-              for (size_t k = 0; k < f.path.size(); ++k) head += (k ? "." : "") + std::string(f.path[k].text);
+              for (size_t k = 0; k < f.path.size(); ++k) {
+                if (k) head += '.';
+                head += f.path[k].text;
+              }
               line(indent, role, head, sp);
               for (const ImportName& n : f.names)
                 line(in, "name",
-                     std::string(n.name.text) + (n.alias ? " as " + std::string(n.alias->text) : ""),
+                     std::string(n.name.text) + (n.alias ? std::string(" as ") + std::string(n.alias->text) : ""),
                      n.name.span);
             },
             [&](const ErrorStmt&) { line(indent, role, "ErrorStmt", sp); },

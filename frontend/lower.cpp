@@ -275,22 +275,36 @@ std::optional<BinaryOp> compound_op(NodeKind k) {
 
 }  // namespace
 
+// True when error recovery put an ERROR or MISSING node directly among `n`'s children: then its
+// fields hold whatever recovery found, e.g. `let s = "abc` swallowing the next line as value.
+bool Lowerer::broken_statement(TSNode n) {
+  if (!ts_node_has_error(n)) return false;
+  bool broken = false;
+  for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
+    broken |= kind(c) == NodeKind::Error || ts_node_is_missing(c);
+  });
+  return broken;
+}
+
 void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
   if (!enter(n)) {
     out.push_back(stmt(span(n), ErrorStmt{}));
     return;
   }
   const Span sp = span(n);
+  // The value of a broken simple statement is an error; its name still gets bound.
+  const bool broken = broken_statement(n);
+  auto value_of = [&](TSNode v) { return broken ? error_expr(ts_node_is_null(v) ? sp : span(v)) : lower_expr_or_error(v, sp); };
   switch (kind(n)) {
     case NodeKind::ExpressionStatement: {
       TSNode e = ts_node_named_child(n, 0);
-      out.push_back(stmt(sp, ExprStmt{lower_expr_or_error(e, sp)}));
+      out.push_back(stmt(sp, ExprStmt{value_of(e)}));
       break;
     }
     case NodeKind::LetStatement: {
       TSNode name = field(n, g_.f_name);
       TSNode type = field(n, g_.f_type);
-      ExprId value = lower_expr_or_error(field(n, g_.f_value), sp);
+      ExprId value = value_of(field(n, g_.f_value));
       if (!ts_node_is_null(name)) {
         Ident id = ident(name);
         if (!ts_node_is_null(type)) {
@@ -315,7 +329,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     case NodeKind::AnnotatedAssignment: {
       Ident id = ident(field(n, g_.f_name));
       TypeExprId type = lower_type(field(n, g_.f_type));
-      ExprId value = lower_expr_or_error(field(n, g_.f_value), sp);
+      ExprId value = value_of(field(n, g_.f_value));
       out.push_back(stmt(sp, AnnotatedAssignStmt{id, type, value, false}));
       break;
     }
@@ -325,7 +339,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
       TSNode left = field(n, g_.f_left);
       TSNode op = compound ? field(n, g_.f_operator) : token(n, NodeKind::TokEq);
       ExprId target = lower_expr_or_error(left, sp);
-      ExprId value = lower_expr_or_error(field(n, g_.f_right), sp);
+      ExprId value = value_of(field(n, g_.f_right));
       const Expr& t = ast_.get(target);
       bool ok = std::holds_alternative<NameRef>(t.data) || std::holds_alternative<FieldExpr>(t.data) ||
                 std::holds_alternative<IndexExpr>(t.data) || std::holds_alternative<ErrorExpr>(t.data);
@@ -350,7 +364,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     }
     case NodeKind::ReturnStatement: {
       TSNode v = field(n, g_.f_value);
-      ExprId value = ts_node_is_null(v) ? ExprId() : lower_expr(v);
+      ExprId value = ts_node_is_null(v) ? ExprId() : value_of(v);
       out.push_back(stmt(sp, ReturnStmt{value, span(token(n, NodeKind::KwReturn))}));
       break;
     }

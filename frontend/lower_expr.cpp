@@ -91,9 +91,23 @@ ExprId Lowerer::lower_float(TSNode n, bool negate, Span sp) {
   return expr(sp, FloatLit{negate ? -*v : *v});
 }
 
+namespace {
+
+// Expressions that hold blocks or whole function bodies: a syntax error inside them is lowered
+// piecewise so that the rest of the body is still checked.
+bool holds_statements(NodeKind k) {
+  return k == NodeKind::IfExpression || k == NodeKind::MatchExpression || k == NodeKind::LoopExpression ||
+         k == NodeKind::Lambda;
+}
+
+}  // namespace
+
 ExprId Lowerer::lower_expr(TSNode n) {
   if (ts_node_is_null(n)) return error_expr(Span{file_, 0, 0});
   const Span sp = span(n);
+  // A syntax error inside an expression was reported by report_syntax_errors; whatever
+  // recovery made of the rest of it would only produce follow-on errors in the checker.
+  if (ts_node_is_missing(n) || (ts_node_has_error(n) && !holds_statements(kind(n)))) return error_expr(sp);
   if (!enter(n)) return error_expr(sp);
   ExprId result;
   switch (kind(n)) {
@@ -104,7 +118,7 @@ ExprId Lowerer::lower_expr(TSNode n) {
         break;
       }
       if (t == "Ok" || t == "Err") {
-        diags_.error(DiagKind::ResultArity, sp, "`" + std::string(t) + "` must be applied to exactly one value")
+        diags_.error(DiagKind::ResultArity, sp, std::string("`") + std::string(t) + "` must be applied to exactly one value")
             .with_hint("write `" + std::string(t) + "(value)`");
         result = error_expr(sp);
       } else {
@@ -166,6 +180,8 @@ ExprId Lowerer::lower_expr(TSNode n) {
       if (kind(start) == NodeKind::RangeExpression || kind(end) == NodeKind::RangeExpression) {
         diags_.error(DiagKind::ChainedRange, span(op), "range operators cannot be chained")
             .with_hint("`a..b..c` has no meaning; add parentheses to say which range is meant");
+        result = error_expr(sp);
+        break;
       }
       ExprId s = lower_expr_or_error(start, sp);
       ExprId e = lower_expr_or_error(end, sp);
@@ -291,7 +307,7 @@ ExprId Lowerer::keyword_as_expression(TSNode n) {
     diags_.error(DiagKind::ExpectedExpression, span(p, p),
                  "expected an expression after `" + std::string(all.substr(op_begin, p - op_begin)) + "`");
   } else {
-    diags_.error(DiagKind::KeywordAsName, sp, "expected an expression, found keyword `" + std::string(text(n)) + "`");
+    diags_.error(DiagKind::KeywordAsName, sp, std::string("expected an expression, found keyword `") + std::string(text(n)) + "`");
   }
   return error_expr(sp);
 }
@@ -348,14 +364,6 @@ ExprId Lowerer::lower_call(TSNode n) {
       if (!ts_node_is_named(c) || !is_list_item(kind(c))) return;
       if (kind(c) == NodeKind::NamedArgument) {
         Ident name = ident(field(c, g_.f_name));
-        for (const Arg& prev : out) {
-          if (prev.name && prev.name->text == name.text) {
-            diags_.error(DiagKind::DuplicateArgumentName, name.span,
-                         "argument `" + std::string(name.text) + "` is given twice")
-                .with_label(prev.name->span, "first given here");
-            break;
-          }
-        }
         seen_named = true;
         out.push_back(Arg{name, lower_expr_or_error(field(c, g_.f_value), span(c))});
         return;
@@ -378,8 +386,8 @@ ExprId Lowerer::lower_call(TSNode n) {
         if (out.size() == 1) found = "a named argument";
         diags_.error(DiagKind::ResultArity, span(callee),
                      "`" + std::string(t) + "` takes exactly one value, found " + found)
-            .with_hint(out.size() > 1 ? "wrap several values in a tuple: `" + std::string(t) + "((a, b))`"
-                                      : "write `" + std::string(t) + "(value)`");
+            .with_hint(out.size() > 1 ? std::string("wrap several values in a tuple: `") + std::string(t) + "((a, b))`"
+                                      : std::string("write `") + std::string(t) + "(value)`");
       }
       ExprId value = out.empty() ? error_expr(args_span) : out[0].value;
       return expr(sp, ResultExpr{t == "Ok", value, span(callee)});

@@ -312,6 +312,7 @@ class Lowerer {
   // ---- statements and declarations (lower.cpp)
   void lower_statements(TSNode container, std::vector<StmtId>& out);
   void lower_statement(TSNode n, std::vector<StmtId>& out);
+  bool broken_statement(TSNode n);
   StmtId stmt(Span sp, StmtData data) { return ast_.add(Stmt{sp, std::move(data)}); }
   BlockId lower_block(TSNode n);
   BlockId single_stmt_block(Span sp, StmtId s);

@@ -111,9 +111,10 @@ std::optional<int64_t> parse_int_literal(std::string_view text, std::vector<Lite
     char c = text[i];
     if (c == '_' || is_digit_in(c, base)) continue;
     std::string_view bad = scalar_at(text, i);
-    std::string msg = "invalid digit `" + std::string(bad) + "` in " +
+    std::string msg = std::string("invalid digit `") + std::string(bad) + "` in " +
                       (base == 10 ? std::string("a number literal")
-                                  : "a " + std::string(base_name(base)) + " literal");
+                       : base == 8 ? std::string("an octal literal")
+                                   : std::string("a ") + std::string(base_name(base)) + " literal");
     std::string hint;
     if (base == 2) hint = "binary literals use only the digits 0 and 1";
     if (base == 8) hint = "octal literals use only the digits 0 to 7";
@@ -276,7 +277,7 @@ void decode_string_text(std::string_view text, StringFlavor flavor, std::string&
           char buf[16];
           std::snprintf(buf, sizeof buf, "%X", v);
           errors.push_back({escape_kind, uint32_t(start), uint32_t(i),
-                            "`" + std::string(text.substr(start, i - start)) +
+                            std::string("`").append(text.substr(start, i - start)) +
                                 "` is above `\\x7F`; a `\\x` escape in a string names an ASCII character",
                             std::string("write `\\u{") + buf + "}` for the character U+00" + buf});
           continue;
@@ -322,7 +323,7 @@ void decode_string_text(std::string_view text, StringFlavor flavor, std::string&
       i = end;
       if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
         errors.push_back({escape_kind, uint32_t(start), uint32_t(end),
-                          "`" + std::string(text.substr(start, end - start)) +
+                          std::string("`").append(text.substr(start, end - start)) +
                               "` is not a Unicode scalar value",
                           cp > 0x10FFFF ? "the largest scalar value is `\\u{10FFFF}`"
                                         : "surrogates (U+D800 to U+DFFF) cannot appear in a string"});

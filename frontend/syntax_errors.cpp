@@ -149,7 +149,7 @@ class SyntaxErrorReporter {
     if (k == NodeKind::TokBytesQuote || k == NodeKind::Bytes) return "a bytes literal";
     std::string_view t = ts_node_is_named(leaf) ? text(leaf) : std::string_view(ts_node_type(leaf));
     if (t.size() > 24 || t.find('\n') != std::string_view::npos) t = t.substr(0, std::min<size_t>(t.find('\n'), 24));
-    return "`" + std::string(t) + "`";
+    return std::string("`") + std::string(t) + "`";
   }
 
   // The token text a leaf stands for: an anonymous token's grammar text, a named leaf's source.
@@ -353,8 +353,8 @@ class SyntaxErrorReporter {
   std::string describe_next(const NextToken& t) const {
     if (t.at_line_end) return "the end of the line";
     if (t.text == "\"") return "a string";
-    if (is_keyword(t.text)) return "keyword `" + std::string(t.text) + "`";
-    return "`" + std::string(t.text) + "`";
+    if (is_keyword(t.text)) return std::string("keyword `") + std::string(t.text) + "`";
+    return std::string("`") + std::string(t.text) + "`";
   }
 
   // End of the text of the line holding `offset`, before trailing blanks and a `//` comment.
@@ -451,7 +451,7 @@ class SyntaxErrorReporter {
           } else if (t == ")" || t == "]" || t == "}") {
             if (open.empty()) {
               if (!mismatch)
-                mismatch = Candidate{2, DiagKind::UnexpectedToken, span(n), "unexpected `" + std::string(t) + "`",
+                mismatch = Candidate{2, DiagKind::UnexpectedToken, span(n), std::string("unexpected `") + std::string(t) + "`",
                                      std::string("there is no open `") + (t == ")" ? "(" : t == "]" ? "[" : "{") +
                                          "` for it to close",
                                      {}};
@@ -520,12 +520,12 @@ class SyntaxErrorReporter {
       std::string_view ot = leaf_text(o);
       uint32_t end = back_over_blanks(err_end);
       if (!ts_node_is_null(first_stmt_keyword)) end = back_over_blanks(ts_node_start_byte(first_stmt_keyword));
-      std::string what = ot == "{" ? "the block" : "`" + std::string(ot) + "`";
+      std::string what = ot == "{" ? "the block" : std::string("`") + std::string(ot) + "`";
       return consider(group, Candidate{1, DiagKind::UnclosedDelimiter, span(end, end),
                                        std::string("expected `") + closer_for(ot) + "` to close " + what +
                                            " opened at " + position(ts_node_start_byte(o)),
                                        "",
-                                       {Label{span(o), "unclosed `" + std::string(ot) + "`"}}});
+                                       {Label{span(o), std::string("unclosed `") + std::string(ot) + "`"}}});
     }
     if (pair_problem) return consider(group, std::move(*pair_problem));
     if (!ts_node_is_null(last_leaf)) {
@@ -572,10 +572,10 @@ class SyntaxErrorReporter {
       uint32_t e = line_content_end(ts_node_start_byte(block_keyword));
       std::string what = kw == "if" ? "the `if` condition" : kw == "while" ? "the `while` condition"
                          : kw == "for" ? "the `for` iterable" : kw == "match" ? "the `match` value"
-                                                                              : "`" + std::string(kw) + "`";
+                                                                              : std::string("`") + std::string(kw) + "`";
       return consider(group, Candidate{3, DiagKind::ExpectedToken, span(e, e), "expected `{` after " + what,
                                        "the body of `" + std::string(kw) + "` is a block in braces, even for one statement",
-                                       {Label{span(block_keyword), "`" + std::string(kw) + "` here"}}});
+                                       {Label{span(block_keyword), std::string("`") + std::string(kw) + "` here"}}});
     }
     if (parent_kind == NodeKind::MatchBody && ts_node_is_null(arrow) && !ts_node_is_null(pattern_end)) {
       return consider(group, Candidate{3, DiagKind::ExpectedToken, span(pattern_end),
@@ -587,7 +587,7 @@ class SyntaxErrorReporter {
       std::string message =
           parent_kind == NodeKind::Map ? "expected `:` after the map key, found " + describe(parts[1])
           : parent_kind == NodeKind::TypeBody
-              ? "expected `:` after the field name `" + std::string(text(parts[0])) + "`, found " + describe(parts[1])
+              ? std::string("expected `:` after the field name `") + std::string(text(parts[0])) + "`, found " + describe(parts[1])
               : "expected `,` between the " + list_items(parent_kind) + ", found " + describe(parts[1]);
       return consider(group, Candidate{3, DiagKind::ExpectedToken, span(parts[1]), std::move(message), "", {}});
     }
@@ -650,6 +650,7 @@ class SyntaxErrorReporter {
                                        span(b, std::min<uint32_t>(b + 1, uint32_t(text_.size()))), "unexpected input",
                                        "", {}});
     }
+    if (auto number = glued_number(culprit)) return consider(group, std::move(*number));
     Candidate cand = generic(culprit);
     // After a complete expression on the same line: two statements were written on one line.
     bool starts_expression = ts_node_is_named(culprit) || leaf_text(culprit) == "(" || leaf_text(culprit) == "[" ||
@@ -713,10 +714,31 @@ class SyntaxErrorReporter {
     if (p == "->") ok = next_is_name || nt == "(" || nt == "Fn";
     if (ok) return std::nullopt;
     std::string hint;
-    if (nk == NodeKind::Identifier && is_keyword(nt)) hint = "`" + std::string(nt) + "` is a keyword";
+    if (nk == NodeKind::Identifier && is_keyword(nt)) hint = std::string("`") + std::string(nt) + "` is a keyword";
     return Candidate{2, DiagKind::ExpectedToken, span(next),
                      "expected " + std::string(want) + " after `" + std::string(p) + "`, found " + describe(next),
                      std::move(hint), {}};
+  }
+
+  // Letters glued to a number (`1e`, `12abc`, `0x1g`): the lexer ended the number early.
+  std::optional<Candidate> glued_number(TSNode culprit) const {
+    uint32_t b = ts_node_start_byte(culprit);
+    if (l_.kind(culprit) != NodeKind::Identifier || b == 0 || !std::isdigit(static_cast<unsigned char>(text_[b - 1])))
+      return std::nullopt;
+    auto part = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; };
+    uint32_t start = b, end = ts_node_end_byte(culprit);
+    while (start > 0 && part(text_[start - 1])) --start;
+    while (start < b && !std::isdigit(static_cast<unsigned char>(text_[start]))) ++start;
+    std::string_view word = text_.substr(start, end - start);
+    bool exponent = word.size() >= 2 && (word.back() == 'e' || word.back() == 'E') &&
+                    word.find_first_not_of("0123456789_.") == word.size() - 1;
+    if (exponent) {
+      return Candidate{2, DiagKind::InvalidNumberLiteral, span(start, end),
+                       "the exponent of a float literal needs at least one digit",
+                       "for example `" + std::string(word) + "3`", {}};
+    }
+    return Candidate{2, DiagKind::InvalidNumberLiteral, span(start, end),
+                     "invalid number literal `" + std::string(word) + "`", "a name cannot start with a digit", {}};
   }
 
   Candidate generic(TSNode culprit) const {
@@ -728,7 +750,7 @@ class SyntaxErrorReporter {
       if (doubled) hint = t == "&" ? "write `and` for logical and" : "write `or` for logical or";
     }
     if (is_keyword(t) && (ts_node_is_named(culprit) || std::isalpha(static_cast<unsigned char>(t[0])))) {
-      return Candidate{4, DiagKind::UnexpectedToken, span(culprit), "unexpected keyword `" + std::string(t) + "`",
+      return Candidate{4, DiagKind::UnexpectedToken, span(culprit), std::string("unexpected keyword `") + std::string(t) + "`",
                        "a previous line may be missing a closing `)`, `]` or `}`", {}};
     }
     return Candidate{4, DiagKind::UnexpectedToken, span(culprit), "unexpected " + describe(culprit), hint, {}};
@@ -773,18 +795,18 @@ class SyntaxErrorReporter {
                          : pk == NodeKind::Arguments || pk == NodeKind::DecoratorArguments ? "the argument list"
                          : pk == NodeKind::Parameters                                  ? "the parameter list"
                          : pk == NodeKind::TypeArguments                               ? "the type arguments"
-                                                                                       : "`" + std::string(open_text) + "`";
-      Candidate cand{1, DiagKind::UnclosedDelimiter, span(at, at), "expected `" + std::string(t) + "`", "", {}};
+                                                                                       : std::string("`") + std::string(open_text) + "`";
+      Candidate cand{1, DiagKind::UnclosedDelimiter, span(at, at), std::string("expected `") + std::string(t) + "`", "", {}};
       if (!ts_node_is_null(opener)) {
         cand.message += " to close " + what + " opened at " + position(ts_node_start_byte(opener));
-        cand.labels.push_back(Label{span(opener), "unclosed `" + std::string(open_text) + "`"});
+        cand.labels.push_back(Label{span(opener), std::string("unclosed `") + std::string(open_text) + "`"});
       }
       return consider(group, std::move(cand));
     }
     std::string_view before = ts_node_is_null(prev) ? token_before(ts_node_start_byte(m)) : last_token_text(prev);
     if (t == "identifier" && pk == NodeKind::NamedType) {
       return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at),
-                                       "expected a type" + (before.empty() ? std::string() : " after `" + std::string(before) + "`"),
+                                       "expected a type" + (before.empty() ? std::string() : std::string(" after `") + std::string(before) + "`"),
                                        "", {}});
     }
     bool after_operator = !before.empty() && (is_binary_operator_text(before) || before == "(" || before == "[" ||
@@ -795,7 +817,7 @@ class SyntaxErrorReporter {
         return consider(group, Candidate{3, DiagKind::ExpectedExpression, span(e, e),
                                          "expected an expression after `" + std::string(before) + "`", "", {}});
       }
-      std::string after = before.empty() ? std::string() : " after `" + std::string(before) + "`";
+      std::string after = before.empty() ? std::string() : std::string(" after `") + std::string(before) + "`";
       if (before == ".") {
         return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at),
                                          "expected a field name, a tuple index or `await` after `.`", "", {}});
@@ -804,11 +826,11 @@ class SyntaxErrorReporter {
                                        (t == "identifier" ? "expected a name" : "expected an expression") + after,
                                        "", {}});
     }
-    std::string after = before.empty() ? std::string() : " after `" + std::string(before) + "`";
+    std::string after = before.empty() ? std::string() : std::string(" after `") + std::string(before) + "`";
     std::string hint;
     if (t == "=>") hint = "a `match` arm is written `pattern => value`";
     if (t == "block") return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected `{`" + after, hint, {}});
-    consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected `" + std::string(t) + "`" + after,
+    consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), std::string("expected `") + std::string(t) + "`" + after,
                               hint, {}});
   }
 

@@ -194,9 +194,9 @@ class Dumper {
     }
   }
 
-  void fn(int indent, std::string_view role, FnId id, Span at) {
+  void fn(int indent, std::string_view role, FnId id, Span at, bool lambda = false) {
     const FnDecl& f = ast_.get(id);
-    std::string head = "Fn";
+    std::string head = lambda ? "Lambda" : "Fn";
     if (f.name) head += std::string(" ") + std::string(f.name->text);
     if (f.is_async) head += " async";
     if (f.is_static) head += " static";
@@ -396,7 +396,7 @@ class Dumper {
               line(indent, role, "Loop" + label_text(l.label), sp);
               block(in, "body", l.body);
             },
-            [&](const LambdaExpr& l) { fn(indent, role.empty() ? "lambda" : role, l.fn, sp); },
+            [&](const LambdaExpr& l) { fn(indent, role, l.fn, sp, true); },
             [&](const ErrorExpr&) { line(indent, role, "Error", sp); },
         },
         e.data);

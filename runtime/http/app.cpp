@@ -39,7 +39,7 @@ const char kDocsPage[] =
 
 bool has_path(const AppState& app, const char* path) {
   for (const auto& r : app.routes)
-    if (r.path == path) return true;
+    if (std::string_view(r.tmpl).substr(0, r.tmpl.find('?')) == path) return true;
   return false;
 }
 
@@ -105,8 +105,8 @@ bool finalize(AppState& app) {
     for (const auto& m : r.arounds) r.all_arounds.push_back(&m);
     // Afters run in reverse registration order: route afters first, then the globals.
     std::vector<const Middleware*> afters;
-    for (const auto& m : r.afters) afters.push_back(&m);
-    for (auto* m : r.all_afters) afters.push_back(m);
+    for (size_t k = r.afters.size(); k-- > 0;) afters.push_back(&r.afters[k]);
+    for (size_t k = r.all_afters.size(); k-- > 0;) afters.push_back(r.all_afters[k]);
     r.all_afters = afters;
     r.all_sync = bool(r.handler);
     for (auto* m : r.all_befores) r.all_sync = r.all_sync && bool(m->before);

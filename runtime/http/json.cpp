@@ -381,6 +381,11 @@ JsonKind JsonReader::peek() {
   return JsonKind::Invalid;
 }
 
+bool JsonReader::too_deep() {
+  std::string m = "nesting deeper than " + std::to_string(max_depth_) + " levels";
+  return syntax(m.c_str());
+}
+
 bool JsonReader::begin_object() {
   if (!ok()) return false;
   char c;
@@ -389,7 +394,7 @@ bool JsonReader::begin_object() {
     fail_expected("object");
     return false;
   }
-  if (segs_.size() >= max_depth_) return syntax("nesting too deep");
+  if (segs_.size() >= max_depth_) return too_deep();
   ++p_;
   push_seg(false);
   return true;
@@ -429,7 +434,7 @@ bool JsonReader::begin_array() {
     fail_expected("list");
     return false;
   }
-  if (segs_.size() >= max_depth_) return syntax("nesting too deep");
+  if (segs_.size() >= max_depth_) return too_deep();
   ++p_;
   push_seg(true);
   return true;

@@ -257,6 +257,7 @@ class JsonReader {
 
  private:
   bool syntax(const char* msg);
+  bool too_deep();
   bool expect_value_start();
   bool parse_string(Text* out, bool for_key);
   bool parse_number(int64_t* i, double* f, bool* is_int, bool* overflow);

@@ -155,7 +155,7 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Server& srv, Worker& w, tcp::socket sock) : srv_(srv), w_(w), sock_(std::move(sock)),
         buf_(size_t(srv.app.cfg.max_header_bytes + srv.app.cfg.max_body_bytes + 8192)) {
-    srv_.connections.fetch_add(1, std::memory_order_relaxed);
+    // `connections` was incremented when the socket was accepted.
     next_ = w_.head;
     if (next_) next_->prev_ = this;
     w_.head = this;
@@ -427,6 +427,7 @@ void Server::accept() {
       beast::error_code ignored;
       sock.close(ignored);
     } else {
+      connections.fetch_add(1, std::memory_order_relaxed);
       asio::post(w.ioc, [this, &w, s = std::move(sock)]() mutable {
         beast::error_code ignored;
         s.set_option(tcp::no_delay(true), ignored);

@@ -29,7 +29,7 @@ std::string Gen::default_arg(const FnInfo& /*callee_info*/, ModuleId module, FnI
   std::string code;
   if (param < decl.params.size() && decl.params[param].default_value.valid()) {
     ExprId d = decl.params[param].default_value;
-    code = convert_to(expr(d), tir_->type_of(d), info.params[param].type, ast_->get(d).span);
+    code = expr_as(d, info.params[param].type);
   } else {
     code = cpp_type(info.params[param].type) + "{}";
   }
@@ -48,38 +48,62 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
     return "fitz::Any()";
   }
 
-  auto plain_args = [&]() {
+  // The call's operands in source order (receiver or callee first when there is one), each
+  // converted as the checker says; `sequence` keeps Fitz's left-to-right order.
+  auto join = [](const std::vector<std::string>& parts, size_t from = 0) {
     std::string s;
-    for (size_t i = 0; i < c.args.size(); ++i) s += (i ? ", " : "") + expr(c.args[i].value);
+    for (size_t i = from; i < parts.size(); ++i) s += (i > from ? ", " : "") + parts[i];
     return s;
+  };
+  auto with_args = [&](std::vector<Child> head) {
+    for (const auto& a : c.args) head.push_back(child_of(this, a.value));
+    return sequence(head);
+  };
+  auto dynamic_args = [&](std::vector<Child> head) {
+    for (const auto& a : c.args) {
+      ExprId v = a.value;
+      head.push_back(Child{[this, v, at] { return expr_as(v, types_.any()); }, v});
+    }
+    return sequence(head);
   };
 
   // Arguments of a user function or method, in parameter order, with defaults and variadics.
-  auto user_args = [&](ModuleId module, FnId fn) {
+  // Explicit arguments are evaluated in source order, then the defaults.
+  auto user_args = [&](ModuleId module, FnId fn, std::vector<Child> head, std::vector<std::string>* head_code) {
     const FnInfo& info = prog_.modules[module.index].fns[fn.index];
-    std::vector<std::string> slots(info.params.size());
+    size_t nhead = head.size();
+    std::vector<Child> children = std::move(head);
+    std::vector<uint32_t> param_of;
     std::vector<bool> filled(info.params.size(), false);
-    std::string variadic;
     for (size_t i = 0; i < c.args.size(); ++i) {
       uint32_t p = i < ci->param_of_arg.size() ? ci->param_of_arg[i] : uint32_t(i);
       if (p >= info.params.size()) continue;
-      if (info.params[p].variadic) {
-        variadic += (variadic.empty() ? "" : ", ") + expr(c.args[i].value);
-        filled[p] = true;
-        continue;
-      }
-      slots[p] = expr(c.args[i].value);
+      children.push_back(child_of(this, c.args[i].value));
+      param_of.push_back(p);
       filled[p] = true;
     }
+    std::vector<uint32_t> defaulted;
+    for (size_t p = 0; p < info.params.size(); ++p) {
+      if (filled[p] || info.params[p].variadic) continue;
+      children.push_back(Child{[this, &info, module, fn, p] { return default_arg(info, module, fn, uint32_t(p)); },
+                               ExprId()});
+      defaulted.push_back(uint32_t(p));
+    }
+    std::vector<std::string> code = sequence(children);
+    if (head_code) head_code->assign(code.begin(), code.begin() + long(nhead));
+    std::vector<std::string> slots(info.params.size());
+    std::string variadic;
+    size_t k = nhead;
+    for (uint32_t p : param_of) {
+      if (info.params[p].variadic)
+        variadic += (variadic.empty() ? "" : ", ") + code[k++];
+      else
+        slots[p] = code[k++];
+    }
+    for (uint32_t p : defaulted) slots[p] = code[k++];
     std::string s;
     for (size_t p = 0; p < info.params.size(); ++p) {
-      std::string v;
-      if (info.params[p].variadic)
-        v = cpp_type(info.params[p].type) + "{" + variadic + "}";
-      else if (filled[p])
-        v = slots[p];
-      else
-        v = default_arg(info, module, fn, uint32_t(p));
+      std::string v = info.params[p].variadic ? cpp_type(info.params[p].type) + "{" + variadic + "}" : slots[p];
       s += (p ? ", " : "") + v;
     }
     return s;
@@ -89,24 +113,27 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
     case CallKind::Function: {
       const Symbol& s = prog_.symbol(ci->symbol);
       const Symbol& target = s.kind == SymbolKind::Import ? prog_.symbol(s.target) : s;
-      return fmt::format("{}::f_{}({})", ns(target.module), target.name, user_args(target.module, target.fn));
+      return fmt::format("{}::f_{}({})", ns(target.module), target.name,
+                         user_args(target.module, target.fn, {}, nullptr));
     }
     case CallKind::Method:
     case CallKind::StaticMethod: {
       const auto& info = types_.struct_info(ci->struct_id);
       const auto& m = info.methods[ci->index];
-      std::string args = user_args(info.module, m.fn);
-      if (ci->kind == CallKind::StaticMethod) return fmt::format("{}::mth_{}({})", struct_name(ci->struct_id), m.name, args);
-      if (ci->implicit_self) return fmt::format("this->mth_{}({})", m.name, args);
+      if (ci->kind == CallKind::StaticMethod)
+        return fmt::format("{}::mth_{}({})", struct_name(ci->struct_id), m.name, user_args(info.module, m.fn, {}, nullptr));
+      if (ci->implicit_self) return fmt::format("this->mth_{}({})", m.name, user_args(info.module, m.fn, {}, nullptr));
       auto* fe = std::get_if<FieldExpr>(&callee.data);
       if (!fe) break;
-      return fmt::format("{}->mth_{}({})", expr(fe->object), m.name, args);
+      std::vector<std::string> recv;
+      std::string args = user_args(info.module, m.fn, {child_of(this, fe->object)}, &recv);
+      return fmt::format("{}->mth_{}({})", recv[0], m.name, args);
     }
     case CallKind::Builtin: {
       const auto& entry = prog_.builtins->entry(ci->builtin);
       std::string name(runtime_name(entry.name));
-      if (entry.name == "print") return "fitz::print(" + plain_args() + ")";
-      std::string args = plain_args();
+      std::string args = join(with_args({}));
+      if (entry.name == "print") return "fitz::print(" + args + ")";
       return fmt::format("FITZ_CALLP(({}), fitz::{}{}{})", pos(at), name, args.empty() ? "" : ", ", args);
     }
     case CallKind::BuiltinMethod: {
@@ -114,25 +141,35 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       auto* fe = std::get_if<FieldExpr>(&callee.data);
       if (!fe) break;
       TypeId recv_type = tir_->type_of(fe->object);
-      std::string recv = expr(fe->object);
-      if (types_.is_dynamic(recv_type) || types_.kind(recv_type) == TypeKind::Struct) {
-        std::string args;
-        for (size_t i = 0; i < c.args.size(); ++i)
-          args += (i ? ", " : "") + convert_to(expr(c.args[i].value), tir_->type_of(c.args[i].value), types_.any(), at);
-        return fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", recv, entry.name, args, pos(at));
+      TypeKind rk = types_.kind(recv_type);
+      if (types_.is_dynamic(recv_type) || rk == TypeKind::Struct) {
+        auto parts = dynamic_args({child_of(this, fe->object)});
+        std::string call = fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", parts[0], entry.name, join(parts, 1), pos(at));
+        // The checker knows the result type even when the receiver is dynamic.
+        TypeId rt = id.index < tir_->expr_types.size() ? tir_->type_of(id) : types_.any();
+        if (!types_.is_dynamic(rt)) call = fmt::format("fitz::from_any<{}>({}, {})", cpp_type(rt), call, pos(at));
+        return call;
       }
-      std::string args = plain_args();
-      return fmt::format("FITZ_MCALLP(({}), ({}), {}{}{})", pos(at), recv, entry.name, args.empty() ? "" : ", ", args);
+      auto parts = with_args({child_of(this, fe->object)});
+      std::string args = join(parts, 1);
+      if (rk == TypeKind::Int || rk == TypeKind::Float) {
+        // Int and Float methods are free functions of the runtime: fitz::int_abs(n), ...
+        return fmt::format("FITZ_CALLP(({}), fitz::{}_{}, {}{}{})", pos(at), rk == TypeKind::Int ? "int" : "float",
+                           entry.name, parts[0], args.empty() ? "" : ", ", args);
+      }
+      return fmt::format("FITZ_MCALLP(({}), ({}), {}{}{})", pos(at), parts[0], entry.name, args.empty() ? "" : ", ", args);
     }
-    case CallKind::FnValue:
-      return "(" + expr(c.callee) + ")(" + plain_args() + ")";
+    case CallKind::FnValue: {
+      auto parts = with_args({child_of(this, c.callee)});
+      return "(" + parts[0] + ")(" + join(parts, 1) + ")";
+    }
     case CallKind::Dynamic: {
-      std::string args;
-      for (size_t i = 0; i < c.args.size(); ++i)
-        args += (i ? ", " : "") + convert_to(expr(c.args[i].value), tir_->type_of(c.args[i].value), types_.any(), at);
-      if (auto* fe = std::get_if<FieldExpr>(&callee.data))
-        return fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", expr(fe->object), fe->field.text, args, pos(at));
-      return fmt::format("fitz::any_call({}, {{{}}}, {})", expr(c.callee), args, pos(at));
+      if (auto* fe = std::get_if<FieldExpr>(&callee.data)) {
+        auto parts = dynamic_args({child_of(this, fe->object)});
+        return fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", parts[0], fe->field.text, join(parts, 1), pos(at));
+      }
+      auto parts = dynamic_args({child_of(this, c.callee)});
+      return fmt::format("fitz::any_call({}, {{{}}}, {})", parts[0], join(parts, 1), pos(at));
     }
     default:
       break;

@@ -116,7 +116,7 @@ void Gen::declare_fn_locals(const FnInfo& info) {
     if (!p.symbol.valid()) continue;
     fn_->declared.insert(p.symbol.index);
     if (boxed_.count(p.symbol.index))
-      line(fmt::format("auto {0} = std::make_shared<{1}>(_in_{0});", local_name(p.symbol), cpp_type(p.type)));
+      line(fmt::format("auto {0} = fitz::make<{1}>(_in_{0});", local_name(p.symbol), cpp_type(p.type)));
   }
   for (SymbolId l : info.locals) {
     if (fn_->declared.count(l.index)) continue;
@@ -125,7 +125,7 @@ void Gen::declare_fn_locals(const FnInfo& info) {
     fn_->declared.insert(l.index);
     std::string t = cpp_type(s.type);
     if (boxed_.count(l.index))
-      line(fmt::format("auto {} = std::make_shared<{}>();", local_name(l), t));
+      line(fmt::format("auto {} = fitz::make<{}>();", local_name(l), t));
     else
       line(fmt::format("{} {}{{}};", t, local_name(l)));
   }
@@ -176,8 +176,7 @@ void Gen::emit_fn_defs() {
       fn_ = &ctx;
       line(fmt::format("{} {}::dflt_{}() {{", cpp_type(f.type), qual, f.name));
       ++indent_;
-      line("return " + convert_to(expr(f.default_value), tir_->type_of(f.default_value), f.type,
-                                  ast_->get(f.default_value).span) + ";");
+      line("return " + expr_as(f.default_value, f.type) + ";");
       --indent_;
       line("}");
       fn_ = nullptr;
@@ -220,11 +219,13 @@ void Gen::emit_inits() {
     fn_ = &ctx;
     line(fmt::format("void {}::init() {{", ns(m)));
     ++indent_;
+    // Runs once, when the module is first imported: imports interleave with top-level code.
+    line("static bool done = false;");
+    line("if (done) return;");
+    line("done = true;");
     for (StmtId s : ast_->top_level) {
       const Stmt& st = ast_->get(s);
-      if (std::holds_alternative<FnStmt>(st.data) || std::holds_alternative<TypeStmt>(st.data) ||
-          std::holds_alternative<ImportStmt>(st.data) || std::holds_alternative<FromImportStmt>(st.data))
-        continue;
+      if (std::holds_alternative<FnStmt>(st.data) || std::holds_alternative<TypeStmt>(st.data)) continue;
       stmt(s);
     }
     --indent_;
@@ -237,6 +238,8 @@ void Gen::emit_inits() {
 void Gen::emit_main() {
   line("static void fitz_program() {");
   ++indent_;
+  // The roots import everything else; any module not reached that way still runs, in order.
+  for (ModuleId m : graph_.roots) line(ns(m) + "::init();");
   for (ModuleId m : graph_.init_order) line(ns(m) + "::init();");
   --indent_;
   line("}");

@@ -94,6 +94,16 @@ std::string Gen::expr(ExprId id) {
   return convert(raw, tir_->type_of(id), tir_->conversion_of(id), ast_->get(id).span);
 }
 
+std::string Gen::expr_as(ExprId id, TypeId want) {
+  std::string code = expr(id);
+  TypeId from = tir_->type_of(id);
+  if (id.index < tir_->conversions.size()) {
+    const checker::Conversion& c = tir_->conversion_of(id);
+    if (c.kind != ConvKind::None && c.to.valid()) from = c.to;  // expr() applied it already
+  }
+  return convert_to(code, from, want, ast_->get(id).span);
+}
+
 std::string Gen::str_lit(const StrLit& s, Span span) {
   bool has_hole = false;
   for (const auto& p : s.parts) has_hole |= p.is_hole();
@@ -102,16 +112,21 @@ std::string Gen::str_lit(const StrLit& s, Span span) {
     for (const auto& p : s.parts) text += p.text;
     return "fitz::Str::lit(" + cpp_string(text) + ")";
   }
+  std::vector<Child> holes;
+  for (const auto& p : s.parts)
+    if (p.is_hole()) holes.push_back(child_of(this, p.hole));
+  std::vector<std::string> code = sequence(holes);
   std::string args;
+  size_t k = 0;
   for (const auto& p : s.parts) {
     if (!args.empty()) args += ", ";
     if (!p.is_hole()) {
       args += "fitz::Str::lit(" + cpp_string(p.text) + ")";
     } else if (!p.format_spec.empty()) {
-      args += fmt::format("fitz::format_value({}, {}, {})", expr(p.hole), cpp_string(p.format_spec),
+      args += fmt::format("fitz::format_value({}, {}, {})", code[k++], cpp_string(p.format_spec),
                           pos(p.format_span));
     } else {
-      args += expr(p.hole);
+      args += code[k++];
     }
   }
   (void)span;
@@ -146,7 +161,7 @@ std::string Gen::expr_raw(ExprId id) {
             if (s.kind == SymbolKind::Function) {
               base = sym_ref(SymbolId(r.id));
               // A function used as a value becomes a closure of its Fn type.
-              return cpp_type(s.type) + "(&" + base + ")";
+              return cpp_type(type) + "(&" + base + ")";
             }
             base = sym_ref(SymbolId(r.id));
           } else {
@@ -156,23 +171,34 @@ std::string Gen::expr_raw(ExprId id) {
           if (r.narrowed) return "(" + base + ").value()";
           return base;
         } else if constexpr (std::is_same_v<T, TupleExpr>) {
+          auto code = sequence_exprs(d.elems);
           std::string s = cpp_type(type) + "(";
-          for (size_t i = 0; i < d.elems.size(); ++i) s += (i ? ", " : "") + expr(d.elems[i]);
+          for (size_t i = 0; i < code.size(); ++i) s += (i ? ", " : "") + code[i];
           return s + ")";
         } else if constexpr (std::is_same_v<T, ListExpr>) {
+          auto code = sequence_exprs(d.elems);
           std::string s = cpp_type(type) + "{";
-          for (size_t i = 0; i < d.elems.size(); ++i) s += (i ? ", " : "") + expr(d.elems[i]);
+          for (size_t i = 0; i < code.size(); ++i) s += (i ? ", " : "") + code[i];
           return s + "}";
         } else if constexpr (std::is_same_v<T, MapExpr>) {
+          std::vector<ExprId> ids;
+          for (const auto& en : d.entries) {
+            ids.push_back(en.key);
+            ids.push_back(en.value);
+          }
+          auto code = sequence_exprs(ids);
           std::string s = cpp_type(type) + "{";
           for (size_t i = 0; i < d.entries.size(); ++i)
-            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", expr(d.entries[i].key), expr(d.entries[i].value));
+            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", code[2 * i], code[2 * i + 1]);
           return s + "}";
         } else if constexpr (std::is_same_v<T, ListComp> || std::is_same_v<T, MapComp>) {
           std::string r = tmp("c");
+          bool lower = lowering();
           std::string text = take_block_text([&] {
-            line("({");
-            ++indent_;
+            if (!lower) {
+              line("({");
+              ++indent_;
+            }
             line(cpp_type(type) + " " + r + ";");
             int opened = 0;
             for (const auto& cl : d.clauses) {
@@ -209,10 +235,16 @@ std::string Gen::expr_raw(ExprId id) {
               --indent_;
               line("}");
             }
-            line(r + ";");
-            --indent_;
-            line("})");
+            if (!lower) {
+              line(r + ";");
+              --indent_;
+              line("})");
+            }
           });
+          if (lower) {
+            out_ += text;
+            return r;
+          }
           return text;
         } else if constexpr (std::is_same_v<T, UnaryExpr>) {
           std::string o = expr(d.operand);
@@ -223,10 +255,24 @@ std::string Gen::expr_raw(ExprId id) {
           }
           return o;
         } else if constexpr (std::is_same_v<T, BinaryExpr>) {
-          std::string a = expr(d.lhs), b = expr(d.rhs);
+          if (d.op == BinaryOp::And || d.op == BinaryOp::Or) {
+            // The right operand is evaluated only when needed; statements it needs stay
+            // under that condition.
+            std::string a = expr(d.lhs), b;
+            std::string pre = take_block_text([&] { b = expr(d.rhs); });
+            const char* op = d.op == BinaryOp::And ? " && " : " || ";
+            if (pre.empty()) return "(" + a + op + b + ")";
+            std::string t = tmp("b");
+            line(fmt::format("bool {} = {};", t, a));
+            line(fmt::format("if ({}{}) {{", d.op == BinaryOp::And ? "" : "!", t));
+            out_ += pre;
+            line(fmt::format("  {} = {};", t, b));
+            line("}");
+            return t;
+          }
+          auto ab = sequence_exprs({d.lhs, d.rhs});
+          std::string a = ab[0], b = ab[1];
           switch (d.op) {
-            case BinaryOp::And: return "(" + a + " && " + b + ")";
-            case BinaryOp::Or: return "(" + a + " || " + b + ")";
             case BinaryOp::Xor: return "(" + a + " != " + b + ")";
             case BinaryOp::Eq: return "fitz::eq(" + a + ", " + b + ")";
             case BinaryOp::Ne: return "fitz::ne(" + a + ", " + b + ")";
@@ -237,7 +283,8 @@ std::string Gen::expr_raw(ExprId id) {
               return fmt::format("{}({}, {}, {})", binary_fn(d.op), a, b, pos(d.op_span));
           }
         } else if constexpr (std::is_same_v<T, RangeExpr>) {
-          return fmt::format("fitz::Range({}, {}, {})", expr(d.start), expr(d.end), d.inclusive ? "true" : "false");
+          auto se = sequence_exprs({d.start, d.end});
+          return fmt::format("fitz::Range({}, {}, {})", se[0], se[1], d.inclusive ? "true" : "false");
         } else if constexpr (std::is_same_v<T, FieldExpr>) {
           const Ref& r = tir_->ref_of(id);
           std::string base;
@@ -249,7 +296,7 @@ std::string Gen::expr_raw(ExprId id) {
             case RefKind::ModuleMember: {
               const Symbol& s = prog_.symbol(SymbolId(r.id));
               base = sym_ref(SymbolId(r.id));
-              if (s.kind == SymbolKind::Function) return cpp_type(s.type) + "(&" + base + ")";
+              if (s.kind == SymbolKind::Function) return cpp_type(type) + "(&" + base + ")";
               break;
             }
             default:
@@ -273,24 +320,37 @@ std::string Gen::expr_raw(ExprId id) {
         } else if constexpr (std::is_same_v<T, TryExpr>) {
           std::string o = expr(d.operand);
           if (!fn_ || fn_->top_level) return fmt::format("({}).unwrap({})", o, pos(d.op_span));
-          if (fn_->is_async) return "FITZ_CO_TRY(" + o + ")";
+          if (fn_->is_async) {
+            // Statement-level: GCC 12 cannot compile co_return inside a statement expression.
+            std::string t = tmp("q");
+            line(fmt::format("auto {} = {};", t, o));
+            line(fmt::format("if ({}.is_err()) co_return ::fitz::Err({}.take_error());", t, t));
+            return t + ".take_value()";
+          }
           return "FITZ_TRY(" + o + ")";
         } else if constexpr (std::is_same_v<T, CallExpr>) {
           return call(id, d);
         } else if constexpr (std::is_same_v<T, IndexExpr>) {
           TypeId ot = tir_->type_of(d.object);
           TypeKind k = types_.kind(ot);
+          auto oi = sequence_exprs({d.object, d.index});
           if (k == TypeKind::List || k == TypeKind::Map || k == TypeKind::Str || k == TypeKind::Bytes)
-            return fmt::format("{}.at({}, {})", expr(d.object), expr(d.index), pos(e.span));
-          return fmt::format("fitz::any_index({}, fitz::to_any({}), {})", expr(d.object), expr(d.index), pos(e.span));
+            return fmt::format("{}.at({}, {})", oi[0], oi[1], pos(e.span));
+          return fmt::format("fitz::any_index({}, fitz::to_any({}), {})", oi[0], oi[1], pos(e.span));
         } else if constexpr (std::is_same_v<T, SliceExpr>) {
-          std::string a = d.start.valid() ? expr(d.start) : "int64_t(0)";
-          std::string b = d.end.valid() ? expr(d.end) : "fitz::detail::slice_end";
+          std::vector<ExprId> ids = {d.object};
+          if (d.start.valid()) ids.push_back(d.start);
+          if (d.end.valid()) ids.push_back(d.end);
+          auto code = sequence_exprs(ids);
+          size_t k2 = 1;
+          std::string obj = code[0];
+          std::string a = d.start.valid() ? code[k2++] : "int64_t(0)";
+          std::string b = d.end.valid() ? code[k2++] : "fitz::slice_end";
           TypeId ot = tir_->type_of(d.object);
           TypeKind k = types_.kind(ot);
           if (k == TypeKind::List || k == TypeKind::Str || k == TypeKind::Bytes)
-            return fmt::format("{}.slice({}, {}, {})", expr(d.object), a, b, d.inclusive ? "true" : "false");
-          return fmt::format("fitz::any_slice({}, {}, {}, {}, {})", expr(d.object), a, b,
+            return fmt::format("{}.slice({}, {}, {})", obj, a, b, d.inclusive ? "true" : "false");
+          return fmt::format("fitz::any_slice({}, {}, {}, {}, {})", obj, a, b,
                              d.inclusive ? "true" : "false", pos(e.span));
         } else if constexpr (std::is_same_v<T, StructLit>) {
           StructId sid = types_.struct_of(type);
@@ -301,21 +361,34 @@ std::string Gen::expr_raw(ExprId id) {
           const auto& info = types_.struct_info(sid);
           std::string name = struct_name(sid);
           std::string o = tmp("o");
-          std::string s = fmt::format("({{ auto {} = fitz::make<{}>(); ", o, name);
           std::vector<bool> given(info.fields.size(), false);
+          std::vector<Child> values;
+          std::vector<size_t> slots;
           for (const auto& fi : d.fields) {
             auto it = info.field_index.find(std::string(fi.name.text));
             if (it == info.field_index.end()) continue;
             given[it->second] = true;
-            s += fmt::format("{}->fld_{} = {}; ", o, fi.name.text,
-                             convert_to(expr(fi.value), tir_->type_of(fi.value), info.fields[it->second].type,
-                                        ast_->get(fi.value).span));
+            TypeId ft = info.fields[it->second].type;
+            ExprId v = fi.value;
+            values.push_back(Child{[this, v, ft] {
+                                     return expr_as(v, ft);
+                                   },
+                                   v});
+            slots.push_back(it->second);
           }
+          std::vector<std::string> code = sequence(values);
+          std::string body = fmt::format("auto {} = fitz::make<{}>(); ", o, name);
+          for (size_t i = 0; i < slots.size(); ++i)
+            body += fmt::format("{}->fld_{} = {}; ", o, info.fields[slots[i]].name, code[i]);
           for (size_t i = 0; i < info.fields.size(); ++i) {
             if (given[i] || !info.fields[i].has_default) continue;
-            s += fmt::format("{}->fld_{} = {}::dflt_{}(); ", o, info.fields[i].name, name, info.fields[i].name);
+            body += fmt::format("{}->fld_{} = {}::dflt_{}(); ", o, info.fields[i].name, name, info.fields[i].name);
           }
-          return s + o + "; })";
+          if (lowering()) {
+            line(body);
+            return o;
+          }
+          return "({ " + body + o + "; })";
         } else if constexpr (std::is_same_v<T, ResultExpr>) {
           std::string v = expr(d.value);
           if (types_.kind(type) != TypeKind::Result)
@@ -350,7 +423,7 @@ std::string Gen::block_value(BlockId b, TypeId want, const std::string& result_v
     auto* es = std::get_if<ExprStmt>(&st.data);
     if (last && es && !result_var.empty()) {
       line_directive(st.span);
-      line(result_var + " = " + convert_to(expr(es->expr), tir_->type_of(es->expr), want, ast_->get(es->expr).span) + ";");
+      line(result_var + " = " + expr_as(es->expr, want) + ";");
     } else {
       stmt(s);
     }
@@ -374,16 +447,19 @@ std::string Gen::if_expr(ExprId id, const IfExpr& e, bool as_value) {
       }
       line("}");
     });
-    if (!as_value) {
+    if (!as_value || lowering()) {
       out_ += std::string(text);
-      return "";
+      return as_value ? "fitz::null" : "";
     }
     return "({\n" + text + "fitz::null; })";
   }
   std::string r = tmp("r");
-  return take_block_text([&] {
-    line("({");
-    ++indent_;
+  bool lower = lowering();
+  std::string text = take_block_text([&] {
+    if (!lower) {
+      line("({");
+      ++indent_;
+    }
     line(cpp_type(type) + " " + r + "{};");
     line("if (" + expr(e.condition) + ") {");
     ++indent_;
@@ -396,10 +472,17 @@ std::string Gen::if_expr(ExprId id, const IfExpr& e, bool as_value) {
       --indent_;
     }
     line("}");
-    line(r + ";");
-    --indent_;
-    line("})");
+    if (!lower) {
+      line(r + ";");
+      --indent_;
+      line("})");
+    }
   });
+  if (lower) {
+    out_ += text;
+    return r;
+  }
+  return text;
 }
 
 std::string Gen::loop_expr(ExprId id, const LoopExpr& e, bool as_value) {
@@ -412,10 +495,13 @@ std::string Gen::loop_expr(ExprId id, const LoopExpr& e, bool as_value) {
     ctx.result_var = tmp("r");
     ctx.result_type = type;
   }
+  bool lower = as_value && lowering();
   std::string text = take_block_text([&] {
     if (as_value) {
-      line("({");
-      ++indent_;
+      if (!lower) {
+        line("({");
+        ++indent_;
+      }
       line(cpp_type(type) + " " + ctx.result_var + "{};");
     }
     loops_.push_back(ctx);
@@ -431,7 +517,7 @@ std::string Gen::loop_expr(ExprId id, const LoopExpr& e, bool as_value) {
     line("}");
     line(ctx.break_label + ":;");
     loops_.pop_back();
-    if (as_value) {
+    if (as_value && !lower) {
       line(ctx.result_var + ";");
       --indent_;
       line("})");
@@ -440,6 +526,10 @@ std::string Gen::loop_expr(ExprId id, const LoopExpr& e, bool as_value) {
   if (!as_value) {
     out_ += text;
     return "";
+  }
+  if (lower) {
+    out_ += text;
+    return ctx.result_var;
   }
   return text;
 }

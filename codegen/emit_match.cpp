@@ -21,7 +21,8 @@ std::string Gen::pattern_test(PatternId p, const std::string& v, TypeId vt) {
           if (nullable) val = fmt::format("({}).value()", v);
           std::string test;
           if (types_.is_dynamic(vt)) {
-            return fmt::format("fitz::any_in_range({}, {}LL, {}LL, {})", v, d.lo, d.hi, d.inclusive ? "true" : "false");
+            return fmt::format("(({0}).is_int() && ({0}).int_value() >= {1}LL && ({0}).int_value() {2} {3}LL)", v, d.lo,
+                               d.inclusive ? "<=" : "<", d.hi);
           }
           test = fmt::format("({0} >= {1}LL && {0} {2} {3}LL)", val, d.lo, d.inclusive ? "<=" : "<", d.hi);
           return nullable ? fmt::format("(!({}).is_null() && {})", v, test) : test;
@@ -57,11 +58,16 @@ std::string Gen::match_expr(ExprId id, const MatchExpr& m, bool as_value) {
   bool value = as_value && types_.kind(type) != TypeKind::Null;
   std::string r = tmp("r");
   std::string sv = tmp("s");
+  bool lower = as_value && lowering();
   std::string text = take_block_text([&] {
-    if (as_value) {
+    if (as_value && !lower) {
       line("({");
       ++indent_;
       if (value) line(cpp_type(type) + " " + r + "{};");
+    } else if (lower) {
+      if (value) line(cpp_type(type) + " " + r + "{};");
+      line("{");
+      ++indent_;
     } else {
       line("{");
       ++indent_;
@@ -99,7 +105,7 @@ std::string Gen::match_expr(ExprId id, const MatchExpr& m, bool as_value) {
     }
     line(fmt::format("if (!{}) fitz::runtime_error({}, \"no arm of this `match` matches the value\");", done,
                      pos(m.match_span)));
-    if (as_value) {
+    if (as_value && !lower) {
       line(value ? r + ";" : "fitz::null;");
       --indent_;
       line("})");
@@ -111,6 +117,10 @@ std::string Gen::match_expr(ExprId id, const MatchExpr& m, bool as_value) {
   if (!as_value) {
     out_ += text;
     return "";
+  }
+  if (lower) {
+    out_ += text;
+    return value ? r : "fitz::null";
   }
   return text;
 }

@@ -42,7 +42,7 @@ void Gen::assign_to(ExprId target, const std::string& value) {
 
 void Gen::bind_pattern(PatternId p, const std::string& value, TypeId value_type) {
   const Pattern& pat = ast_->get(p);
-  if (auto* b = std::get_if<BindPat>(&pat.data)) {
+  if (std::holds_alternative<BindPat>(pat.data)) {
     SymbolId s = tir_->pattern_symbols[p.index];
     if (!s.valid()) return;
     TypeId want = prog_.symbol(s).type;
@@ -50,7 +50,7 @@ void Gen::bind_pattern(PatternId p, const std::string& value, TypeId value_type)
     if (fn_ && !fn_->declared.count(s.index) && prog_.symbol(s).kind != SymbolKind::Global) {
       fn_->declared.insert(s.index);
       if (boxed_.count(s.index))
-        line(fmt::format("auto {} = std::make_shared<{}>({});", local_name(s), cpp_type(want), v));
+        line(fmt::format("auto {} = fitz::make<{}>({});", local_name(s), cpp_type(want), v));
       else
         line(fmt::format("{} {} = {};", cpp_type(want), local_name(s), v));
       return;
@@ -100,8 +100,11 @@ void Gen::stmt(StmtId id) {
               case BinaryOp::Shr: op = "shr"; break;
               default: op = "add"; break;
             }
-            std::string cur = expr_raw(s.target);
-            std::string v = fmt::format("fitz::op::{}({}, {}, {})", op, cur, expr(s.value), pos(s.op_span));
+            ExprId target = s.target;
+            auto cv = sequence({Child{[this, target] { return expr_raw(target); }, target}, child_of(this, s.value)});
+            bool bitwise = op == "bit_and" || op == "bit_or" || op == "bit_xor";
+            std::string v = bitwise ? fmt::format("fitz::op::{}({}, {})", op, cv[0], cv[1])
+                                    : fmt::format("fitz::op::{}({}, {}, {})", op, cv[0], cv[1], pos(s.op_span));
             TypeId tt = tir_->type_of(s.target);
             assign_to(s.target, fmt::format("static_cast<{}>({})", cpp_type(tt), v));
           } else {
@@ -153,8 +156,7 @@ void Gen::stmt(StmtId id) {
             line(return_stmt(cpp_type(fn_->ret) + "{}"));
             return;
           }
-          line(return_stmt(convert_to(expr(s.value), tir_->type_of(s.value), fn_->ret,
-                                      ast_->get(s.value).span)));
+          line(return_stmt(expr_as(s.value, fn_->ret)));
         } else if constexpr (std::is_same_v<T, BreakStmt>) {
           LoopCtx* target = nullptr;
           for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
@@ -169,8 +171,7 @@ void Gen::stmt(StmtId id) {
           }
           if (!target->result_var.empty()) {
             std::string v = s.value.valid()
-                                ? convert_to(expr(s.value), tir_->type_of(s.value), target->result_type,
-                                             ast_->get(s.value).span)
+                                ? expr_as(s.value, target->result_type)
                                 : cpp_type(target->result_type) + "{}";
             line(target->result_var + " = " + v + ";");
           }
@@ -200,8 +201,18 @@ void Gen::stmt(StmtId id) {
           ctx.break_label = tmp("brk");
           ctx.continue_label = tmp("cont");
           loops_.push_back(ctx);
-          line("while (" + expr(s.condition) + ") {");
-          ++indent_;
+          std::string cond;
+          std::string pre = take_block_text([&] { cond = expr(s.condition); });
+          if (pre.empty()) {
+            line("while (" + cond + ") {");
+            ++indent_;
+          } else {
+            // The condition needs statements: they run before each test.
+            line("while (true) {");
+            ++indent_;
+            out_ += pre;
+            line("if (!(" + cond + ")) break;");
+          }
           line("{");
           ++indent_;
           block(s.body);
@@ -277,9 +288,12 @@ void Gen::stmt(StmtId id) {
             return;
           }
           line(sym_ref(sym) + " = " + lambda(ExprId(), LambdaExpr{s.fn}) + ";");
-        } else if constexpr (std::is_same_v<T, TypeStmt> || std::is_same_v<T, ImportStmt> ||
-                             std::is_same_v<T, FromImportStmt> || std::is_same_v<T, ErrorStmt>) {
-          // Declarations are emitted elsewhere; imports only order module initialisation.
+        } else if constexpr (std::is_same_v<T, ImportStmt> || std::is_same_v<T, FromImportStmt>) {
+          // A module's top level runs when it is first imported (a no-op after that).
+          for (const auto& imp : graph_.get(mod_).imports)
+            if (imp.stmt == id && imp.target.valid()) line(ns(imp.target) + "::init();");
+        } else if constexpr (std::is_same_v<T, TypeStmt> || std::is_same_v<T, ErrorStmt>) {
+          // Declarations are emitted elsewhere.
         } else if constexpr (std::is_same_v<T, StatusReturnStmt>) {
           result_.unsupported.push_back("`return STATUS body` (HTTP handlers)");
         }

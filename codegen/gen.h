@@ -2,6 +2,7 @@
 // module and function being emitted, and the text being written.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,6 +69,7 @@ class Gen {
   // ---- expressions (emit_exprs.cpp, emit_calls.cpp, emit_match.cpp)
   std::string expr(ExprId id);      // with the checker's conversion applied
   std::string expr_raw(ExprId id);  // as the expression's own type
+  std::string expr_as(ExprId id, TypeId want);  // expr(id), then converted to `want`
   std::string convert(const std::string& code, TypeId from, const checker::Conversion& conv, Span at);
   std::string convert_to(const std::string& code, TypeId from, TypeId to, Span at);
   std::string call(ExprId id, const CallExpr& c);
@@ -79,6 +81,29 @@ class Gen {
   std::string lambda(ExprId id, const LambdaExpr& l);
   std::string block_value(BlockId b, TypeId want, const std::string& result_var);
   std::string pos(Span s);  // a fitz::SourcePos literal
+
+  // ---- evaluation order and statement-level lowering (emit_order.cpp)
+  // How an expression may be reordered against its siblings: a constant has no effects and
+  // reads nothing that can change; a simple one only reads; anything else may have effects.
+  enum class Cls { Const, Simple, Complex };
+  Cls classify(ExprId id);
+  // One operand of an operation whose operands Fitz evaluates left to right.
+  struct Child {
+    std::function<std::string()> gen;
+    ExprId id;  // for classification; invalid means "may have effects"
+  };
+  static Child child_of(Gen* g, ExprId id) { return Child{[g, id] { return g->expr(id); }, id}; }
+  // The operands' code, in order. C++ leaves the order of function arguments unspecified (GCC
+  // goes right to left), so operands that could observe each other's effects are evaluated
+  // into temporaries first, left to right. Statements an operand needs before it (see
+  // `lowering`) are emitted here in order too.
+  std::vector<std::string> sequence(const std::vector<Child>& children);
+  std::vector<std::string> sequence_exprs(const std::vector<ExprId>& ids);
+  // Inside an async fn, GCC 12 cannot compile `co_await`/`co_return` inside a statement
+  // expression, so control flow used as a value (if, match, loop, comprehensions, struct
+  // literals, `?`) is lowered to statements written before the current one, and the
+  // expression becomes the temporary holding the result.
+  bool lowering() const { return fn_ && fn_->is_async; }
   std::string tmp(const char* base) { return std::string("_") + base + std::to_string(tmp_++); }
 
   // ---- output

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The differential conformance test: every program of ../shared/conformance/run (and of
 # tests/testdata/run) must pass `fitz check`, build with `fitz run`, and print exactly its .out.
+# A case with a NAME.err expects a runtime error: the exit status must be 1, stdout must equal
+# NAME.out (what was printed before the error) and stderr must start with the lines of NAME.err.
+# Otherwise the exit status must be 0.
 # Usage: scripts/conformance-run.sh [FITZ] [CASE-FILTER]
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,14 +35,27 @@ for dir in "${dirs[@]}"; do
     fi
     expected=${src%.fitz}.out
     actual=$case_dir/.actual
-    if (cd "$case_dir" && timeout 120 "$fitz" check "$entry" >/dev/null 2>"$case_dir/.check" &&
-        timeout 300 "$fitz" run ${FITZ_RUN_FLAGS:-} "$entry" >"$actual" 2>"$case_dir/.err") && cmp -s "$expected" "$actual"; then
+    expected_err=${src%.fitz}.err
+    ok=0
+    if (cd "$case_dir" && timeout 120 "$fitz" check "$entry" >/dev/null 2>"$case_dir/.check"); then
+      (cd "$case_dir" && timeout 300 "$fitz" run ${FITZ_RUN_FLAGS:-} "$entry" >"$actual" 2>"$case_dir/.err")
+      status=$?
+      if [[ -f $expected_err ]]; then
+        lines=$(wc -l <"$expected_err")
+        ((status == 1)) && cmp -s "$expected" "$actual" &&
+          head -n "$lines" "$case_dir/.err" | cmp -s "$expected_err" - && ok=1
+      else
+        ((status == 0)) && cmp -s "$expected" "$actual" && ok=1
+      fi
+    fi
+    if ((ok)); then
       pass=$((pass + 1))
     else
       fail=$((fail + 1))
       failed+=("$name")
       if [[ -n ${VERBOSE:-} ]]; then
         echo "--- $name"; head -c 3000 "$case_dir/.check" "$case_dir/.err"; diff "$expected" "$actual" | head -20
+        [[ -f $expected_err ]] && diff "$expected_err" <(head -n "$(wc -l <"$expected_err")" "$case_dir/.err")
       fi
     fi
   done

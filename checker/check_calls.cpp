@@ -310,7 +310,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
   if (k == TypeKind::Nullable) {
     error(DiagKind::NullableAccess, name.span,
           fmt::format("cannot call `.{}()` on `{}`, which may be null", name.text, show(obj)))
-        .with_hint("check it first: `if x != null { ... }`");
+        .with_hint(null_check_hint(f.object));
     check_args_dynamic(c);
     return types_->error();
   }

@@ -74,6 +74,13 @@ std::vector<std::string_view> Checker::visible_names() const {
   return out;
 }
 
+std::string Checker::null_check_hint(ExprId object) const {
+  // Only variables are narrowed by a null check; a field or call result needs a variable first.
+  if (object.valid() && std::holds_alternative<NameRef>(expr(object).data))
+    return fmt::format("check it first: `if {} != null {{ ... }}`", text(span_of(object)));
+  return "bind it to a variable, then check that: `let v = ...` and `if v != null { ... }`";
+}
+
 bool Checker::can_access_private(StructId owner) const {
   for (const FnScope* s = scope_; s; s = s->parent)
     if (s->owner == owner) return true;
@@ -623,7 +630,7 @@ TypeId Checker::member_type(ExprId e, ExprId object, TypeId obj, const Ident& fi
   if (k == TypeKind::Nullable) {
     error(DiagKind::NullableAccess, field.span,
           fmt::format("cannot use `.{}` on `{}`, which may be null", field.text, show(obj)))
-        .with_hint("check it first: `if x != null { ... }`");
+        .with_hint(null_check_hint(object));
     return types_->error();
   }
   if (k == TypeKind::Module) {

@@ -169,6 +169,7 @@ class Checker {
   TypeId read_var(ExprId e, SymbolId sym, FnScope* owner, Span at);
   TypeId symbol_value_type(ExprId e, SymbolId sym, Span at);
   bool can_access_private(StructId owner) const;
+  std::string null_check_hint(ExprId object) const;
 
   // ---- calls (check_calls.cpp) ----
   TypeId check_call(ExprId e, const CallExpr& c);

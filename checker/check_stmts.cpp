@@ -376,9 +376,12 @@ void Checker::check_return(const ReturnStmt& r) {
   TypeId want = scope_->declared_ret;
   TypeId t = r.value.valid() ? check_expr(r.value, want) : types_->null();
   if (want.valid()) {
-    if (!types_->compatible(t, want))
-      error(DiagKind::ReturnTypeMismatch, r.value.valid() ? span_of(r.value) : r.keyword_span,
-            fmt::format("`return` returns `{}` but the function declares `{}`", show(t), show(want)));
+    if (!types_->compatible(t, want)) {
+      Diagnostic& d = error(DiagKind::ReturnTypeMismatch, r.value.valid() ? span_of(r.value) : r.keyword_span,
+                            fmt::format("`return` returns `{}` but the function declares `{}`", show(t), show(want)));
+      if (scope_->fn.valid() && ast_->get(scope_->fn).return_type.valid())
+        d.with_label(ast_->get(ast_->get(scope_->fn).return_type).span, "return type declared here");
+    }
     else if (r.value.valid())
       coerce(r.value, t, want);
   } else {

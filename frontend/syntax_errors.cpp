@@ -243,7 +243,8 @@ class SyntaxErrorReporter {
   }
 
   void unexpected_character_at(uint32_t b, uint32_t end) {
-    if (b >= text_.size()) return;
+    if (b >= text_.size() || b == last_unexpected_begin_) return;
+    last_unexpected_begin_ = b;
     if (last_unexpected_end_ == b && b != 0) {  // a run of stray characters is one problem
       last_unexpected_end_ = end;
       return;
@@ -879,6 +880,7 @@ class SyntaxErrorReporter {
   bool stopped_ = false;
   Diagnostic* last_direct_ = nullptr;
   uint32_t last_unexpected_end_ = UINT32_MAX;
+  uint32_t last_unexpected_begin_ = UINT32_MAX;
   uint32_t last_error_end_ = UINT32_MAX;
 
   bool have_group_ = false;

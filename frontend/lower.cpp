@@ -402,6 +402,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     case NodeKind::ForStatement: {
       TSNode pat = field(n, g_.f_pattern);
       PatternId p = ts_node_is_null(pat) ? pattern(sp, ErrorPat{}) : lower_pattern(pat);
+      check_loop_pattern(p, "a `for` variable");
       TSNode iter = field(n, g_.f_iterable);
       check_head(iter, "a `for` iterable");
       ExprId it = lower_expr_or_error(iter, sp);

@@ -346,6 +346,7 @@ void Lowerer::lower_comprehension(TSNode n, std::vector<CompClause>& clauses, Ex
     if (k == NodeKind::ForClause) {
       TSNode p = field(c, g_.f_pattern);
       PatternId pat = ts_node_is_null(p) ? pattern(span(c), ErrorPat{}) : lower_pattern(p);
+      check_loop_pattern(pat, "a comprehension variable");
       clauses.push_back(CompClause{pat, lower_expr_or_error(field(c, g_.f_iterable), span(c))});
     } else if (k == NodeKind::IfClause) {
       filter = lower_expr_or_error(field(c, g_.f_condition), span(c));
@@ -460,6 +461,28 @@ ExprId Lowerer::lower_match(TSNode n) {
     });
   }
   return expr(sp, std::move(m));
+}
+
+void Lowerer::check_loop_pattern(PatternId id, std::string_view construct) {
+  // `for` and comprehension variables take a name, `_` or a tuple of those: nothing refutable.
+  std::vector<PatternId> work{id};
+  while (!work.empty()) {
+    PatternId p = work.back();
+    work.pop_back();
+    if (!p.valid()) continue;
+    const Pattern& pat = ast_.get(p);
+    if (const auto* t = std::get_if<TuplePat>(&pat.data)) {
+      work.insert(work.end(), t->elems.begin(), t->elems.end());
+      continue;
+    }
+    if (std::holds_alternative<BindPat>(pat.data) || std::holds_alternative<WildcardPat>(pat.data) ||
+        std::holds_alternative<ErrorPat>(pat.data))
+      continue;
+    diags_.error(DiagKind::InvalidPattern, pat.span,
+                 "pattern `" + std::string(source_.slice(pat.span)) + "` is not allowed as " + std::string(construct))
+        .with_hint("use a name, `_` or a tuple of them, e.g. `for (key, _) in pairs`");
+    return;
+  }
 }
 
 void Lowerer::check_head(TSNode head, std::string_view construct) {
@@ -619,9 +642,20 @@ PatternId Lowerer::lower_pattern(TSNode n) {
     case NodeKind::String:
     case NodeKind::True:
     case NodeKind::False:
-    case NodeKind::Null:
-      result = pattern(sp, LiteralPat{lower_expr(n)});
+    case NodeKind::Null: {
+      ExprId lit = lower_expr(n);
+      if (const auto* str = std::get_if<StrLit>(&ast_.get(lit).data)) {
+        bool holes = std::any_of(str->parts.begin(), str->parts.end(), [](const StrPart& p) { return p.is_hole(); });
+        if (holes) {
+          diags_.error(DiagKind::InvalidPattern, sp, "a string pattern cannot contain interpolation holes")
+              .with_hint("match the value with a name and compare in a guard: `s if s == \"...\" => ...`");
+          result = pattern(sp, ErrorPat{});
+          break;
+        }
+      }
+      result = pattern(sp, LiteralPat{lit});
       break;
+    }
     case NodeKind::NegativeLiteral: {
       TSNode lit = ts_node_named_child(n, 0);
       ExprId e = kind(lit) == NodeKind::Float     ? lower_float(lit, true, sp)

@@ -342,6 +342,8 @@ class Lowerer {
   PatternId pattern(Span sp, PatternData data);
   // Reports a struct literal written directly in an if/while/for/match head.
   void check_head(TSNode head, std::string_view construct);
+  // Reports a refutable pattern (literal, range, Ok/Err) used as a `for` or comprehension variable.
+  void check_loop_pattern(PatternId id, std::string_view construct);
 
   // ---- syntax errors (syntax_errors.cpp)
   void report_syntax_errors(TSNode root);

@@ -77,15 +77,17 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 
 echo
+echo "all runs (server path req/s p50 p99):"
+sed 's/^/  /' "$TMP/results"
+echo
 printf "%-9s %-8s %12s %10s %10s   %s\n" server path "req/s(best)" p50 p99 notes
 for name in baseline fitz; do
   for path in /health /echo; do
     awk -v n=$name -v p=$path '$1==n && $2==p' "$TMP/results" | sort -k3 -g -r | head -1 |
-      awk '{printf "%-9s %-8s %12.0f %10s %10s   %s\n", $1, $2, $3, $4, $5, substr($0, index($0,$6))}'
+      awk '{n = ""; for (i = 6; i <= NF; ++i) n = n " " $i; printf "%-9s %-8s %12.0f %10s %10s  %s\n", $1, $2, $3, $4, $5, n}'
   done
 done
 echo
-awk '$1=="baseline" {b=$3>b?$3:b} $1=="fitz" {f=$3>f?$3:f} END {}' "$TMP/rss"
 for name in baseline fitz; do
   awk -v n=$name '$1==n {if ($4>m) m=$4; if ($3>r) r=$3} END {printf "%-9s RSS after load %6.1f MB, peak %6.1f MB\n", n, r/1024, m/1024}' "$TMP/rss"
 done

@@ -137,8 +137,9 @@ struct Outcome {
 
 // Routing, middleware, handler, CORS, errors. `req.path`/`raw_path` must be set.
 Outcome dispatch(AppState& app, Request& req);
-// After the response is known (sync or async): X-Request-Id, access log, metrics.
-void finish(AppState& app, Request& req, Response& resp);
+// After the response is known (sync or async): X-Request-Id (added to `resp` unless the
+// caller writes it itself), access log, metrics.
+void finish(AppState& app, Request& req, Response& resp, bool add_id_header = true);
 // Fills req.request_id (echo a sane X-Request-Id or generate one) and req.start_ns.
 void begin_request(AppState& app, Request& req);
 

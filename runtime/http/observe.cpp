@@ -116,9 +116,9 @@ void begin_request(AppState& app, Request& req) {
   req.request_id = Text(req.id_buf, 16);
 }
 
-void finish(AppState& app, Request& req, Response& resp) {
+void finish(AppState& app, Request& req, Response& resp, bool add_id_header) {
   if (!app.cfg.observability) return;
-  resp.headers.emplace_back(Str::lit("X-Request-Id"), req.request_id.str());
+  if (add_id_header) resp.headers.emplace_back(Str::lit("X-Request-Id"), req.request_id.str());
   int64_t dur_ns = now_ns() - req.start_ns;
   if (app.cfg.access_log) {
     Buf b;

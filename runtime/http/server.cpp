@@ -320,7 +320,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void send(Response&& resp) {
     if (closed_) return;
     resp_ = std::move(resp);
-    finish(srv_.app, req_, resp_);
+    finish(srv_.app, req_, resp_, false);
     bool keep = keep_alive_ && !srv_.stopping.load(std::memory_order_relaxed);
     keep_alive_ = keep;
     int status = resp_.status;
@@ -345,6 +345,11 @@ class Session : public std::enable_shared_from_this<Session> {
       head_buf_.append(h.first.data(), h.first.size());
       head_buf_ += ": ";
       head_buf_.append(h.second.data(), h.second.size());
+      head_buf_ += "\r\n";
+    }
+    if (!req_.request_id.empty()) {
+      head_buf_ += "X-Request-Id: ";
+      head_buf_.append(req_.request_id.data, req_.request_id.size);
       head_buf_ += "\r\n";
     }
     if (!keep) head_buf_ += "Connection: close\r\n";

@@ -23,5 +23,7 @@ int cmd_check(const std::vector<std::string>& args, Io io);
 int cmd_build(const std::vector<std::string>& args, Io io);
 int cmd_run(const std::vector<std::string>& args, Io io);
 int cmd_test(const std::vector<std::string>& args, Io io);
+int cmd_fmt(const std::vector<std::string>& args, Io io);
+int cmd_new(const std::vector<std::string>& args, Io io);
 
 }  // namespace fitz::cli

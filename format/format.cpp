@@ -1,0 +1,96 @@
+// The public entry points of the formatter: parse, refuse syntax errors, lay out, and check the
+// result means what the input meant before handing it out.
+#include "format/format.h"
+
+
+#include "format/comments.h"
+#include "format/formatter.h"
+#include "frontend/lower.h"
+#include "frontend/syntax_tree.h"
+
+namespace fitz::format {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Drops the ` @LINE:COL` marks of an AST dump.
+std::string strip_positions(const std::string& dump) {
+  std::string out;
+  out.reserve(dump.size());
+  for (size_t i = 0; i < dump.size();) {
+    if (dump[i] == ' ' && i + 2 < dump.size() && dump[i + 1] == '@' && is_digit(dump[i + 2])) {
+      size_t j = i + 2;
+      while (j < dump.size() && (is_digit(dump[j]) || dump[j] == ':' || dump[j] == '-')) ++j;
+      i = j;
+      continue;
+    }
+    out += dump[i++];
+  }
+  return out;
+}
+
+// The comments of a text, as the formatter prints them.
+std::string comment_list(std::string_view text) {
+  frontend::SyntaxTree tree = frontend::parse_text(text);
+  std::string out;
+  for (const Comment& c : collect_comments(tree.root(), text)) {
+    out += c.text;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string lay_out(std::string_view text, const frontend::SyntaxTree& tree, const FormatOptions& options) {
+  Formatter formatter(text, tree.root());
+  std::string out = print_doc(formatter.run(), options.width, options.indent);
+  if (out == "\n") out.clear();  // an empty file stays empty
+  return out;
+}
+
+}  // namespace
+
+std::string ast_fingerprint(std::string_view text) {
+  frontend::SourceFile file(frontend::FileId{0}, "<fmt>", std::string(text));
+  frontend::DiagnosticBag diags;
+  frontend::Ast ast = frontend::parse_module(file, file.id(), diags);
+  std::string dump = strip_positions(frontend::dump_ast(ast, file));
+  if (diags.has_errors()) dump += "\n<syntax errors>";
+  return dump;
+}
+
+std::optional<std::string> format_source(const frontend::SourceFile& file, frontend::DiagnosticBag& diags,
+                                         const FormatOptions& options, std::string* internal_error) {
+  frontend::DiagnosticBag local;
+  frontend::SyntaxTree tree;
+  frontend::Ast ast = frontend::parse_module(file, file.id(), local, &tree);
+  if (local.has_errors()) {
+    diags.append(local);
+    return std::nullopt;
+  }
+  std::string out = lay_out(file.text(), tree, options);
+
+  auto fail = [&](std::string what) -> std::optional<std::string> {
+    if (internal_error) *internal_error = std::move(what);
+    return std::nullopt;
+  };
+  std::string before = strip_positions(frontend::dump_ast(ast, file));
+  std::string after = ast_fingerprint(out);
+  if (after.ends_with("<syntax errors>")) return fail("the formatted text does not parse");
+  if (before != after) return fail("the formatted text has a different syntax tree");
+  if (comment_list(file.text()) != comment_list(out)) return fail("the formatted text lost or changed a comment");
+  return out;
+}
+
+std::string format_unchecked(std::string_view text, const FormatOptions& options) {
+  frontend::SyntaxTree tree = frontend::parse_text(text);
+  return lay_out(text, tree, options);
+}
+
+std::optional<std::string> format_text(std::string_view text, const FormatOptions& options) {
+  frontend::SourceFile file(frontend::FileId{0}, "<fmt>", std::string(text));
+  frontend::DiagnosticBag diags;
+  return format_source(file, diags, options);
+}
+
+}  // namespace fitz::format

@@ -168,8 +168,10 @@ void Checker::check_module(ModuleId id) {
   if (options_.warnings) {
     for (SymbolId s : tir_->top_level) {
       const Symbol& sy = prog_.symbol(s);
+      // An import that did not resolve was already reported; "unused" would only repeat it.
+      bool resolved = sy.kind == SymbolKind::Module ? sy.target_module.valid() : sy.target.valid();
       if ((sy.kind == SymbolKind::Module || sy.kind == SymbolKind::Import) && !sy.used &&
-          !sy.name.starts_with("_"))
+          !sy.name.starts_with("_") && resolved)
         out_.warning(DiagKind::UnusedImport, sy.span, fmt::format("unused import `{}`", sy.name))
             .with_hint("remove the import, or use the name");
     }

@@ -46,7 +46,7 @@ bool use_manifest(const fs::path& toml, ModuleLoader& loader, SourceManager& sou
   std::string error;
   std::optional<std::string> text = reader(toml, error);
   if (!text) {
-    diags.error(DiagKind::CannotReadFile, Span{}, fmt::format("cannot read `{}`: {}", toml.string(), error));
+    diags.error(DiagKind::ManifestUnreadable, Span{}, fmt::format("cannot read `{}`: {}", toml.string(), error));
     return false;
   }
   FileId f = sources.add(toml.string(), std::move(*text));
@@ -60,7 +60,7 @@ bool use_manifest(const fs::path& toml, ModuleLoader& loader, SourceManager& sou
 
 LoadResult load_program(const LoadRequest& req, SourceManager& sources, DiagnosticBag& diags) {
   LoadResult result;
-  ModuleLoader loader(sources, diags, req.reader);
+  ModuleLoader loader(sources, diags, req.reader, req.parse_cache);
   std::error_code ec;
   fs::path target = req.target.empty() ? fs::path() : (req.target.is_absolute() ? req.target : req.cwd / req.target);
 

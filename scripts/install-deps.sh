@@ -13,6 +13,7 @@ PKGS=(
   postgresql postgresql-client
   clang-14 libclang-rt-14-dev
   nodejs npm
+  wrk
 )
 
 missing=()

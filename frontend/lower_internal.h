@@ -58,6 +58,33 @@ bool is_statement_node(NodeKind k);
 // True for the reserved words of Fitz (`fn`, `let`, `match`, ...), which cannot name anything.
 bool is_keyword(std::string_view text);
 
+// ---- Reading the source text around a syntax error (syntax_text.cpp) --------------------------------
+
+// True when only blanks and a `//` comment separate `offset` from the end of its line.
+bool at_line_end(std::string_view text, uint32_t offset);
+// Just past the last non-blank character before `offset` (where a missing token belongs).
+uint32_t back_over_blanks(std::string_view text, uint32_t offset);
+// End of the text of the line holding `offset`, before a `//` comment and trailing blanks.
+uint32_t line_content_end(std::string_view text, uint32_t offset);
+bool line_break_between(std::string_view text, uint32_t from, uint32_t to);
+// Only blanks, newlines and maybe a closing bracket or comma follow: an operand is missing.
+bool at_end_of_expression(std::string_view text, uint32_t offset);
+// The token that ends just before `offset`: a word or a run of up to three punctuation marks.
+std::string_view token_before(std::string_view text, uint32_t offset);
+// Whether a token can start with the scalar `cp`; `;`, `$`, `#`, `!`, `` ` ``, `\`, control
+// characters and invalid UTF-8 cannot.
+bool can_start_token(char32_t cp);
+bool is_binary_operator_text(std::string_view t);
+
+// The token that follows `offset` on the same line, read from the text (what comes after an
+// ERROR node is not cheap to get from the tree).
+struct NextToken {
+  uint32_t begin = 0, end = 0;
+  bool at_line_end = true;
+  std::string_view text;
+};
+NextToken next_token(std::string_view text, uint32_t offset);
+
 // ---- The grammar's vocabulary (lower.cpp) --------------------------------------------------------
 
 // Node kinds of the tree-sitter grammar that lowering distinguishes, named after node-types.json.

@@ -46,16 +46,6 @@ bool is_statement_list(NodeKind k) {
          k == NodeKind::MatchBody;
 }
 
-bool is_binary_operator_text(std::string_view t) {
-  static constexpr std::string_view kOps[] = {"+",  "-",  "*",  "/",  "%",   "==", "!=", "<",  "<=", ">",
-                                              ">=", "&",  "|",  "^",  "<<",  ">>", "..", "..=", "and", "or",
-                                              "xor", "not", "~", "=",  "+=",  "-=", "*=", "/=", "&=", "|=",
-                                              "^=", "<<=", ">>=", "=>", "in"};
-  for (std::string_view op : kOps)
-    if (op == t) return true;
-  return false;
-}
-
 char closer_for(std::string_view opener) {
   if (opener == "(") return ')';
   if (opener == "[") return ']';
@@ -158,22 +148,8 @@ class SyntaxErrorReporter {
     return ts_node_type(leaf);
   }
 
-  // True when only blanks and comments separate `offset` from the end of its line.
-  bool at_line_end(uint32_t offset) const {
-    size_t i = offset;
-    while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\r')) ++i;
-    if (i >= text_.size() || text_[i] == '\n') return true;
-    if (text_.compare(i, 2, "//") == 0) return true;
-    return false;
-  }
-
-  // Just past the last non-blank character before `offset` (where a missing token belongs).
-  uint32_t back_over_blanks(uint32_t offset) const {
-    uint32_t i = std::min<uint32_t>(offset, uint32_t(text_.size()));
-    while (i > 0 && (text_[i - 1] == ' ' || text_[i - 1] == '\t' || text_[i - 1] == '\r' || text_[i - 1] == '\n'))
-      --i;
-    return i;
-  }
+  bool at_line_end(uint32_t offset) const { return lowering::at_line_end(text_, offset); }
+  uint32_t back_over_blanks(uint32_t offset) const { return lowering::back_over_blanks(text_, offset); }
 
   // ---- reporting
 
@@ -234,13 +210,6 @@ class SyntaxErrorReporter {
 
   // A leaf ERROR node is a character no token starts with.
   void unexpected_character(TSNode leaf) { unexpected_character_at(ts_node_start_byte(leaf), ts_node_end_byte(leaf)); }
-
-  // Whether a token can start with the scalar `cp` (else it is a stray character).
-  static bool can_start_token(char32_t cp) {
-    if (cp >= 0x80) return cp != 0xFFFD;
-    if (cp < 0x20 || cp == 0x7F) return cp == '\t' || cp == '\n' || cp == '\r';
-    return std::string_view(";$#!`\\").find(char(cp)) == std::string_view::npos;
-  }
 
   void unexpected_character_at(uint32_t b, uint32_t end) {
     if (b >= text_.size() || b == last_unexpected_begin_) return;
@@ -316,40 +285,7 @@ class SyntaxErrorReporter {
 
   // ---- ERROR nodes
 
-  // The token that follows `offset` on the same line, read from the text (the tree does not say
-  // what comes after an ERROR node in a form that is cheap to get).
-  struct NextToken {
-    uint32_t begin = 0, end = 0;
-    bool at_line_end = true;
-    std::string_view text;
-  };
-  NextToken next_token(uint32_t offset) const {
-    NextToken t;
-    size_t i = offset;
-    while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\r')) ++i;
-    t.begin = t.end = uint32_t(i);
-    if (i >= text_.size() || text_[i] == '\n' || text_.compare(i, 2, "//") == 0) return t;
-    t.at_line_end = false;
-    auto word = [](char c) { return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (static_cast<unsigned char>(c) >= 0x80); };
-    size_t j = i;
-    if (word(text_[i])) {
-      while (j < text_.size() && word(text_[j]) && j - i < 24) ++j;
-    } else if (text_[i] == '"') {
-      j = i + 1;
-    } else {
-      static constexpr std::string_view kLong[] = {"..=", "<<=", ">>=", "...", "==", "!=", "<=", ">=", "->", "=>",
-                                                   "..",  "<<",  ">>",  "+=",  "-=", "*=", "/=", "&=", "|=", "^="};
-      j = i + 1;
-      for (std::string_view op : kLong)
-        if (text_.compare(i, op.size(), op) == 0) {
-          j = i + op.size();
-          break;
-        }
-    }
-    t.end = uint32_t(j);
-    t.text = text_.substr(i, j - i);
-    return t;
-  }
+  NextToken next_token(uint32_t offset) const { return lowering::next_token(text_, offset); }
 
   std::string describe_next(const NextToken& t) const {
     if (t.at_line_end) return "the end of the line";
@@ -358,15 +294,7 @@ class SyntaxErrorReporter {
     return std::string("`") + std::string(t.text) + "`";
   }
 
-  // End of the text of the line holding `offset`, before trailing blanks and a `//` comment.
-  uint32_t line_content_end(uint32_t offset) const {
-    size_t e = text_.find('\n', offset);
-    if (e == std::string_view::npos) e = text_.size();
-    size_t c = text_.substr(0, e).find("//", offset);
-    // A `//` inside a string would fool this; it only moves where a caret points.
-    if (c != std::string_view::npos) e = c;
-    return back_over_blanks(uint32_t(e));
-  }
+  uint32_t line_content_end(uint32_t offset) const { return lowering::line_content_end(text_, offset); }
 
   static bool is_list_like(NodeKind k) {
     return k == NodeKind::Arguments || k == NodeKind::List || k == NodeKind::Tuple || k == NodeKind::Parameters ||
@@ -665,26 +593,14 @@ class SyntaxErrorReporter {
     consider(group, std::move(cand));
   }
 
-  bool line_break_between(uint32_t from, uint32_t to) const {
-    for (uint32_t i = from; i < to && i < text_.size(); ++i)
-      if (text_[i] == '\n') return true;
-    return false;
-  }
+  bool line_break_between(uint32_t from, uint32_t to) const { return lowering::line_break_between(text_, from, to); }
 
   static bool starts_statement(std::string_view t) {
     return t == "let" || t == "fn" || t == "type" || t == "return" || t == "import" || t == "from" ||
            t == "while" || t == "for" || t == "@" || t == "async";
   }
 
-  // Nothing but blanks, comments and maybe a closing bracket follow: an operand is missing.
-  bool at_end_of_expression(uint32_t offset) const {
-    size_t i = offset;
-    while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t' || text_[i] == '\r' || text_[i] == '\n')) ++i;
-    if (i >= text_.size()) return true;
-    char c = text_[i];
-    if (c == ')' || c == ']' || c == '}' || c == ',') return true;
-    return at_line_end(offset);
-  }
+  bool at_end_of_expression(uint32_t offset) const { return lowering::at_end_of_expression(text_, offset); }
 
   // "expected a name after `let`, found `=`" and its relatives.
   std::optional<Candidate> check_pair(TSNode prev, TSNode next) const {
@@ -849,23 +765,7 @@ class SyntaxErrorReporter {
                               "each statement goes on its own line; Fitz has no `;`", {}});
   }
 
-  // The token that ends just before `offset`, read back from the text: a word or a run of
-  // punctuation (at most three characters).
-  std::string_view token_before(uint32_t offset) const {
-    uint32_t e = back_over_blanks(offset);
-    if (e == 0) return {};
-    auto word = [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); };
-    uint32_t b = e;
-    if (word(text_[e - 1])) {
-      while (b > 0 && word(text_[b - 1]) && e - b < 24) --b;
-    } else {
-      while (b > 0 && !word(text_[b - 1]) && std::string_view(" \t\r\n\"'()[]{}").find(text_[b - 1]) == std::string_view::npos &&
-             e - b < 3)
-        --b;
-      if (b == e) b = e - 1;
-    }
-    return text_.substr(b, e - b);
-  }
+  std::string_view token_before(uint32_t offset) const { return lowering::token_before(text_, offset); }
 
   // The text of the last token of `n` (bounded walk down the last children).
   std::string_view last_token_text(TSNode n) const {

@@ -38,7 +38,11 @@ for dir in "${dirs[@]}"; do
     expected_err=${src%.fitz}.err
     ok=0
     if (cd "$case_dir" && timeout 120 "$fitz" check "$entry" >/dev/null 2>"$case_dir/.check"); then
-      (cd "$case_dir" && timeout 300 "$fitz" run ${FITZ_RUN_FLAGS:-} "$entry" >"$actual" 2>"$case_dir/.err")
+      # A case with a NAME.leaks file documents a known reference cycle (a closure that holds
+      # itself): LeakSanitizer is off for that case only; every other check still applies.
+      asan=${ASAN_OPTIONS:-}
+      [[ -f ${src%.fitz}.leaks ]] && asan="detect_leaks=0${asan:+:$asan}"
+      (cd "$case_dir" && ASAN_OPTIONS=$asan timeout 300 "$fitz" run ${FITZ_RUN_FLAGS:-} "$entry" >"$actual" 2>"$case_dir/.err")
       status=$?
       if [[ -f $expected_err ]]; then
         lines=$(wc -l <"$expected_err")

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# End-to-end checks of `fitz new`: every template creates a project that `fitz check` and
+# `fitz fmt --check` accept; the default one also runs (`fitz run`) and passes its tests
+# (`fitz test`), and the cli one passes its tests. Bad names and existing directories exit 2.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+fitz=$(realpath "${1:-$here/../../build/bin/fitz}")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export FITZ_CACHE_DIR=$work/cache
+pass=0 fail=0
+check() {  # name, condition-result
+  if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e: $1"; fi
+}
+cd "$work" || exit 1
+
+for template in default api api-postgres cli; do
+  name=app_${template//-/_}
+  if [[ $template == default ]]; then args=(); else args=(--template "$template"); fi
+  out=$("$fitz" new "$name" "${args[@]}" 2>&1); rc=$?
+  [[ $rc == 0 && $out == *"created"* ]]; check "fitz new $template (rc $rc): $out" $?
+  for f in fitz.toml src/main.fitz src/lib.fitz .gitignore README.md; do
+    [[ -s $name/$f ]]; check "$template: $f exists" $?
+  done
+  ls "$name"/tests/*.fitz >/dev/null 2>&1; check "$template: a test file exists" $?
+  grep -q "name = \"$name\"" "$name/fitz.toml"; check "$template: fitz.toml names the package" $?
+  grep -q "^from $name import" "$name"/tests/*.fitz; check "$template: the test imports the package" $?
+  for cmd in "fitz run" "fitz test" "fitz check" "fitz fmt"; do
+    grep -q "$cmd" "$name/README.md"; check "$template: README mentions $cmd" $?
+  done
+  out=$(cd "$name" && "$fitz" check 2>&1); rc=$?
+  [[ $rc == 0 ]]; check "$template: fitz check (rc $rc): $out" $?
+  out=$(cd "$name" && "$fitz" fmt --check 2>&1); rc=$?
+  [[ $rc == 0 ]]; check "$template: fitz fmt --check (rc $rc): $out" $?
+done
+
+# The default program runs and its tests pass.
+out=$(cd app_default && "$fitz" run 2>&1); rc=$?
+[[ $rc == 0 && $out == *"Hello, world!"* ]]; check "default: fitz run (rc $rc): $out" $?
+out=$(cd app_default && "$fitz" test 2>&1); rc=$?
+[[ $rc == 0 && $out == *"2 passed, 0 failed"* ]]; check "default: fitz test (rc $rc): $out" $?
+# The command-line tool's logic is tested the same way.
+out=$(cd app_cli && "$fitz" test 2>&1); rc=$?
+[[ $rc == 0 && $out == *"2 passed, 0 failed"* ]]; check "cli: fitz test (rc $rc): $out" $?
+
+# Refusals: an existing directory, invalid names, an unknown template, no name.
+"$fitz" new app_default >/dev/null 2>"$work/err"; rc=$?
+[[ $rc == 2 ]] && grep -q "already exists" "$work/err"; check "existing directory exits 2 (rc $rc)" $?
+for bad in 1app App my.app "a b" "$(printf 'a%.0s' {1..65})"; do
+  "$fitz" new "$bad" >/dev/null 2>"$work/err"; rc=$?
+  [[ $rc == 2 && ! -e $bad ]] && grep -q "not a valid package name" "$work/err"
+  check "bad name '$bad' exits 2 (rc $rc)" $?
+done
+"$fitz" new fine --template nope >/dev/null 2>&1; rc=$?
+[[ $rc == 2 && ! -e fine ]]; check "unknown template exits 2 (rc $rc)" $?
+"$fitz" new >/dev/null 2>&1; rc=$?
+[[ $rc == 2 ]]; check "missing NAME exits 2 (rc $rc)" $?
+
+echo "e2e new: $pass passed, $fail failed"
+((fail == 0))

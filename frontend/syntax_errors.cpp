@@ -730,7 +730,8 @@ class SyntaxErrorReporter {
                                               before == "," || before == "return" || before == ":");
     if (t == "identifier" || (ts_node_is_named(m) && t != "block")) {
       if (after_operator && before != "." && before != ":") {
-        uint32_t e = ts_node_end_byte(prev);
+        // With no previous token node (the operator came from the text), point where it ends.
+        uint32_t e = ts_node_is_null(prev) ? at : ts_node_end_byte(prev);
         return consider(group, Candidate{3, DiagKind::ExpectedExpression, span(e, e),
                                          "expected an expression after `" + std::string(before) + "`", "", {}});
       }

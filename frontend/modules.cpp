@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "frontend/lower.h"
+#include "frontend/parse_cache.h"
 
 namespace fitz::frontend {
 
@@ -77,8 +78,9 @@ ModuleId ModuleGraph::find(const fs::path& path) const {
   return ModuleId();
 }
 
-ModuleLoader::ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader)
-    : sources_(sources), diags_(diags), reader_(std::move(reader)) {}
+ModuleLoader::ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader, ParseCache* cache)
+    : sources_(sources), diags_(diags), reader_(std::move(reader)),
+      cache_(cache && &cache->sources() == &sources ? cache : nullptr) {}
 
 void ModuleLoader::set_manifest(Manifest manifest, fs::path project_root) {
   graph_.manifest = std::move(manifest);
@@ -130,14 +132,25 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   ModuleId id(uint32_t(graph_.modules.size()));
   by_path_.emplace(key, id);
   state_.push_back(State::Loading);
-  {
+  if (cache_) {
+    const ParsedModule* parsed = cache_->find(key, *text);
+    if (!parsed) parsed = &cache_->parse(key, display_path(path), std::move(*text));
     Module m;
     m.name = std::move(name);
     m.path = path;
-    m.file = sources_.add(display_path(path), std::move(*text));
+    m.file = parsed->file;
+    m.tree = parsed->tree.clone();
+    m.ast = parsed->ast;
     graph_.modules.push_back(std::move(m));
-  }
-  {
+    for (const Diagnostic& d : parsed->diagnostics) diags_.report(d);
+  } else {
+    {
+      Module m;
+      m.name = std::move(name);
+      m.path = path;
+      m.file = sources_.add(display_path(path), std::move(*text));
+      graph_.modules.push_back(std::move(m));
+    }
     Module& m = graph_.modules[id.index];
     m.ast = parse_module(sources_.file(m.file), m.file, diags_, &m.tree);
   }

@@ -50,9 +50,15 @@ using FileReader =
     std::function<std::optional<std::string>(const std::filesystem::path&, std::string& error)>;
 FileReader disk_reader();
 
+class ParseCache;
+
 class ModuleLoader {
  public:
-  ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader = disk_reader());
+  // With a `cache` bound to `sources`, modules whose content the cache holds are not parsed
+  // again: their tree and AST are copied from it and its syntax diagnostics re-reported. A cache
+  // bound to another SourceManager is ignored.
+  ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader = disk_reader(),
+               ParseCache* cache = nullptr);
 
   // Dependencies named in fitz.toml resolve the first segment of an import.
   void set_manifest(Manifest manifest, std::filesystem::path project_root);
@@ -74,6 +80,7 @@ class ModuleLoader {
   SourceManager& sources_;
   DiagnosticBag& diags_;
   FileReader reader_;
+  ParseCache* cache_ = nullptr;
   ModuleGraph graph_;
   std::unordered_map<std::string, ModuleId> by_path_;
   std::vector<State> state_;

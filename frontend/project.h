@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/modules.h"
+#include "frontend/parse_cache.h"
 
 namespace fitz::frontend {
 
@@ -16,6 +17,9 @@ struct LoadRequest {
   std::filesystem::path target;
   std::filesystem::path cwd = std::filesystem::current_path();
   FileReader reader = disk_reader();
+  // Reuses parses of unchanged files across loads; must be bound to the SourceManager passed
+  // to load_program (see frontend/parse_cache.h).
+  ParseCache* parse_cache = nullptr;
 };
 
 struct LoadResult {

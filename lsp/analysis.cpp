@@ -1,6 +1,9 @@
 // Building an Analysis: the one place the server calls the frontend loader and the checker.
 #include "lsp/analysis.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 namespace fitz::lsp {
 
 namespace fs = std::filesystem;
@@ -33,19 +36,36 @@ fs::path Analysis::path_of(frontend::FileId file) const {
   return {};
 }
 
-std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader) {
+std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
+                                        frontend::ParseCache* cache) {
   auto start = std::chrono::steady_clock::now();
-  auto a = std::make_shared<Analysis>();
+  auto a = cache ? std::make_shared<Analysis>(cache->shared_sources()) : std::make_shared<Analysis>();
   frontend::DiagnosticBag diags;
   frontend::LoadRequest req;
   req.target = target;
   req.cwd = cwd;
   req.reader = std::move(reader);
+  req.parse_cache = cache;
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;
   a->graph = std::move(loaded.graph);
   if (!a->fatal) a->program = checker::check_program(a->graph, a->sources, diags);
   a->diagnostics = diags.sorted();
+  if (cache) {
+    // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with
+    // cached files, order them as a fresh load would have added them: files that are not
+    // modules (the manifest, read first) by FileId, then the modules in load order.
+    std::unordered_map<uint32_t, uint32_t> rank;
+    for (uint32_t i = 0; i < a->graph.modules.size(); ++i) rank[a->graph.modules[i].file.value] = i + 1;
+    auto key = [&](const frontend::Diagnostic& d) -> std::pair<uint64_t, uint64_t> {
+      if (!d.span.file.valid()) return {0, 0};
+      auto it = rank.find(d.span.file.value);
+      if (it == rank.end()) return {1, d.span.file.value};
+      return {2, it->second};
+    };
+    std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(),
+                     [&](const auto& x, const auto& y) { return key(x) < key(y); });
+  }
   a->elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return a;
 }

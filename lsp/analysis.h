@@ -14,6 +14,7 @@
 #include "checker/checker.h"
 #include "frontend/diagnostics.h"
 #include "frontend/modules.h"
+#include "frontend/parse_cache.h"
 #include "frontend/project.h"
 #include "frontend/source.h"
 
@@ -23,7 +24,15 @@ using frontend::ModuleId;
 struct ModuleIndex;
 
 struct Analysis {
-  frontend::SourceManager sources;
+  // The server shares one SourceManager (and a parse cache bound to it) between analyses, so
+  // unchanged files keep their FileId and cached ASTs; an analysis keeps its manager alive.
+  explicit Analysis(std::shared_ptr<frontend::SourceManager> store = std::make_shared<frontend::SourceManager>())
+      : source_store(std::move(store)), sources(*source_store) {}
+  Analysis(const Analysis&) = delete;
+  Analysis& operator=(const Analysis&) = delete;
+
+  std::shared_ptr<frontend::SourceManager> source_store;
+  frontend::SourceManager& sources;
   frontend::ModuleGraph graph;
   checker::TypedProgram program;
   std::vector<frontend::Diagnostic> diagnostics;  // sorted exactly as the CLI prints them
@@ -44,8 +53,10 @@ struct Analysis {
 };
 
 // Loads and checks like `fitz check TARGET` run from `cwd`, reading through `reader`.
+// With a `cache`, files are added to the cache's SourceManager and unchanged ones are not
+// parsed again; the result is the same as without (diagnostics sorted in load order).
 std::shared_ptr<const Analysis> analyze(const std::filesystem::path& target, const std::filesystem::path& cwd,
-                                        frontend::FileReader reader);
+                                        frontend::FileReader reader, frontend::ParseCache* cache = nullptr);
 
 // Normalised absolute form used as a path's identity everywhere in the server.
 std::filesystem::path normalise_path(const std::filesystem::path& p);

@@ -117,12 +117,30 @@ std::shared_ptr<const Analysis> Workspace::analysis_for(const fs::path& path) {
   return fresh_unit_for(path).analysis;
 }
 
+namespace {
+// Files in the shared SourceManager that no cache entry uses, before it is replaced.
+constexpr uint32_t kMaxDeadFiles = 128;
+}  // namespace
+
 void Workspace::refresh(Unit& unit) {
-  unit.analysis = analyze(unit.target, unit.cwd, reader());
+  if (!parse_cache_ || sources_->size() > parse_cache_->size() + kMaxDeadFiles) {
+    sources_ = std::make_shared<frontend::SourceManager>();
+    parse_cache_ = std::make_unique<frontend::ParseCache>(sources_);
+  }
+  // The buffers' incremental trees spare the loader a parse of the edited files.
+  for (const auto& [path, doc] : by_path_)
+    if (doc->tree().valid()) parse_cache_->offer_tree(path, doc->text(), doc->tree().clone());
+  unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get());
   unit.dirty = false;
   unit.module_hashes.clear();
   for (const auto& m : unit.analysis->graph.modules)
     unit.module_hashes[m.path.string()] = content_hash(unit.analysis->sources.file(m.file).text());
+  // Bounded: one entry per module some unit read last time (a deleted file's entry goes).
+  std::unordered_set<std::string> live;
+  for (const auto& [key, u] : units_)
+    if (u->analysis)
+      for (const auto& m : u->analysis->graph.modules) live.insert(m.path.string());
+  parse_cache_->retain([&](const std::string& path) { return live.count(path) != 0; });
   double ms = unit.analysis->elapsed_ms;
   recent_ms_ = recent_ms_ == 0 ? ms : 0.7 * recent_ms_ + 0.3 * ms;
 }

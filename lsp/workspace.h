@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "lsp/analysis.h"
@@ -62,6 +63,8 @@ class Workspace {
   // Running mean of recent analysis times, for the scheduler's debounce.
   double recent_analysis_ms() const { return recent_ms_; }
 
+  const frontend::ParseCache* parse_cache() const { return parse_cache_.get(); }
+
  private:
   std::optional<std::filesystem::path> project_root_above(const std::filesystem::path& dir) const;
 
@@ -69,6 +72,11 @@ class Workspace {
   std::unordered_map<std::string, Document*> by_path_;           // by normalised path
   std::map<std::string, std::unique_ptr<Unit>> units_;           // by key
   double recent_ms_ = 0;
+  // Shared by every analysis: unchanged files keep their FileId and their cached parse. Each
+  // new content adds a file to the manager for good, so once it holds many files that no
+  // cache entry uses, a new manager and cache start (analyses keep the old one alive).
+  std::shared_ptr<frontend::SourceManager> sources_;
+  std::unique_ptr<frontend::ParseCache> parse_cache_;
 };
 
 }  // namespace fitz::lsp

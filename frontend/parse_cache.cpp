@@ -1,0 +1,68 @@
+// The parse cache: one entry per module path, for the latest content read from it.
+#include "frontend/parse_cache.h"
+
+#include "frontend/lower.h"
+
+namespace fitz::frontend {
+
+uint64_t text_hash(std::string_view text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+ParseCache::ParseCache(std::shared_ptr<SourceManager> sources) : sources_(std::move(sources)) {}
+
+const ParsedModule* ParseCache::find(const std::string& path, std::string_view text) {
+  auto it = entries_.find(path);
+  if (it == entries_.end()) return nullptr;
+  const ParsedModule& e = *it->second;
+  if (e.hash != text_hash(text) || sources_->file(e.file).text() != text) return nullptr;
+  ++hits_;
+  return &e;
+}
+
+const ParsedModule& ParseCache::parse(const std::string& path, std::string display_name, std::string text) {
+  ++misses_;
+  auto entry = std::make_unique<ParsedModule>();
+  entry->path = path;
+  entry->hash = text_hash(text);
+  entry->file = sources_->add(std::move(display_name), std::move(text));
+  const SourceFile& source = sources_->file(entry->file);
+  DiagnosticBag diags;
+  auto offer = offers_.find(path);
+  if (offer != offers_.end() && offer->second.hash == entry->hash && offer->second.text == source.text() &&
+      offer->second.tree.valid()) {
+    entry->tree = std::move(offer->second.tree);
+    entry->ast = lower_module(source, entry->file, entry->tree, diags);
+  } else {
+    entry->ast = parse_module(source, entry->file, diags, &entry->tree);
+  }
+  if (offer != offers_.end()) offers_.erase(offer);
+  for (const Diagnostic& d : diags) entry->diagnostics.push_back(d);
+  auto& slot = entries_[path];
+  slot = std::move(entry);
+  return *slot;
+}
+
+void ParseCache::offer_tree(const std::string& path, std::string_view text, SyntaxTree tree) {
+  uint64_t h = text_hash(text);
+  if (auto it = entries_.find(path); it != entries_.end() && it->second->hash == h) return;  // nothing to parse
+  if (auto it = offers_.find(path); it != offers_.end() && it->second.hash == h && it->second.text == text) return;
+  offers_[path] = Offer{h, std::string(text), std::move(tree)};
+}
+
+void ParseCache::retain(const std::function<bool(const std::string&)>& keep) {
+  std::erase_if(entries_, [&](const auto& kv) { return !keep(kv.first); });
+  std::erase_if(offers_, [&](const auto& kv) { return !keep(kv.first); });
+}
+
+void ParseCache::clear() {
+  entries_.clear();
+  offers_.clear();
+}
+
+}  // namespace fitz::frontend

@@ -1,0 +1,83 @@
+// A cache of parsed modules for repeated loads of the same files (the language server analyses
+// after every edit). An entry is keyed by the module's normalised path and holds the syntax
+// tree, the lowered AST and the syntax diagnostics of one exact content; a load that reads the
+// same content again reuses them instead of parsing and lowering.
+//
+// Spans in a cached AST carry the FileId of the file in the cache's SourceManager, so the cache
+// is bound to one long-lived SourceManager and every load that uses the cache must add its
+// files to that manager (the loader checks). A content seen for the first time is added as a
+// new file (new FileId); an unchanged content keeps its FileId, so cached ASTs stay valid
+// across loads. The manager owns the texts the ASTs point into and is shared with whoever keeps
+// a loaded program alive.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+#include "frontend/source.h"
+#include "frontend/syntax_tree.h"
+
+namespace fitz::frontend {
+
+struct ParsedModule {
+  std::string path;  // normalised
+  uint64_t hash = 0;
+  FileId file;       // in the cache's SourceManager: the text the AST points into
+  SyntaxTree tree;
+  Ast ast;
+  std::vector<Diagnostic> diagnostics;  // of the parse and lowering, in report order
+};
+
+class ParseCache {
+ public:
+  explicit ParseCache(std::shared_ptr<SourceManager> sources);
+  ParseCache(const ParseCache&) = delete;
+  ParseCache& operator=(const ParseCache&) = delete;
+
+  SourceManager& sources() const { return *sources_; }
+  const std::shared_ptr<SourceManager>& shared_sources() const { return sources_; }
+
+  // The entry of `path` when it holds exactly `text`; null otherwise. Counts a hit.
+  const ParsedModule* find(const std::string& path, std::string_view text);
+  // Adds `text` to the SourceManager as `display_name`, parses and lowers it (through an
+  // offered tree of that exact text when there is one) and stores the result as the entry of
+  // `path`, replacing the entry of an older content.
+  const ParsedModule& parse(const std::string& path, std::string display_name, std::string text);
+
+  // A tree-sitter tree of `text` built elsewhere (an editor buffer's incremental tree, which
+  // must equal a fresh parse of `text`). The next parse() of exactly that content lowers it
+  // instead of parsing again.
+  void offer_tree(const std::string& path, std::string_view text, SyntaxTree tree);
+
+  // Drops the entries (and offered trees) whose path `keep` rejects.
+  void retain(const std::function<bool(const std::string& path)>& keep);
+  void clear();
+  size_t size() const { return entries_.size(); }
+
+  size_t hits() const { return hits_; }
+  size_t misses() const { return misses_; }
+
+ private:
+  struct Offer {
+    uint64_t hash = 0;
+    std::string text;
+    SyntaxTree tree;
+  };
+  std::shared_ptr<SourceManager> sources_;
+  std::unordered_map<std::string, std::unique_ptr<ParsedModule>> entries_;  // one per path
+  std::unordered_map<std::string, Offer> offers_;
+  size_t hits_ = 0;
+  size_t misses_ = 0;
+};
+
+// FNV-1a over the bytes: the content hash of the cache's keys.
+uint64_t text_hash(std::string_view text);
+
+}  // namespace fitz::frontend

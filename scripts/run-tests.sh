@@ -40,6 +40,9 @@ run conformance-sanitized env FITZ_RUN_FLAGS="--werror --sanitize" bash scripts/
 step "CLI end to end: fitz test, build, run, the cache, runtime error positions"
 run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 
+step "fitz new: every template checks; the default one runs and passes its tests"
+run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
+
 step "fuzz: bounded run of the frontend fuzzer"
 run fuzz bash scripts/fuzz-smoke.sh
 

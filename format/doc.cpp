@@ -19,6 +19,10 @@ bool any_forces_break(const std::vector<Doc>& parts) {
   return std::any_of(parts.begin(), parts.end(), [](const Doc& d) { return d->forces_break; });
 }
 
+bool any_user_breaks(const std::vector<Doc>& parts) {
+  return std::any_of(parts.begin(), parts.end(), [](const Doc& d) { return d->user_breaks; });
+}
+
 bool any_comment(const std::vector<Doc>& parts) {
   return std::any_of(parts.begin(), parts.end(), [](const Doc& d) { return d->has_comment; });
 }
@@ -39,6 +43,7 @@ Doc concat(std::vector<Doc> parts) {
   auto node = std::make_shared<DocNode>();
   node->kind = DocKind::Concat;
   node->forces_break = any_forces_break(parts);
+  node->user_breaks = any_user_breaks(parts);
   node->has_comment = any_comment(parts);
   node->parts = std::move(parts);
   return node;
@@ -64,6 +69,7 @@ Doc indent(Doc d) {
   auto node = std::make_shared<DocNode>();
   node->kind = DocKind::Indent;
   node->forces_break = d->forces_break;
+  node->user_breaks = d->user_breaks;
   node->has_comment = d->has_comment;
   node->parts.push_back(std::move(d));
   return node;
@@ -72,20 +78,61 @@ Doc indent(Doc d) {
 Doc group(Doc d, bool should_break) {
   auto node = std::make_shared<DocNode>();
   node->kind = DocKind::Group;
-  node->should_break = should_break || d->forces_break;
-  node->forces_break = node->should_break;
+  node->should_break = should_break || d->forces_break || d->user_breaks;
+  node->forces_break = should_break || d->forces_break;
+  // Broken only by user-broken groups inside: measured flat like them.
+  node->user_broken = node->should_break && !node->forces_break;
+  node->user_breaks = node->user_broken;
   node->parts.push_back(std::move(d));
   return node;
 }
 
-Doc shielded_group(Doc d, bool should_break) {
+Doc user_broken_group(Doc d) {
+  auto node = std::make_shared<DocNode>();
+  node->kind = DocKind::Group;
+  node->user_broken = !d->forces_break;
+  node->should_break = true;
+  node->forces_break = d->forces_break;
+  node->user_breaks = node->user_broken;
+  node->parts.push_back(std::move(d));
+  return node;
+}
+
+Doc shielded_group(Doc d, bool should_break, Doc hug) {
   auto node = std::make_shared<DocNode>();
   node->kind = DocKind::Group;
   node->shielded = true;
   node->should_break = should_break || d->has_comment;
   node->forces_break = node->should_break;
   node->parts.push_back(std::move(d));
+  if (hug) node->parts.push_back(std::move(hug));
   return node;
+}
+
+Doc with_last_group_broken(const Doc& d) {
+  if (!d) return nullptr;
+  if (d->kind == DocKind::Group && d->shielded && d->parts.size() > 1) {
+    // An argument list that can hug its own last argument: laid out hugging.
+    return shielded_group(d->parts[1]);
+  }
+  if (d->kind == DocKind::Group) {
+    auto node = std::make_shared<DocNode>(*d);
+    node->should_break = true;
+    node->user_broken = false;
+    node->user_breaks = false;
+    node->forces_break = true;
+    if (node->parts.size() > 1) node->parts.resize(1);
+    return node;
+  }
+  if (d->kind != DocKind::Concat) return nullptr;
+  for (size_t i = d->parts.size(); i-- > 0;) {
+    if (Doc broken = with_last_group_broken(d->parts[i])) {
+      std::vector<Doc> parts = d->parts;
+      parts[i] = broken;
+      return concat(std::move(parts));
+    }
+  }
+  return nullptr;
 }
 
 Doc if_break(Doc broken, Doc flat) {
@@ -94,6 +141,7 @@ Doc if_break(Doc broken, Doc flat) {
   if (!broken) broken = nil();
   if (!flat) flat = nil();
   node->forces_break = broken->forces_break;
+  node->user_breaks = broken->user_breaks;
   node->has_comment = broken->has_comment;
   node->parts = {std::move(broken), std::move(flat)};
   return node;
@@ -105,6 +153,14 @@ Doc trailing_comment(std::string_view s) {
   node->text = std::string(s);
   node->forces_break = true;
   node->has_comment = true;
+  return node;
+}
+
+Doc block_comment(std::string_view s) {
+  auto node = std::make_shared<DocNode>();
+  node->kind = DocKind::Text;
+  node->text = std::string(s);
+  node->spaced = true;
   return node;
 }
 
@@ -166,6 +222,9 @@ class Printer {
     const DocNode& d = *cmd.doc;
     switch (d.kind) {
       case DocKind::Text:
+        if (d.spaced && !pending_newline_ && !out_.empty() && !line_is_blank() &&
+            std::string_view(" ([{").find(out_.back()) == std::string_view::npos)
+          emit_text(" ", cmd.indent);
         emit_text(d.text, cmd.indent);
         break;
       case DocKind::Concat:
@@ -180,9 +239,13 @@ class Printer {
           mode = Mode::Break;
         } else if (cmd.mode == Mode::Flat) {
           mode = Mode::Flat;
+        } else if (fits({cmd.indent, Mode::Flat, d.parts[0].get()}, width_ - column_)) {
+          mode = d.shielded ? Mode::Shallow : Mode::Flat;
+        } else if (d.parts.size() > 1 && fits({cmd.indent, Mode::Flat, d.parts[1].get()}, width_ - column_)) {
+          cmds_.push_back({cmd.indent, Mode::Shallow, d.parts[1].get()});
+          break;
         } else {
-          bool ok = fits({cmd.indent, Mode::Flat, d.parts[0].get()}, width_ - column_);
-          mode = !ok ? Mode::Break : d.shielded ? Mode::Shallow : Mode::Flat;
+          mode = Mode::Break;
         }
         cmds_.push_back({cmd.indent, mode, d.parts[0].get()});
         break;
@@ -221,6 +284,8 @@ class Printer {
   bool fits(Cmd next, int32_t rest) const {
     std::vector<Cmd> stack = {next};
     size_t rest_index = cmds_.size();
+    // Spaces count only once something follows them on the line: a newline trims them.
+    int32_t spaces = 0;
     while (rest >= 0) {
       if (stack.empty()) {
         if (rest_index == 0) return true;
@@ -233,8 +298,14 @@ class Printer {
       bool flat = cmd.mode != Mode::Break;
       switch (d.kind) {
         case DocKind::Text: {
+          if (d.text.empty()) break;
+          if (d.text.find_first_not_of(' ') == std::string::npos) {
+            spaces += static_cast<int32_t>(d.text.size());
+            break;
+          }
           bool nl = false;
-          rest -= first_line_width(d.text, nl);
+          rest -= spaces + (d.spaced ? 1 : 0) + first_line_width(d.text, nl);
+          spaces = 0;
           if (nl) return rest >= 0;
           break;
         }
@@ -245,14 +316,14 @@ class Printer {
           stack.push_back({cmd.indent, cmd.mode, d.parts[0].get()});
           break;
         case DocKind::Group:
-          stack.push_back({cmd.indent, d.should_break ? Mode::Break : cmd.mode, d.parts[0].get()});
+          stack.push_back({cmd.indent, d.should_break && !d.user_broken ? Mode::Break : cmd.mode, d.parts[0].get()});
           break;
         case DocKind::IfBreak:
           stack.push_back({cmd.indent, cmd.mode, d.parts[flat ? 1 : 0].get()});
           break;
         case DocKind::Line:
           if (!flat) return true;
-          if (!d.soft) rest -= 1;
+          if (!d.soft) spaces += 1;
           break;
         case DocKind::HardLine:
           return true;

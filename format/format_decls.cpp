@@ -7,11 +7,9 @@ Doc Formatter::type_expr(TSNode n) {
   std::string_view t = type_of(n);
   if (t == "named_type" || t == "module_path") {
     std::vector<Doc> parts;
-    bool first = true;
-    for (TSNode c : named_children(n)) {
-      if (!first) parts.push_back(text("."));
-      parts.push_back(node(c));
-      first = false;
+    for (TSNode c : children(n)) {
+      if (is(c, "comment")) continue;
+      parts.push_back(ts_node_is_named(c) ? node(c) : tok(c));
     }
     return concat(std::move(parts));
   }
@@ -46,6 +44,7 @@ Doc Formatter::type_expr(TSNode n) {
   if (t == "decorator_arguments") {
     ListStyle style;
     style.shielded = true;
+    style.hug_last = true;
     return delimited_children(n, "(", ")", style);
   }
   if (t == "keyword_argument")

@@ -212,6 +212,7 @@ Doc Formatter::postfix_op(TSNode n) {
 Doc Formatter::arguments(TSNode n) {
   ListStyle style;
   style.shielded = true;
+  style.hug_last = true;
   return delimited_children(n, "(", ")", style);
 }
 
@@ -259,6 +260,7 @@ Doc Formatter::comprehension(TSNode n) {
   bool is_map = is(n, "map_comprehension");
   TSNode open = token_child(n, is_map ? "{" : "[");
   TSNode close = last_token_child(n, is_map ? "}" : "]");
+  Doc open_doc = tok(open);  // first: documents are built in source order
   std::vector<Doc> head;
   if (is_map)
     head = {node(field(n, "key")), tok(n, ":"), text(" "), node(field(n, "value"))};
@@ -272,7 +274,7 @@ Doc Formatter::comprehension(TSNode n) {
   }
   std::vector<Comment*> before_close = take_leading(start_of(close));
   Doc close_comments = leading_doc(before_close, true);
-  return group(concat({tok(open), indent(concat({softline(), concat(std::move(head)), concat(std::move(clauses)),
+  return group(concat({open_doc, indent(concat({softline(), concat(std::move(head)), concat(std::move(clauses)),
                                                  close_comments})),
                        softline(), tok(close)}));
 }

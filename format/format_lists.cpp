@@ -51,7 +51,7 @@ Doc Formatter::trailing_doc(const std::vector<Comment*>& comments) {
     if (c->is_line)
       parts.push_back(trailing_comment(c->text));
     else
-      parts.push_back(text(" " + c->text));
+      parts.push_back(block_comment(c->text));
   }
   return concat(std::move(parts));
 }
@@ -64,7 +64,8 @@ Doc Formatter::leading_doc(const std::vector<Comment*>& comments, bool before_cl
     bool last = i + 1 == comments.size();
     switch (c->placement) {
       case Placement::InlineLeading:
-        parts.push_back(text(c->text + " "));
+        parts.push_back(block_comment(c->text));
+        if (!(last && before_close)) parts.push_back(text(" "));  // `x /* c */)`, not `x /* c */ )`
         break;
       case Placement::Trailing:
         parts.push_back(trailing_doc({const_cast<Comment*>(c)}));
@@ -173,6 +174,23 @@ TSNode next_token_sibling(TSNode n) {
 
 bool is_declaration(TSNode n) { return is(n, "function_definition") || is(n, "type_definition"); }
 
+// A last argument that may open on the call's line with its contents below: `f(x, [`,
+// `f({`, `f(P {`, `f(fn(x) {`.
+bool huggable(TSNode n) {
+  if (is(n, "named_argument")) n = field(n, "value");
+  std::string_view t = type_of(n);
+  if (t == "lambda") return is(field(n, "body"), "block");
+  if (t == "call_expression") {
+    // `f(g({` when g is a plain name or `a.b.g`: a single call whose own last argument hugs.
+    TSNode callee = field(n, "function");
+    while (is(callee, "field_expression")) callee = field(callee, "object");
+    if (!is(callee, "identifier")) return false;
+    std::vector<TSNode> args = named_children(field(n, "arguments"));
+    return !args.empty() && huggable(args.back());
+  }
+  return t == "list" || t == "map" || t == "struct_literal" || t == "list_comprehension" || t == "map_comprehension";
+}
+
 }  // namespace
 
 Doc Formatter::delimited(TSNode open, const std::vector<TSNode>& elems, TSNode close, ListStyle style,
@@ -190,9 +208,11 @@ Doc Formatter::delimited(TSNode open, const std::vector<TSNode>& elems, TSNode c
                  true);
   }
   std::vector<Doc> inner;
+  size_t last_index = 0;
   for (size_t i = 0; i < elems.size(); ++i) {
     TSNode e = elems[i];
     std::vector<Comment*> trail = take_trailing(end_of(e));
+    last_index = inner.size();
     inner.push_back(elem_doc ? elem_doc(e) : node(e));
     TSNode sep = next_token_sibling(e);
     if (!is(sep, ",")) sep = TSNode{};
@@ -215,8 +235,18 @@ Doc Formatter::delimited(TSNode open, const std::vector<TSNode>& elems, TSNode c
   std::vector<Comment*> before_close = take_leading(start_of(close));
   inner.push_back(leading_doc(before_close, true));
   Doc sl = style.spaces ? line() : softline();
-  Doc body = concat({open_doc, indent(concat({sl, concat(std::move(inner))})), sl, tok(close)});
-  return style.shielded ? shielded_group(body, broken) : group(body, broken);
+  Doc close_doc = tok(close);
+  Doc hug;
+  if (style.hug_last && huggable(elems.back())) {
+    if (Doc last = with_last_group_broken(inner[last_index])) {
+      std::vector<Doc> hugged = inner;
+      hugged[last_index] = last;
+      hug = concat({open_doc, indent(concat({sl, concat(std::move(hugged))})), sl, close_doc});
+    }
+  }
+  Doc body = concat({open_doc, indent(concat({sl, concat(std::move(inner))})), sl, close_doc});
+  if (style.shielded) return shielded_group(body, broken, hug);
+  return broken ? user_broken_group(body) : group(body);
 }
 
 Doc Formatter::delimited_children(TSNode parent, const char* open, const char* close, ListStyle style) {

@@ -51,6 +51,7 @@ class Formatter {
     bool shielded = false;        // argument-like: a multi-line last element does not break it
     bool keep_multiline = false;  // broken in the source → stays broken
     bool single_comma = false;    // a one-element list keeps its comma: `(a,)`
+    bool hug_last = false;        // a literal or block lambda last may open on the call's line
   };
   // `open elem, elem, … close`, one element per line with a trailing comma when broken.
   Doc delimited(TSNode open, const std::vector<TSNode>& elems, TSNode close, ListStyle style,

@@ -2,6 +2,8 @@
 // Expressions and patterns are in lower_expr.cpp, ERROR/MISSING diagnostics in syntax_errors.cpp.
 #include "frontend/lower.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -140,8 +142,28 @@ bool is_keyword(std::string_view t) {
 
 // ---- Lowerer: shared helpers -----------------------------------------------------------------------
 
+namespace {
+
+// The lowest usable address of the calling thread's stack (0 when unknown). Lowering checks it
+// besides the nesting limit: frames are several times larger in sanitizer builds, and the
+// language server may lower on threads with smaller stacks.
+uintptr_t stack_floor() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  void* addr = nullptr;
+  size_t size = 0;
+  int rc = pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  if (rc != 0 || addr == nullptr) return 0;
+  // Keep a reserve for tree-sitter calls, diagnostics and the frames of the current level.
+  constexpr uintptr_t kReserve = 256 * 1024;
+  return size > 2 * kReserve ? reinterpret_cast<uintptr_t>(addr) + kReserve : 0;
+}
+
+}  // namespace
+
 Lowerer::Lowerer(const SourceFile& source, FileId file, DiagnosticBag& diags)
-    : source_(source), file_(file), diags_(diags), g_(Grammar::get()) {
+    : source_(source), file_(file), diags_(diags), g_(Grammar::get()), stack_floor_(stack_floor()) {
   ast_.file = file;
 }
 
@@ -198,7 +220,8 @@ void Lowerer::report_too_deep(TSNode n) {
 }
 
 bool Lowerer::enter(TSNode n) {
-  if (depth_ >= kMaxNesting) {
+  bool out_of_stack = stack_floor_ != 0 && reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < stack_floor_;
+  if (depth_ >= kMaxNesting || out_of_stack) {
     report_too_deep(n);
     return false;
   }

@@ -382,6 +382,7 @@ class Lowerer {
   const Grammar& g_;
   Ast ast_;
   CursorPool cursors_;
+  uintptr_t stack_floor_ = 0;  // lowering stops nesting before the stack pointer gets below this
   uint32_t depth_ = 0;
   bool reported_too_deep_ = false;
   // Statements starting at or after this offset are inside an unterminated block comment.

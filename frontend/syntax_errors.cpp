@@ -2,6 +2,7 @@
 // Lexical problems (stray characters, unterminated strings and comments) are always reported;
 // otherwise each statement gets at most one message, the most telling one found in it.
 #include <algorithm>
+#include <set>
 #include <cctype>
 #include <cstdio>
 #include <string>
@@ -60,6 +61,10 @@ struct Candidate {
   std::string message;
   std::string hint;
   std::vector<Label> labels;
+  // A `{` left open / a `}` with nothing to close: when the `{` sits on a line that already has
+  // an error, the parser lost the construct that owned the block, and the pair is noise.
+  bool open_brace = false;
+  bool stray_close_brace = false;
 };
 
 class SyntaxErrorReporter {
@@ -117,9 +122,39 @@ class SyntaxErrorReporter {
     }
     ts_tree_cursor_delete(&c);
     flush_group();
+    emit_pending();
   }
 
  private:
+  uint32_t line_of(uint32_t offset) const { return l_.source_.line_col(offset).line; }
+
+  // One syntax error per line, like most compilers: what follows on the same line is usually a
+  // consequence of the first problem. Stray characters are reported regardless (each is real).
+  void emit_pending() {
+    std::stable_sort(pending_.begin(), pending_.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.span.begin < b.span.begin; });
+    bool drop_next_close = false;
+    for (Candidate& c : pending_) {
+      // An unclosed `{` belongs to the line it was opened on.
+      uint32_t line = line_of(c.open_brace && !c.labels.empty() ? c.labels[0].span.begin : c.span.begin);
+      if (c.stray_close_brace && drop_next_close) {
+        drop_next_close = false;
+        continue;
+      }
+      if (lines_with_errors_.count(line)) {
+        if (c.open_brace) drop_next_close = true;
+        continue;
+      }
+      if (count_ >= kMaxSyntaxDiagnostics) break;
+      ++count_;
+      lines_with_errors_.insert(line);
+      Diagnostic& d = l_.diags_.error(c.kind, c.span, std::move(c.message));
+      if (!c.hint.empty()) d.with_hint(std::move(c.hint));
+      for (Label& lab : c.labels) d.with_label(lab.span, std::move(lab.message));
+    }
+    pending_.clear();
+  }
+
   // ---- helpers over the source text
 
   std::string_view text(TSNode n) const { return l_.text(n); }
@@ -159,6 +194,7 @@ class SyntaxErrorReporter {
       return false;
     }
     ++count_;
+    lines_with_errors_.insert(line_of(sp.begin));
     Diagnostic& d = l_.diags_.error(kind, sp, std::move(message));
     if (!hint.empty()) d.with_hint(std::move(hint));
     last_direct_ = &d;
@@ -191,14 +227,10 @@ class SyntaxErrorReporter {
     // an unterminated string or comment explains all of them.
     bool suppressed = group_has_string_error_ || (group_has_lexical_ && best_ && best_->priority > 1);
     if (best_ && !suppressed) {
-      if (count_ < kMaxSyntaxDiagnostics) {
-        ++count_;
-        Diagnostic& d = l_.diags_.error(best_->kind, best_->span, std::move(best_->message));
-        if (!best_->hint.empty()) d.with_hint(std::move(best_->hint));
-        for (Label& lab : best_->labels) d.with_label(lab.span, std::move(lab.message));
-      } else {
+      if (pending_.size() < 4 * kMaxSyntaxDiagnostics)
+        pending_.push_back(std::move(*best_));
+      else
         stopped_ = true;
-      }
     }
     best_.reset();
     group_has_lexical_ = false;
@@ -341,7 +373,7 @@ class SyntaxErrorReporter {
     std::vector<TSNode> open;
     std::optional<Candidate> mismatch;
     std::optional<Candidate> pair_problem;
-    TSNode first_leaf{}, last_leaf{}, prev{};
+    TSNode first_leaf{}, last_leaf{}, prev{}, before_prev{};
     TSNode first_stmt_keyword{}, block_keyword{}, arrow{}, pattern_end{};
     bool have_brace_after_keyword = false;
     bool have_prev = false;
@@ -379,11 +411,13 @@ class SyntaxErrorReporter {
             open.push_back(n);
           } else if (t == ")" || t == "]" || t == "}") {
             if (open.empty()) {
-              if (!mismatch)
+              if (!mismatch) {
                 mismatch = Candidate{2, DiagKind::UnexpectedToken, span(n), std::string("unexpected `") + std::string(t) + "`",
                                      std::string("there is no open `") + (t == ")" ? "(" : t == "]" ? "[" : "{") +
                                          "` for it to close",
                                      {}};
+                mismatch->stray_close_brace = t == "}";
+              }
             } else {
               char want = closer_for(leaf_text(open.back()));
               if (t[0] == want) {
@@ -413,6 +447,15 @@ class SyntaxErrorReporter {
               line_break_between(ts_node_end_byte(prev), b))
             first_stmt_keyword = n;
           if (have_prev && !pair_problem) pair_problem = check_pair(prev, n);
+          // `let x == 1`: the name is not followed by `=` or `:`.
+          if (!pair_problem && have_prev && !ts_node_is_null(before_prev) && leaf_text(before_prev) == "let" &&
+              l_.kind(prev) == NodeKind::Identifier && t != "=" && t != ":") {
+            pair_problem = Candidate{2, DiagKind::ExpectedToken, span(n),
+                                     std::string("expected `=` after `let ") + std::string(leaf_text(prev)) +
+                                         "`, found " + describe(n),
+                                     t == "==" ? "`==` compares; a binding is written `let name = value`" : "", {}};
+          }
+          before_prev = prev;
           prev = n;
           have_prev = true;
           last_leaf = n;
@@ -450,11 +493,13 @@ class SyntaxErrorReporter {
       uint32_t end = back_over_blanks(err_end);
       if (!ts_node_is_null(first_stmt_keyword)) end = back_over_blanks(ts_node_start_byte(first_stmt_keyword));
       std::string what = ot == "{" ? "the block" : std::string("`") + std::string(ot) + "`";
-      return consider(group, Candidate{1, DiagKind::UnclosedDelimiter, span(end, end),
-                                       std::string("expected `") + closer_for(ot) + "` to close " + what +
-                                           " opened at " + position(ts_node_start_byte(o)),
-                                       "",
-                                       {Label{span(o), std::string("unclosed `") + std::string(ot) + "`"}}});
+      Candidate cand{1, DiagKind::UnclosedDelimiter, span(end, end),
+                     std::string("expected `") + closer_for(ot) + "` to close " + what + " opened at " +
+                         position(ts_node_start_byte(o)),
+                     "",
+                     {Label{span(o), std::string("unclosed `") + std::string(ot) + "`"}}};
+      cand.open_brace = ot == "{";
+      return consider(group, std::move(cand));
     }
     if (pair_problem) return consider(group, std::move(*pair_problem));
     if (!ts_node_is_null(last_leaf)) {
@@ -666,9 +711,15 @@ class SyntaxErrorReporter {
       bool doubled = (b + 1 < text_.size() && text_[b + 1] == t[0]) || (b > 0 && text_[b - 1] == t[0]);
       if (doubled) hint = t == "&" ? "write `and` for logical and" : "write `or` for logical or";
     }
+    // Words from other languages.
+    if (t == "elif" || t == "elsif") hint = "write `else if`";
+    if (t == "def" || t == "func" || t == "function") hint = "functions are declared with `fn`";
+    if (t == "var" || t == "const" || t == "val") hint = "variables are declared with `let`";
     if (is_keyword(t) && (ts_node_is_named(culprit) || std::isalpha(static_cast<unsigned char>(t[0])))) {
+      // A keyword that starts a line where an expression continued: something above is unclosed.
+      bool starts_line = b == 0 || line_break_between(back_over_blanks(b), b);
       return Candidate{4, DiagKind::UnexpectedToken, span(culprit), std::string("unexpected keyword `") + std::string(t) + "`",
-                       "a previous line may be missing a closing `)`, `]` or `}`", {}};
+                       starts_line && b > 0 ? "a previous line may be missing a closing `)`, `]` or `}`" : "", {}};
     }
     return Candidate{4, DiagKind::UnexpectedToken, span(culprit), "unexpected " + describe(culprit), hint, {}};
   }
@@ -745,6 +796,13 @@ class SyntaxErrorReporter {
                                        "", {}});
     }
     std::string after = before.empty() ? std::string() : std::string(" after `") + std::string(before) + "`";
+    if (t == ",") {
+      std::string between = pk == NodeKind::TypeBody      ? "`,` or a newline between the fields of a type"
+                            : pk == NodeKind::MatchBody   ? "`,` or a newline between `match` arms"
+                            : pk == NodeKind::StructLiteral ? "`,` or a newline between the fields of a struct literal"
+                                                          : "`,`";
+      return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected " + between, "", {}});
+    }
     std::string hint;
     if (t == "=>") hint = "a `match` arm is written `pattern => value`";
     if (t == "block") return consider(group, Candidate{2, DiagKind::ExpectedToken, span(at, at), "expected `{`" + after, hint, {}});
@@ -789,6 +847,8 @@ class SyntaxErrorReporter {
   bool group_has_lexical_ = false;
   bool group_has_string_error_ = false;
   std::optional<Candidate> best_;
+  std::vector<Candidate> pending_;
+  std::set<uint32_t> lines_with_errors_;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 # End-to-end checks of `fitz new`: every template creates a project that `fitz check` and
 # `fitz fmt --check` accept; the default one also runs (`fitz run`) and passes its tests
 # (`fitz test`), and the cli one passes its tests. Bad names and existing directories exit 2.
+# Then `fitz fmt` on a created project: --check lists files and changes nothing, a plain run
+# rewrites them, files with syntax errors are reported and left alone, `-` filters stdin.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fitz=$(realpath "${1:-$here/../../build/bin/fitz}")
@@ -55,6 +57,27 @@ done
 [[ $rc == 2 && ! -e fine ]]; check "unknown template exits 2 (rc $rc)" $?
 "$fitz" new >/dev/null 2>&1; rc=$?
 [[ $rc == 2 ]]; check "missing NAME exits 2 (rc $rc)" $?
+
+# fitz fmt on the default project.
+cd app_default || exit 1
+printf 'fn  twice(x:Int)->Int=>x*2\nlet  y=twice( 3 )\n' >src/extra.fitz
+cp src/extra.fitz "$work/extra.orig"
+out=$("$fitz" fmt --check 2>/dev/null); rc=$?
+[[ $rc == 1 && $out == "src/extra.fitz" ]] && cmp -s src/extra.fitz "$work/extra.orig"
+check "fmt --check lists the file, exits 1 and changes nothing (rc $rc): $out" $?
+"$fitz" fmt >/dev/null 2>&1; rc=$?
+[[ $rc == 0 && $(cat src/extra.fitz) == $'fn twice(x: Int) -> Int => x * 2\n\nlet y = twice(3)' ]]
+check "fmt rewrites the file (rc $rc): $(cat src/extra.fitz)" $?
+"$fitz" fmt --check >/dev/null 2>&1; rc=$?
+[[ $rc == 0 ]]; check "fmt --check after fmt exits 0 (rc $rc)" $?
+printf 'let a = 1; let b = 2\n' >src/broken.fitz
+"$fitz" fmt src/broken.fitz >/dev/null 2>"$work/err"; rc=$?
+[[ $rc == 1 && $(cat src/broken.fitz) == "let a = 1; let b = 2" ]] && grep -q "E0008" "$work/err"
+check "fmt refuses a file with syntax errors and leaves it (rc $rc)" $?
+rm src/broken.fitz
+out=$(printf 'print( 1 )' | "$fitz" fmt -); rc=$?
+[[ $rc == 0 && $out == "print(1)" ]]; check "fmt - formats stdin (rc $rc): $out" $?
+cd "$work" || exit 1
 
 echo "e2e new: $pass passed, $fail failed"
 ((fail == 0))

@@ -235,12 +235,30 @@ void Gen::emit_inits() {
   line("");
 }
 
+bool Gen::declares_tests(ModuleId m) const {
+  const Ast& ast = graph_.get(m).ast;
+  for (StmtId s : ast.top_level) {
+    auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+    if (!f) continue;
+    for (const auto& dec : ast.get(f->fn).decorators)
+      if (dec.name.text == "test") return true;
+  }
+  return false;
+}
+
 void Gen::emit_main() {
   line("static void fitz_program() {");
   ++indent_;
-  // The roots import everything else; any module not reached that way still runs, in order.
-  for (ModuleId m : graph_.roots) line(ns(m) + "::init();");
-  for (ModuleId m : graph_.init_order) line(ns(m) + "::init();");
+  if (options_.test_mode) {
+    // Test files run their top-level code and, on import, the modules they test; a program's
+    // entry point (src/main.fitz) is not run by `fitz test`.
+    for (ModuleId m : graph_.roots)
+      if (declares_tests(m)) line(ns(m) + "::init();");
+  } else {
+    // The roots import everything else; any module not reached that way still runs, in order.
+    for (ModuleId m : graph_.roots) line(ns(m) + "::init();");
+    for (ModuleId m : graph_.init_order) line(ns(m) + "::init();");
+  }
   --indent_;
   line("}");
   line("");

@@ -6,6 +6,13 @@
 
 namespace fitz::codegen {
 
+// The loop a `break`/`continue` leaves: the innermost one, or the one with that label.
+Gen::LoopCtx* Gen::loop_target(const std::optional<Ident>& label) {
+  for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
+    if (!label || (it->label && *it->label == label->text)) return &*it;
+  return nullptr;
+}
+
 void Gen::block(BlockId id) {
   for (StmtId s : ast_->get(id).stmts) stmt(s);
 }
@@ -158,13 +165,7 @@ void Gen::stmt(StmtId id) {
           }
           line(return_stmt(expr_as(s.value, fn_->ret)));
         } else if constexpr (std::is_same_v<T, BreakStmt>) {
-          LoopCtx* target = nullptr;
-          for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
-            if (!s.label || (it->label && *it->label == s.label->text)) {
-              target = &*it;
-              break;
-            }
-          }
+          LoopCtx* target = loop_target(s.label);
           if (!target) {
             result_.unsupported.push_back("a `break` outside a loop");
             return;
@@ -180,13 +181,7 @@ void Gen::stmt(StmtId id) {
           else
             line("break;");
         } else if constexpr (std::is_same_v<T, ContinueStmt>) {
-          LoopCtx* target = nullptr;
-          for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
-            if (!s.label || (it->label && *it->label == s.label->text)) {
-              target = &*it;
-              break;
-            }
-          }
+          LoopCtx* target = loop_target(s.label);
           if (!target) {
             result_.unsupported.push_back("a `continue` outside a loop");
             return;

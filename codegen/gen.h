@@ -54,6 +54,7 @@ class Gen {
   void emit_globals();
   void emit_inits();
   void emit_main();
+  bool declares_tests(ModuleId m) const;
   void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body);
   std::string fn_signature(FnId id, const std::string& name, bool with_param_names);
   std::string default_arg(const FnInfo& callee_info, ModuleId module, FnId fn, uint32_t param);
@@ -139,6 +140,7 @@ class Gen {
     TypeId result_type;
   };
   std::vector<LoopCtx> loops_;
+  LoopCtx* loop_target(const std::optional<Ident>& label);
 
   std::unordered_set<uint32_t> boxed_;  // symbols captured by a closure: held in a shared cell
   std::unordered_map<std::string, uint32_t> file_ids_;

@@ -43,6 +43,13 @@ std::string display_path(const fs::path& abs) {
   return abs.string();
 }
 
+// A package named `my-app` is imported as `my_app`: `-` cannot appear in an import path.
+std::string importable_name(std::string name) {
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
 fs::path normalise(const fs::path& p) {
   std::error_code ec;
   fs::path abs = fs::absolute(p, ec);
@@ -167,7 +174,7 @@ std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
                                                    const std::vector<Ident>& segments) const {
   fs::path base = importer.path.parent_path();
   size_t first = 0;
-  if (graph_.manifest && graph_.manifest->lib_entry && segments.front().text == graph_.manifest->name) {
+  if (graph_.manifest && graph_.manifest->lib_entry && importable_name(graph_.manifest->name) == segments.front().text) {
     // The package's own name imports its library (how tests/ reach the code they test).
     fs::path entry = graph_.project_root / *graph_.manifest->lib_entry;
     if (segments.size() == 1) return entry;

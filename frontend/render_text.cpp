@@ -105,6 +105,10 @@ void append_snippet(std::string& out, SourceFile const& file, uint32_t line,
                     TextRenderOptions const& options) {
   uint32_t const line_start = file.line_start(line);
   std::string_view const text = file.line_text(line);
+  // A huge line (minified or generated input) is not worth echoing: the `path:line:col`
+  // header already says where, and copying megabytes per diagnostic would stall the output.
+  constexpr size_t kMaxSnippetBytes = 4096;
+  if (text.size() > kMaxSnippetBytes) return;
   PrintedLine const printed = print_line(text, options.tab_width);
   std::string const number = std::to_string(line);
   std::string const blank_gutter =

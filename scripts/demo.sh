@@ -3,7 +3,7 @@
 # and the diagnostics for a program with mistakes.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${1:-$root/build}
+build=$(realpath "${1:-$root/build}")
 fitz=$build/bin/fitz
 cd "$root/examples/hello"
 

@@ -17,29 +17,10 @@ namespace {
 // unparseable from there on.
 constexpr size_t kMaxSyntaxDiagnostics = 100;
 
+// What syntax errors are grouped by: statements, plus the statement-like items of type bodies
+// and match arms.
 bool is_statement_kind(NodeKind k) {
-  switch (k) {
-    case NodeKind::LetStatement:
-    case NodeKind::AnnotatedAssignment:
-    case NodeKind::Assignment:
-    case NodeKind::CompoundAssignment:
-    case NodeKind::ReturnStatement:
-    case NodeKind::StatusReturn:
-    case NodeKind::BreakStatement:
-    case NodeKind::ContinueStatement:
-    case NodeKind::WhileStatement:
-    case NodeKind::ForStatement:
-    case NodeKind::FunctionDefinition:
-    case NodeKind::TypeDefinition:
-    case NodeKind::ImportStatement:
-    case NodeKind::FromImportStatement:
-    case NodeKind::ExpressionStatement:
-    case NodeKind::FieldDeclaration:
-    case NodeKind::MatchArm:
-      return true;
-    default:
-      return false;
-  }
+  return is_statement_node(k) || k == NodeKind::FieldDeclaration || k == NodeKind::MatchArm;
 }
 
 bool is_statement_list(NodeKind k) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A bounded libFuzzer run of the frontend (parse + lower + render diagnostics) in CI: builds the
-# fuzz target with clang and sanitizers in build/fuzz, seeds it with tests/fuzz/corpus and the
+# fuzz target with clang and sanitizers in build/fuzz, seeds it with tests/fuzz/corpus/frontend and the
 # conformance programs, and fails on any crash, leak, timeout or sanitizer report.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,7 +14,7 @@ fi
 cmake --build "$out" --target fitz_frontend_fuzz
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-cp tests/fuzz/corpus/* "$corpus"/ 2>/dev/null || true
+cp tests/fuzz/corpus/frontend/* "$corpus"/ 2>/dev/null || true
 if [[ -d ../shared/conformance ]]; then
   for f in ../shared/conformance/*/*.fitz; do cp "$f" "$corpus/$(basename "$(dirname "$f")")_$(basename "$f")"; done
 fi

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Doc tests: checks every fenced ```fitz block of the Markdown pages under a docs folder.
+
+Info strings (words after ```fitz, in any order):
+  (nothing)        `fitz check` must report no error and no warning
+  run              checked clean, then `fitz run`; the next fenced block must be ```output and
+                   equals the program's standard output
+  test             `fitz test` must pass; an ```output block right after it is compared too
+  fail CODE...     `fitz check` must report each CODE (E0301, W0200, ...)
+  file=PATH        the block is also written to PATH (imports of other blocks can then find it)
+  dir=NAME         files of this block live in the sub-folder NAME of the page's folder
+  project          run the command in the block's folder without a PATH (project mode)
+  --update rewrites each ```output block with what its program printed (review the diff).
+Blocks in other languages with file=PATH (```toml file=fitz.toml) are written and not checked.
+A page's named files are all written before any block of that page is checked.
+Every failure is reported as path:line of the block; the exit status is 1 when any failed.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CODE = re.compile(r"^[EW]\d{4}$")
+FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+MODES = {"run", "test", "fail", "project"}
+
+
+class Block:
+    def __init__(self, page, line, lang, words, text):
+        self.page, self.line, self.lang, self.text = page, line, lang, text
+        self.words, self.attrs = [], {}
+        for w in words:
+            if "=" in w:
+                k, _, v = w.partition("=")
+                self.attrs[k] = v
+            else:
+                self.words.append(w)
+        self.output = None  # expected stdout (the ```output block that follows)
+        self.output_lines = None  # (first, last) 0-based lines of that block's content
+        self.end = None  # 0-based line of the closing fence
+
+    def where(self):
+        return f"{self.page}:{self.line}"
+
+
+def parse_page(path, rel):
+    """Returns (blocks, errors) of one Markdown page."""
+    blocks, errors = [], []
+    lines = open(path, encoding="utf-8").read().split("\n")
+    i = 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, fence, info = len(m.group(1)), m.group(2), m.group(3).strip()
+        start = i + 1
+        body = []
+        i += 1
+        while i < len(lines):
+            close = FENCE.match(lines[i])
+            if close and close.group(2)[0] == fence[0] and len(close.group(2)) >= len(fence) \
+                    and not close.group(3).strip():
+                break
+            body.append(lines[i][indent:] if lines[i][:indent].strip() == "" else lines[i])
+            i += 1
+        else:
+            errors.append(f"{rel}:{start}: fenced block is never closed")
+            break
+        words = info.split()
+        lang = words[0] if words else ""
+        blocks.append(Block(rel, start, lang, words[1:], "\n".join(body) + "\n" if body else ""))
+        blocks[-1].end = i
+        i += 1
+    # Attach ```output blocks to the runnable block right before them.
+    result = []
+    for b in blocks:
+        if b.lang == "output":
+            prev = result[-1] if result else None
+            if prev is None or prev.lang != "fitz" or not ({"run", "test"} & set(prev.words)) \
+                    or prev.output is not None:
+                errors.append(f"{b.where()}: ```output block follows no ```fitz run or ```fitz test block")
+            else:
+                prev.output = b.text
+                prev.output_lines = (b.line, b.end)
+            continue
+        result.append(b)
+    return result, errors
+
+
+def diagnostics(out):
+    found = []
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                found.append(json.loads(line))
+            except ValueError:
+                pass
+    return found
+
+
+def describe(diags):
+    return "; ".join(f"{d.get('code')} {d.get('message')} at {d.get('file')}:"
+                     f"{(d.get('span') or {}).get('start', {}).get('line')}" for d in diags)
+
+
+class Runner:
+    def __init__(self, fitz, timeout):
+        self.fitz, self.timeout = fitz, timeout
+        self.actual = {}  # block -> stdout, for --update
+        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0}
+
+    def call(self, args, cwd):
+        try:
+            p = subprocess.run([self.fitz] + args, cwd=cwd, capture_output=True, text=True,
+                               timeout=self.timeout)
+            return p.returncode, p.stdout, p.stderr
+        except subprocess.TimeoutExpired:
+            return None, "", f"timed out after {self.timeout} s"
+
+    def check(self, b, cwd, target):
+        rc, out, err = self.call(["check", "--format=json"] + target, cwd)
+        return rc, diagnostics(out), err
+
+    def run_block(self, b, pagedir):
+        cwd = os.path.join(pagedir, b.attrs.get("dir", ""))
+        os.makedirs(cwd, exist_ok=True)
+        name = b.attrs.get("file", "example.fitz")
+        path = os.path.join(cwd, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(b.text)
+        target = [] if "project" in b.words else [name]
+        unknown = [w for w in b.words if w not in MODES and not CODE.match(w)]
+        if unknown:
+            return f"unknown word(s) in the info string: {' '.join(unknown)}"
+        if "fail" in b.words:
+            self.counts["fail"] += 1
+            want = [w for w in b.words if CODE.match(w)]
+            if not want:
+                return "`fail` needs the diagnostic code(s) the example must produce"
+            rc, diags, err = self.check(b, cwd, target)
+            got = {d.get("code") for d in diags}
+            missing = [c for c in want if c not in got]
+            if missing:
+                return (f"expected {' '.join(missing)}, got "
+                        f"{describe(diags) or 'no diagnostic'} {err.strip()}").strip()
+            if any(c.startswith("E") for c in want) and rc != 1:
+                return f"`fitz check` exited {rc}, expected 1"
+            return None
+        rc, diags, err = self.check(b, cwd, target)
+        if diags or rc != 0:
+            return f"`fitz check` is not clean (exit {rc}): {describe(diags) or err.strip()}"
+        if "run" in b.words or "test" in b.words:
+            cmd = "run" if "run" in b.words else "test"
+            self.counts[cmd] += 1
+            if cmd == "run" and b.output is None:
+                return "a `run` block needs an ```output block right after it"
+            rc, out, err = self.call([cmd] + target, cwd)
+            if rc != 0:
+                return f"`fitz {cmd}` exited {rc}: {(err or out).strip()[:2000]}"
+            self.actual[b] = out
+            if b.output is not None and out != b.output:
+                return ("output differs\n--- expected\n" + b.output + "--- actual\n" + out).rstrip()
+            return None
+        self.counts["check"] += 1
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--fitz", required=True, help="the fitz binary")
+    ap.add_argument("--docs", required=True, help="the folder of Markdown pages")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per command")
+    ap.add_argument("--update", action="store_true", help="rewrite ```output blocks")
+    ap.add_argument("--keep", action="store_true", help="keep the work folder and print it")
+    ap.add_argument("pages", nargs="*", help="only these pages (relative to --docs)")
+    a = ap.parse_args()
+
+    fitz = os.path.abspath(a.fitz)
+    docs = os.path.abspath(a.docs)
+    pages = []
+    for root, _, files in os.walk(docs):
+        for f in files:
+            if f.endswith(".md"):
+                pages.append(os.path.relpath(os.path.join(root, f), docs))
+    pages.sort()
+    if a.pages:
+        pages = [p for p in pages if p in a.pages]
+    work = tempfile.mkdtemp(prefix="fitz-doctest-")
+    runner = Runner(fitz, a.timeout)
+    failures = []
+    shown_root = os.path.basename(docs)
+    try:
+        for page in pages:
+            rel = os.path.join(shown_root, page)
+            blocks, errors = parse_page(os.path.join(docs, page), rel)
+            failures += errors
+            updates = []
+            pagedir = os.path.join(work, page.replace(os.sep, "_"))
+            os.makedirs(pagedir)
+            for b in blocks:  # named files first, so imports and manifests resolve
+                if "file" in b.attrs:
+                    path = os.path.join(pagedir, b.attrs.get("dir", ""), b.attrs["file"])
+                    os.makedirs(os.path.dirname(path), exist_ok=True)
+                    with open(path, "w", encoding="utf-8") as f:
+                        f.write(b.text)
+            for b in blocks:
+                if b.lang != "fitz":
+                    continue
+                problem = runner.run_block(b, pagedir)
+                if a.update and b in runner.actual and b.output_lines \
+                        and runner.actual[b] != b.output:
+                    updates.append((b.output_lines, runner.actual[b]))
+                    continue
+                if problem:
+                    failures.append(f"{b.where()}: {problem}")
+            if updates:
+                path = os.path.join(docs, page)
+                lines = open(path, encoding="utf-8").read().split("\n")
+                for (first, end), out in sorted(updates, reverse=True):
+                    lines[first:end] = out.rstrip("\n").split("\n") if out else []
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write("\n".join(lines))
+                print(f"updated {len(updates)} output block(s) in {rel}")
+    finally:
+        if a.keep:
+            print(f"work folder: {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    c = runner.counts
+    print(f"doc tests: {len(pages)} pages, {c['check']} checked, {c['run']} run, "
+          f"{c['test']} tested, {c['fail']} failing as expected, {len(failures)} broken")
+    for f in failures:
+        print(f"{f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,7 +44,7 @@ step "fitz new: every template checks; the default one runs and passes its tests
 run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
 
 step "fuzz: bounded run of the frontend fuzzer"
-run fuzz bash scripts/fuzz-smoke.sh
+run fuzz bash scripts/fuzz.sh
 
 step "language server through the real binary (transcripts, CLI parity)"
 run lsp env FITZ_BIN="$build/bin/fitz" node --test tests/lsp/

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--no-log") == 0) app.config().access_log = false;
   app.get("/health", [](Request&) { return Response::json(200, fitz::Str::lit("{\"status\":\"ok\"}")); });
+  app.get("/plaintext", [](Request&) { return Response::text(200, fitz::Str::lit("Hello, World!"), fitz::Str::lit("text/plain")); });
   app.post("/echo", [](Request& req) {
     Binder b(req);
     auto msg = b.body_json<fitz::Ref<bench::Msg>>("Msg");

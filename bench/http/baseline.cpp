@@ -1,6 +1,7 @@
-// Hand-written Boost.Beast baseline for the HTTP benchmark: the same two routes as app.cpp
+// Hand-written Boost.Beast baseline for the HTTP benchmark: the same routes as app.cpp
 // (GET /health, POST /echo decoding {"text": Str, "n": Int} with Boost.JSON and encoding it
-// back), C++20 coroutines, keep-alive, a 30 s read timeout, N threads on one io_context.
+// back) plus GET /plaintext as TechEmpower specifies it, C++20 coroutines, keep-alive, a 30 s
+// read timeout, N threads on one io_context.
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -21,6 +22,9 @@ static http::response<http::string_body> handle(const http::request<http::string
   res.keep_alive(req.keep_alive());
   if (req.target() == "/health" && req.method() == http::verb::get) {
     res.body() = "{\"status\":\"ok\"}";
+  } else if (req.target() == "/plaintext" && req.method() == http::verb::get) {
+    res.set(http::field::content_type, "text/plain");
+    res.body() = "Hello, World!";
   } else if (req.target() == "/echo" && req.method() == http::verb::post) {
     boost::system::error_code ec;
     json::value v = json::parse(req.body(), ec);

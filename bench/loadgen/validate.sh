@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks fitz-loadgen against wrk: both load GET /plaintext of a server on the fitz HTTP runtime
-# (SERVER=baseline: the hand-written Beast server) with the same connections and one client thread, alternating, several rounds; the medians of
-# their throughputs must agree within TOLERANCE percent (default 10). A ratio measured in one
-# run, so a noisy machine slows both alike.
+# (SERVER=baseline: the hand-written Beast server) with the same connections and one client
+# thread, alternating, several rounds; the medians of their throughputs must agree within
+# TOLERANCE percent (default 10). A ratio measured in one run, so a noisy machine slows both
+# alike.
 #
 #   bench/loadgen/validate.sh [BUILD_DIR]      # ROUNDS=5 DUR=2 CONN=32 TOLERANCE=10
 set -euo pipefail

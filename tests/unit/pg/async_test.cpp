@@ -10,6 +10,7 @@
 
 #include "pg/async_conn.h"
 #include "pg/blocking_conn.h"
+#include "pg/pool.h"
 
 namespace fitz::pg {
 namespace {
@@ -65,6 +66,11 @@ class PgAsync : public ::testing::Test {
                             QueryOptions options = {}) {
     std::optional<Result<QueryResult>> r;
     c.query(sql, params, options, [&](Result<QueryResult> q) { r.emplace(std::move(q)); });
+    return run_until(ioc_, r);
+  }
+  Result<Pool::Lease> acquire(Pool& pool) {
+    std::optional<Result<Pool::Lease>> r;
+    pool.acquire([&](Result<Pool::Lease> l) { r.emplace(std::move(l)); });
     return run_until(ioc_, r);
   }
 
@@ -215,6 +221,142 @@ TEST_F(PgAsync, WrongPasswordOrDatabaseIsAServerErrorAtConnect) {
   auto c = connect(info);
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.error().sqlstate, "3D000") << c.error().to_string();
+}
+
+// ---- pool --------------------------------------------------------------------------------
+
+PoolOptions small_pool(std::size_t n, std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
+  PoolOptions o;
+  o.max_connections = n;
+  o.acquire_timeout = timeout;
+  return o;
+}
+
+TEST_F(PgAsync, PoolConnectsLazilyAndReusesConnections) {
+  auto pool = Pool::create(ioc_, info_, small_pool(3));
+  EXPECT_EQ(pool->size(), 0u);
+  int32_t pid = 0;
+  {
+    auto lease = acquire(*pool);
+    ASSERT_TRUE(lease.ok()) << lease.error().to_string();
+    pid = (*lease)->session().process_id;
+    EXPECT_EQ(pool->size(), 1u);
+  }
+  EXPECT_EQ(pool->idle(), 1u);
+  auto again = acquire(*pool);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*again)->session().process_id, pid);
+  EXPECT_EQ(pool->stats().connects, 1u);
+}
+
+TEST_F(PgAsync, PoolReplacesATerminatedConnection) {
+  auto pool = Pool::create(ioc_, info_, small_pool(2));
+  int32_t pid = 0;
+  {
+    auto lease = acquire(*pool);
+    ASSERT_TRUE(lease.ok());
+    pid = (*lease)->session().process_id;
+  }
+  auto admin = BlockingConnection::connect(database_url());
+  ASSERT_TRUE(admin.ok()) << admin.error().to_string();
+  Param p = int8(pid);
+  auto killed = admin->query("SELECT pg_terminate_backend($1::int4)", std::span<const Param>(&p, 1));
+  ASSERT_TRUE(killed.ok()) << killed.error().to_string();
+  ASSERT_TRUE(*killed->row(0).get<bool>(0));
+  // Wait until the backend is gone, so its FATAL message and close have reached our socket.
+  for (int i = 0; i < 500; ++i) {
+    auto gone = admin->query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int4", std::span<const Param>(&p, 1));
+    ASSERT_TRUE(gone.ok());
+    if (*gone->row(0).get<int64_t>(0) == 0) break;
+  }
+  auto lease = acquire(*pool);
+  ASSERT_TRUE(lease.ok()) << lease.error().to_string();
+  EXPECT_NE((*lease)->session().process_id, pid);
+  EXPECT_EQ(pool->stats().replaced, 1u);
+  auto r = query(**lease, "SELECT 1 AS one");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+}
+
+TEST_F(PgAsync, PoolDiscardsAConnectionLeftInsideATransaction) {
+  auto pool = Pool::create(ioc_, info_, small_pool(1));
+  {
+    auto lease = acquire(*pool);
+    ASSERT_TRUE(lease.ok());
+    ASSERT_TRUE(query(**lease, "BEGIN").ok());
+    EXPECT_EQ((*lease)->transaction_status(), TransactionStatus::InTransaction);
+  }
+  EXPECT_EQ(pool->stats().replaced, 1u);
+  EXPECT_EQ(pool->size(), 0u);
+  auto lease = acquire(*pool);
+  ASSERT_TRUE(lease.ok());
+  EXPECT_EQ((*lease)->transaction_status(), TransactionStatus::Idle);
+}
+
+TEST_F(PgAsync, PoolUnreachableServerFailsEveryCallerClearly) {
+  ConnInfo info = info_;
+  info.host = "127.0.0.1";
+  info.port = 1;
+  auto pool = Pool::create(ioc_, info, small_pool(1));
+  std::vector<std::optional<Result<Pool::Lease>>> results(3);
+  for (auto& slot : results) pool->acquire([&slot](Result<Pool::Lease> l) { slot.emplace(std::move(l)); });
+  run_while_not(ioc_, [&] { return results.back().has_value(); });
+  for (auto& r : results) {
+    ASSERT_TRUE(r.has_value());
+    ASSERT_FALSE(r->ok());
+    EXPECT_EQ(r->error().sqlstate, sqlstate::kUnableToConnect) << r->error().to_string();
+  }
+  EXPECT_EQ(pool->size(), 0u);
+  EXPECT_EQ(pool->stats().connect_failures, 3u);
+}
+
+TEST_F(PgAsync, PoolExhaustionQueuesThenTimesOutWithAClearError) {
+  auto pool = Pool::create(ioc_, info_, small_pool(1, std::chrono::milliseconds(100)));
+  auto held = acquire(*pool);
+  ASSERT_TRUE(held.ok());
+  auto waiting = acquire(*pool);
+  ASSERT_FALSE(waiting.ok());
+  EXPECT_NE(waiting.error().message.find("waiting for a free database connection"), std::string::npos)
+      << waiting.error().message;
+  EXPECT_EQ(pool->stats().timeouts, 1u);
+  EXPECT_EQ(pool->waiting(), 0u);
+  // A queued caller gets the connection as soon as it is returned.
+  std::optional<Result<Pool::Lease>> queued;
+  pool->acquire([&](Result<Pool::Lease> l) { queued.emplace(std::move(l)); });
+  EXPECT_EQ(pool->waiting(), 1u);
+  held->release();
+  auto got = run_until(ioc_, queued);
+  EXPECT_TRUE(got.ok());
+}
+
+TEST_F(PgAsync, ManyConcurrentQueriesThroughASmallPoolComplete) {
+  auto pool = Pool::create(ioc_, info_, small_pool(3));
+  constexpr int kCount = 200;
+  int done = 0, failed = 0;
+  std::size_t peak = 0;
+  std::vector<Param> params;
+  for (int i = 0; i < kCount; ++i) params.push_back(int8(i));
+  for (int i = 0; i < kCount; ++i) {
+    pool->acquire([&, i](Result<Pool::Lease> l) {
+      peak = std::max(peak, pool->size());
+      if (!l) {
+        ++failed;
+        ++done;
+        return;
+      }
+      auto lease = std::make_shared<Pool::Lease>(std::move(*l));
+      (*lease)->query("SELECT $1::int8 AS v", std::span<const Param>(&params[i], 1), {},
+                      [&, i, lease](Result<QueryResult> r) {
+                        if (!r || *r->row(0).get<int64_t>(0) != i) ++failed;
+                        ++done;
+                      });
+    });
+  }
+  while (done < kCount && ioc_.run_one() > 0) {
+  }
+  EXPECT_EQ(done, kCount);
+  EXPECT_EQ(failed, 0);
+  EXPECT_LE(peak, 3u);
+  EXPECT_EQ(pool->stats().connects, 3u);
 }
 
 }  // namespace

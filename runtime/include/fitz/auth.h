@@ -86,4 +86,117 @@ class RevocationSet {
 
 int64_t unix_now();
 
+// ---- Bearer tokens and route guards --------------------------------------------------------
+
+// The token of `Authorization: Bearer <token>` (scheme case-insensitive), or an Err that is
+// the 401 message: "missing bearer token" / "authorization header is not a bearer token".
+// `headers` has lower-cased names, as `@auth_provider` receives them.
+Result<Str, Str> bearer_token(const Map<Str, Str>& headers);
+Result<Str, Str> bearer_token(const http::Request& req);
+
+// The map `@auth_provider` receives: request headers with lower-cased names. Browsers cannot
+// set headers on a WebSocket upgrade, so a `Sec-WebSocket-Protocol` entry `bearer.<token>`
+// becomes `authorization: Bearer <token>` when the request has no Authorization header.
+Map<Str, Str> provider_headers(const http::Request& req);
+// The `bearer.<token>` entry of a Sec-WebSocket-Protocol header ("" when absent).
+Str bearer_subprotocol(http::Text protocols);
+
+// What a guarded route (or WebSocket endpoint) requires beyond a valid user.
+struct Requirement {
+  bool admin = false;      // @admin: role == "admin"
+  std::vector<Str> roles;  // @requires("a") @requires("b"): any one of them
+
+  static Requirement authenticated() { return {}; }
+  static Requirement admin_role() {
+    Requirement r;
+    r.admin = true;
+    return r;
+  }
+  static Requirement any_role(std::initializer_list<Str> roles) {
+    Requirement r;
+    r.roles.assign(roles.begin(), roles.end());
+    return r;
+  }
+};
+
+// 401 {"error": msg} with `WWW-Authenticate: Bearer`.
+http::Response unauthorized(http::Text msg);
+// The 403 for a user with `role` (null when the role satisfies `need`).
+Nullable<http::Response> forbidden(const Requirement& need, const Nullable<Str>& role);
+// The `role` claim of JWT claims when it is a string.
+Nullable<Str> claims_role(const Claims& c);
+
+// `@auth_provider` and the guards over it. `U` is the provider's user type (a generated
+// `Ref<User>`, or `Claims`); `role_of` reads the role that `@admin` / `@requires` check (null:
+// no role, so only `@authenticated` passes). The provider is sync or async
+// (`Task<Result<U, Str>>`); an Err(msg) from it is a 401 {"error": msg}.
+template <class U> class Guard {
+ public:
+  using SyncProvider = Fn<Result<U, Str>(Map<Str, Str>)>;
+  using AsyncProvider = Fn<Task<Result<U, Str>>(Map<Str, Str>)>;
+  using RoleOf = Fn<Nullable<Str>(const U&)>;
+
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Guard>>>
+  explicit Guard(F&& provider, RoleOf role_of = RoleOf()) : role_of_(role_of) {
+    if constexpr (http::detail::is_task<http::detail::ResultOf<F, Map<Str, Str>>>)
+      async_ = AsyncProvider(std::forward<F>(provider));
+    else
+      sync_ = SyncProvider(std::forward<F>(provider));
+  }
+
+  bool is_async() const { return !sync_; }
+
+  // The user, or the 401 / 403 response. `check` needs a sync provider.
+  Result<U, http::Response> check(const http::Request& req, const Requirement& need) const {
+    if (!sync_) runtime_error(SourcePos{}, "auth: check() on an async @auth_provider (use check_async)");
+    return decide(sync_(provider_headers(req)), need);
+  }
+  Task<Result<U, http::Response>> check_async(const http::Request& req, const Requirement& need) const {
+    if (sync_) co_return decide(sync_(provider_headers(req)), need);
+    Result<U, Str> r = co_await async_(provider_headers(req));
+    co_return decide(r, need);
+  }
+
+  // Before middleware for routes and WebSocket upgrades that only need the check (the user
+  // is not bound): `.before(guard.before(need))` (sync provider) or `before_async`.
+  http::SyncBefore before(Requirement need) const {
+    Guard self = *this;
+    return http::SyncBefore([self, need](http::Request& req) -> Nullable<http::Response> {
+      Result<U, http::Response> r = self.check(req, need);
+      if (r.is_ok()) return null;
+      return r.error();
+    });
+  }
+  http::AsyncBefore before_async(Requirement need) const {
+    Guard self = *this;
+    return http::AsyncBefore([self, need](http::Request& req) { return run_before(self, need, req); });
+  }
+
+ private:
+  // A plain coroutine (not a lambda) so the frame owns copies of the guard and requirement.
+  static Task<Nullable<http::Response>> run_before(Guard self, Requirement need, http::Request& req) {
+    Result<U, http::Response> r = co_await self.check_async(req, need);
+    if (r.is_ok()) co_return Nullable<http::Response>(null);
+    co_return Nullable<http::Response>(r.error());
+  }
+
+  Result<U, http::Response> decide(const Result<U, Str>& r, const Requirement& need) const {
+    if (!r.is_ok()) return Err(unauthorized(http::Text(r.error())));
+    if (need.admin || !need.roles.empty()) {
+      Nullable<Str> role = role_of_ ? role_of_(r.value()) : Nullable<Str>(null);
+      Nullable<http::Response> f = forbidden(need, role);
+      if (f.has_value()) return Err(f.value());
+    }
+    return Ok(r.value());
+  }
+
+  SyncProvider sync_;
+  AsyncProvider async_;
+  RoleOf role_of_;
+};
+
+// The common provider: the bearer token decoded as JWT claims (revocation and time checks
+// per `options`), role from the `role` claim.
+Guard<Claims> jwt_guard(Str key, Alg alg, JwtOptions options = JwtOptions());
+
 }  // namespace fitz::auth

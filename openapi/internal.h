@@ -1,0 +1,80 @@
+// Shared pieces of the OpenAPI generator: the document under construction, JSON schemas of
+// checker types, literal values and comments read from the AST and the source text.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/tir.h"
+#include "frontend/modules.h"
+#include "frontend/source.h"
+
+namespace fitz::openapi::detail {
+
+// Insertion order is the output order, which keeps the document stable for goldens.
+using Json = nlohmann::ordered_json;
+
+using checker::StructId;
+using checker::TypeId;
+using frontend::ExprId;
+using frontend::ModuleId;
+
+class Schemas {
+ public:
+  Schemas(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+          const frontend::SourceManager& sources);
+
+  // The schema of values of type `t` as the JSON encoder writes them and the decoder reads them.
+  Json of_type(TypeId t);
+  // The schema of one expression: map literals with string keys become objects with those
+  // properties; anything else is the schema of the expression's type.
+  Json of_expr(ModuleId module, ExprId e);
+  // `{"error": "..."}`, the body of every error response.
+  Json error_ref();
+  // components/schemas: every user type referenced so far (and what those reference), by name.
+  Json components();
+
+ private:
+  std::string component_name(StructId id);
+  Json struct_schema(StructId id);
+
+  const checker::TypedProgram& program_;
+  const frontend::ModuleGraph& graph_;
+  const frontend::SourceManager& sources_;
+  std::map<uint32_t, std::string> names_;  // user struct -> component name
+  std::vector<StructId> referenced_;       // in order of first reference
+  std::string error_name_;                 // empty until the error schema is used
+};
+
+// `{"type": X}` -> `{"type": [X, "null"]}`, otherwise `anyOf` with null.
+Json nullable(Json schema);
+
+// The JSON value of a constant expression (literals, negated numbers, lists and maps of them).
+std::optional<Json> literal_value(const frontend::Ast& ast, ExprId e);
+// An Int literal, or a name of a top-level constant bound to one (status codes).
+std::optional<int64_t> int_constant(const frontend::Ast& ast, ExprId e);
+
+// The `//` comment lines directly above `begin` (decorators included by the caller), or the
+// comment after `end` on the same line; empty when there is none.
+std::string comment_before(const frontend::SourceFile& file, uint32_t begin);
+std::string comment_after(const frontend::SourceFile& file, uint32_t end);
+
+// Status code -> reason phrase used as the response description.
+std::string reason_phrase(int status);
+
+}  // namespace fitz::openapi::detail
+
+namespace fitz::openapi::detail {
+
+// What a handler's body can send, from its statements (lambdas and nested functions excluded).
+struct Returns {
+  std::vector<std::pair<int64_t, ExprId>> statuses;  // `return N body`, `Err(X { status: N })` (X)
+  std::vector<ExprId> values;                        // `return v` (and an arrow body)
+  bool plain = false;  // some path sends a plain value: a `return v`, or the end of the body
+};
+Returns collect_returns(const frontend::Ast& ast, const frontend::FnDecl& fn);
+
+}  // namespace fitz::openapi::detail

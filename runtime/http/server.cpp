@@ -42,6 +42,7 @@ class AsioScheduler final : public Scheduler {
     t->async_wait([t, h](const boost::system::error_code&) { h.resume(); });
   }
   bool run_one() override { return ioc_.run_one() > 0; }
+  void* io_context() override { return &ioc_; }
 
  private:
   asio::io_context& ioc_;
@@ -321,6 +322,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (closed_) return;
     resp_ = std::move(resp);
     finish(srv_.app, req_, resp_, false);
+    if (resp_.status == 101 && srv_.app.upgrade_fn) return hand_off();
     bool keep = keep_alive_ && !srv_.stopping.load(std::memory_order_relaxed);
     keep_alive_ = keep;
     int status = resp_.status;
@@ -358,6 +360,15 @@ class Session : public std::enable_shared_from_this<Session> {
                                            asio::buffer(resp_.body.data(), (no_body || head_) ? 0 : resp_.body.size())};
     deadline_ns_ = now_ns() + srv_.app.cfg.request_timeout_ms * 1000000;
     asio::async_write(sock_, bufs, [self = shared_from_this()](beast::error_code ec, size_t) { self->on_write(ec); });
+  }
+
+  // A route accepted a protocol upgrade: the socket and the request now belong to the
+  // upgrade handler; this session ends without writing anything.
+  void hand_off() {
+    closed_ = true;
+    deadline_ns_ = 0;
+    auto msg = parser_->release();
+    srv_.app.upgrade_fn(srv_.app.upgrade_ctx, &sock_, &msg, resp_);
   }
 
   void on_write(beast::error_code ec) {

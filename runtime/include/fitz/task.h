@@ -23,6 +23,10 @@ class Scheduler {
   virtual void post_after(int64_t ms, std::coroutine_handle<> h) = 0;  // resume after ms
   // Resumes one ready coroutine, or waits for the earliest timer. False when idle.
   virtual bool run_one() = 0;
+  // The boost::asio::io_context behind this scheduler, or nullptr (the built-in loop has none).
+  // Runtimes that do I/O (Postgres) start their operations on it, so completions resume tasks
+  // on the loop that awaits them.
+  virtual void* io_context() { return nullptr; }
 };
 Scheduler& scheduler();
 Scheduler* set_scheduler(Scheduler* s);  // returns the previous one; nullptr = built-in loop

@@ -1,0 +1,1 @@
+"""The `fitz bench` runner: implementations, suites, measurement and the report."""

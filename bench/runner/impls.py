@@ -1,0 +1,139 @@
+"""The implementations `fitz bench` compares. Each knows how to build itself and how to start
+one server process; one that cannot be built here is reported as unavailable with the reason."""
+import os
+import shutil
+import subprocess
+
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+APPS = os.path.join(BENCH, "apps")
+SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, which has the python3-* packages
+
+
+class Unavailable(Exception):
+    pass
+
+
+def dir_bytes(path: str) -> int:
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            p = os.path.join(root, f)
+            if not os.path.islink(p):
+                total += os.path.getsize(p)
+    return total
+
+
+class Impl:
+    name = ""
+    label = ""
+    note = ""
+
+    def prepare(self, ctx):
+        """Builds or installs; raises Unavailable."""
+
+    def command(self, ctx, port: int, db_url: str):
+        """(argv, env, cwd) of one server process."""
+        raise NotImplementedError
+
+    def size_bytes(self, ctx) -> int:
+        return 0
+
+    def env(self, port, db_url, **extra):
+        e = dict(os.environ)
+        e.update({"PORT": str(port), "HOST": "127.0.0.1", "DATABASE_URL": db_url}, **extra)
+        return e
+
+
+class Fitz(Impl):
+    name, label = "fitz", "Fitz"
+
+    def __init__(self):
+        self.binary = None
+        self.note = "compiled by `fitz build`, runtime threads = cores"
+
+    def prepare(self, ctx):
+        app = os.path.join(APPS, "fitz")
+        out = os.path.join(ctx.work, "fitz-app")
+        r = subprocess.run([ctx.fitz, "build", app, "-o", out], capture_output=True, text=True)
+        if r.returncode != 0:
+            first = (r.stderr or r.stdout).strip().splitlines()
+            raise Unavailable("`fitz build bench/apps/fitz` failed: " + (first[0] if first else f"exit {r.returncode}"))
+        self.binary = out
+
+    def command(self, ctx, port, db_url):
+        return [self.binary], self.env(port, db_url, FITZ_LOG="off"), ctx.work
+
+    def size_bytes(self, ctx):
+        return os.path.getsize(self.binary) if self.binary else 0
+
+
+class CppBaseline(Impl):
+    """The hand-written C++ server on Beast (bench/http/baseline.cpp): what the language costs."""
+    name, label = "cpp", "C++ (hand-written, Beast)"
+    note = "bench/http/baseline.cpp, one thread per core"
+
+    def prepare(self, ctx):
+        self.binary = os.path.join(ctx.build, "bin", "fitz_http_baseline")
+        if not os.path.exists(self.binary):
+            raise Unavailable(f"{self.binary} is missing (run `make`)")
+
+    def command(self, ctx, port, db_url):
+        return [self.binary], self.env(port, db_url, FITZ_HTTP_THREADS=str(ctx.cores)), ctx.work
+
+    def size_bytes(self, ctx):
+        return os.path.getsize(self.binary)
+
+
+class Python(Impl):
+    name, label = "python", "Python + SQLAlchemy"
+
+    def __init__(self):
+        self.note = ""
+
+    def prepare(self, ctx):
+        check = subprocess.run([SYSTEM_PYTHON, "-c", "import flask, sqlalchemy, psycopg2, gunicorn; print(sqlalchemy.__version__)"],
+                               capture_output=True, text=True)
+        if check.returncode != 0:
+            raise Unavailable("python3-flask, python3-sqlalchemy, python3-psycopg2 or gunicorn is not installed "
+                              "(scripts/install-deps.sh --bench)")
+        self.workers = 2 * ctx.cores + 1
+        self.note = (f"Flask + SQLAlchemy {check.stdout.strip()} ORM + psycopg2, gunicorn {self.workers} sync workers "
+                     f"(2 x cores + 1), pool 20+10 per worker")
+
+    def command(self, ctx, port, db_url):
+        argv = [SYSTEM_PYTHON, "-m", "gunicorn", "-w", str(self.workers), "-k", "sync", "-b", f"127.0.0.1:{port}",
+                "--log-level", "warning", "app:app"]
+        return argv, self.env(port, db_url), os.path.join(APPS, "python")
+
+    def size_bytes(self, ctx):
+        return dir_bytes(os.path.join(APPS, "python"))
+
+
+class NodeApp(Impl):
+    def __init__(self, name, label, folder, note):
+        self.name, self.label, self.folder, self.note = name, label, folder, note
+
+    def prepare(self, ctx):
+        if not shutil.which("node") or not shutil.which("npm"):
+            raise Unavailable("node and npm are not installed")
+        d = os.path.join(APPS, self.folder)
+        if not os.path.isdir(os.path.join(d, "node_modules")):
+            r = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=d, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise Unavailable(f"npm ci in bench/apps/{self.folder} failed: {r.stderr.strip()[:200]}")
+
+    def command(self, ctx, port, db_url):
+        return ["node", "app.js"], self.env(port, db_url, WORKERS=str(ctx.cores)), os.path.join(APPS, self.folder)
+
+    def size_bytes(self, ctx):
+        return dir_bytes(os.path.join(APPS, self.folder))
+
+
+def all_impls():
+    return [
+        Fitz(),
+        CppBaseline(),
+        Python(),
+        NodeApp("node", "Node + Express + pg", "node-express", "Express 4 + pg (prepared statements), node:cluster, one process per core"),
+        NodeApp("node-orm", "Node + Express + Sequelize", "node-sequelize", "Express 4 + Sequelize 6 ORM on pg, node:cluster, one process per core"),
+    ]

@@ -1,0 +1,106 @@
+"""The suites: which implementations, how the database is seeded, and the load phases, each a
+fitz-loadgen scenario. Durations are those of a full run; --quick shortens every phase."""
+
+USER_BODY = {"name": "Bench {seq}", "email": "bench-{run}-{seq}@example.com"}
+PUT_BODY = {"name": "Updated {seq}", "email": "upd-{run}-{seq}@example.com"}
+POST_BODY = {"title": "Post {seq}", "body": "Body of post {seq}"}
+
+
+def ep(name, path, method="GET", body=None, weight=1, expect=None):
+    e = {"name": name, "path": path, "method": method, "weight": weight}
+    if body is not None:
+        e["body"] = body
+    if expect is not None:
+        e["expect"] = expect
+    return e
+
+
+class Phase:
+    def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None):
+        self.name, self.endpoints, self.connections, self.seconds = name, endpoints, connections, seconds
+        self.stages = stages  # ramping stages instead of one fixed level
+        self.headers = headers or {}
+        self.pgbench = pgbench  # SQL script of the same query, for the database ceiling
+
+    def scenario(self, quick: bool, seconds_override=None) -> dict:
+        if self.stages:
+            scale = 0.05 if quick else 1.0
+            stages = [dict(s, seconds=max(0.5, s["seconds"] * scale)) for s in self.stages]
+        else:
+            secs = seconds_override or (2 if quick else self.seconds)
+            stages = [{"seconds": secs, "connections": self.connections}]
+        eps = []
+        for e in self.endpoints:
+            e = dict(e)
+            if self.headers:
+                e["headers"] = dict(self.headers)
+                if "body" in e:
+                    e["headers"]["Content-Type"] = "application/json"
+            eps.append(e)
+        return {"stages": stages, "endpoints": eps, "timeout_ms": 10000}
+
+
+class Suite:
+    def __init__(self, name, title, impls, users, posts_max, phases, description):
+        self.name, self.title, self.impls = name, title, impls
+        self.users, self.posts_max, self.phases = users, posts_max, phases
+        self.description = description
+
+
+PEERS = ["fitz", "python", "node", "node-orm"]
+
+SUITES = [
+    Suite("orm", "ORM versus SQLAlchemy (the published `orm-vs-sqlalchemy` benchmark)", PEERS, 50, 0, [
+        Phase("GET /users", [ep("GET /users", "/users", expect=200)]),
+        Phase("GET /users/{id}", [ep("GET /users/{id}", "/users/{rand:1:50}", expect=200)],
+              pgbench="\\set id random(1, 50)\nSELECT id, name, email, created_at FROM users WHERE id = :id;\n"),
+        Phase("POST /users", [ep("POST /users", "/users", "POST", USER_BODY, expect=201)]),
+    ], "50 seeded users; 10 connections for 30 s per endpoint (the published harness used oha -c 10 -z 30s "
+       "and a sequential curl loop for POST; POST here runs at the same concurrency with unique emails)."),
+    Suite("mixed", "Mixed workload (the published `mixed-workload` benchmark)", PEERS, 200, 10, [
+        Phase("mixed", [
+            ep("list users", "/users?limit=20", weight=20, expect=200),
+            ep("get user", "/users/{rand:1:200}", weight=20, expect=200),
+            ep("user posts", "/users/{rand:1:200}/posts", weight=20, expect=200),
+            ep("create user", "/users", "POST", USER_BODY, weight=14, expect=201),
+            ep("create post", "/users/{rand:1:200}/posts", "POST", POST_BODY, weight=13, expect=201),
+            ep("update user", "/users/{rand:1:200}", "PUT", PUT_BODY, weight=13, expect=200),
+        ], stages=[{"seconds": 30, "connections": 10}, {"seconds": 30, "connections": 50, "ramp": True},
+                   {"seconds": 30, "connections": 100, "ramp": True}, {"seconds": 30, "connections": 50, "ramp": True}]),
+        Phase("reads only", [
+            ep("list users", "/users?limit=20", expect=200),
+            ep("get user", "/users/{rand:1:200}", expect=200),
+            ep("user posts", "/users/{rand:1:200}/posts", expect=200),
+        ], connections=50, seconds=60),
+        Phase("writes only", [
+            ep("create user", "/users", "POST", USER_BODY, expect=201),
+            ep("create post", "/users/{rand:1:200}/posts", "POST", POST_BODY, expect=201),
+            ep("update user", "/users/{rand:1:200}", "PUT", PUT_BODY, expect=200),
+        ], connections=50, seconds=60),
+    ], "200 seeded users with 0-10 posts each; mixed: 60% reads / 40% writes ramping 10 -> 50 -> 100 -> 50 "
+       "connections; reads-only and writes-only at 50 connections for 60 s."),
+    Suite("tfb", "TechEmpower Framework Benchmarks test types", PEERS, 0, 0, [
+        Phase("/json", [ep("json", "/json", expect=200)], connections=32, seconds=15),
+        Phase("/plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=32, seconds=15),
+        Phase("/db", [ep("db", "/db", expect=200)], connections=32, seconds=15),
+        Phase("/queries?queries=20", [ep("queries", "/queries?queries=20", expect=200)], connections=32, seconds=15),
+        Phase("/fortunes", [ep("fortunes", "/fortunes", expect=200)], connections=32, seconds=15),
+        Phase("/updates?queries=20", [ep("updates", "/updates?queries=20", expect=200)], connections=32, seconds=15),
+    ], "World (10,000 rows) and Fortune tables as TechEmpower specifies; 32 connections, 15 s per test type."),
+    Suite("overhead", "Framework overhead: Fitz versus the hand-written C++ server", ["fitz", "cpp"], 50, 0, [
+        Phase("GET /health", [ep("health", "/health", expect=200)], connections=50, seconds=15),
+        Phase("POST /echo", [ep("echo", "/echo", "POST", {"text": "hello {seq}", "n": 42}, expect=200)],
+              connections=50, seconds=15),
+        Phase("GET /plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=50, seconds=15),
+    ], "The same routes and the same work in Fitz and in C++ on Beast; 50 connections, 15 s each."),
+    Suite("memory", "Memory under sustained load and connection churn", PEERS, 200, 10, [
+        Phase("sustained", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=50, seconds=60),
+        Phase("churn", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=20, seconds=30,
+              headers={"Connection": "close"}),
+    ], "RSS sampled every 100 ms over 60 s of steady load and 30 s of connection churn (a new connection "
+       "per request); a curve is flat when its last third is within 10% (or 1 MB) of its first third."),
+]
+
+
+def by_name():
+    return {s.name: s for s in SUITES}

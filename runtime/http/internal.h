@@ -117,6 +117,8 @@ struct AppState {
   std::mutex metrics_mu;
   std::vector<MetricsShard*> shards;
   void* server = nullptr;  // the running server (server.cpp)
+  App::UpgradeFn upgrade_fn = nullptr;  // App::on_upgrade
+  void* upgrade_ctx = nullptr;
   uint64_t generation;     // tells apart apps that reuse an address (per-thread metrics)
 
   AppState();

@@ -347,6 +347,14 @@ class App {
   // handlers are driven on the calling thread's loop.
   Response handle(Request& req);
 
+  // Connection takeover for protocol upgrades (runtime/ws). When a route answers 101, the
+  // server does not write the response: it passes the connection's socket (a
+  // `boost::asio::ip::tcp::socket*`, to be moved from) and the parsed request (a
+  // `boost::beast::http::request<string_body>*`, likewise) to `fn`, on the connection's event
+  // loop, and forgets the connection. Opaque pointers keep Boost out of this header.
+  using UpgradeFn = void (*)(void* ctx, void* socket, void* request, Response& resp);
+  void on_upgrade(UpgradeFn fn, void* ctx);
+
  private:
   RouteRef add_route(Method m, const char* path, SyncHandler s, AsyncHandler a);
   detail::AppState* state_;

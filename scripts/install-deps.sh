@@ -14,6 +14,8 @@ PKGS=(
   clang-14 libclang-rt-14-dev
   nodejs npm
   wrk
+  # The peers of `fitz bench` (bench/apps/python); pgbench comes with the postgresql package.
+  python3-flask python3-sqlalchemy python3-psycopg2 gunicorn
 )
 
 missing=()

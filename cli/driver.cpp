@@ -57,9 +57,10 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "test") return cmd_test(rest, io);
   if (cmd == "fmt") return cmd_fmt(rest, io);
   if (cmd == "new") return cmd_new(rest, io);
+  if (cmd == "openapi") return cmd_openapi(rest, io);
   if (cmd == "bench") return cmd_bench(rest, io);
   if (cmd == "lsp") return lsp::run_language_server(rest, std::cin, io.out, io.err);
-  if (cmd == "openapi" || cmd == "db") {
+  if (cmd == "db") {
     io.err << "error: `fitz " << cmd << "` is not available in this version yet\n";
     return kUsageError;
   }

@@ -26,5 +26,6 @@ int cmd_test(const std::vector<std::string>& args, Io io);
 int cmd_fmt(const std::vector<std::string>& args, Io io);
 int cmd_new(const std::vector<std::string>& args, Io io);
 int cmd_bench(const std::vector<std::string>& args, Io io);
+int cmd_openapi(const std::vector<std::string>& args, Io io);
 
 }  // namespace fitz::cli

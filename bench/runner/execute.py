@@ -20,7 +20,7 @@ class Context:
         self.loadgen = os.path.join(args.build, "bin", "fitz-loadgen")
         self.quick = args.quick
         self.iterations = 1 if args.quick else args.iterations
-        self.warmup = 0.5 if args.quick else args.warmup
+        self.warmup = 0.3 if args.quick else args.warmup
         self.cooldown = 0.2 if args.quick else 2.0
         self.cores = os.cpu_count() or 1
         self.admin_url = admin_url
@@ -108,7 +108,9 @@ def run_impl_suite(ctx, suite, impl) -> dict:
                      "latency_ms": s["median"]["latency_ms"], "endpoints": s["median"]["endpoints"],
                      "per_second": s["median"]["per_second"], "error_rate": rate,
                      "peak_rss_mb": server.peak_rss_mb(t0), "window": [round(t0, 2), round(t1, 2)]}
-            if rate > 0.001:
+            if any(r["requests"] + r["failures"] == 0 for r in iters):
+                entry["refused"] = "no request completed within the measured window"
+            elif rate > 0.001:
                 entry["refused"] = f"{100 * rate:.2f}% of requests failed (above 0.1%)"
                 bad = {e["name"]: {k: e[k] for k in ("status", "errors", "timeouts")} for e in s["median"]["endpoints"]}
                 print(f"  REFUSED {suite.name} / {impl.name} / {phase.name}: {entry['refused']}: {json.dumps(bad)}")
@@ -116,7 +118,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
                      f"p50 {entry['latency_ms']['p50']:.2f} ms, p99 {entry['latency_ms']['p99']:.2f} ms"
                      + (f"  [{entry['refused']}]" if "refused" in entry else ""))
             if phase.pgbench and impl.name == suite.impls[0]:
-                secs = 2 if ctx.quick else phase.seconds
+                secs = 1 if ctx.quick else phase.seconds
                 entry["pgbench_tps"] = round(pgbench(ctx, db_url, phase.pgbench, phase.connections, secs), 1)
                 log(ctx, f"{suite.name} / pgbench / {phase.name}: {entry['pgbench_tps']:.0f} tps")
             result["phases"][phase.name] = entry

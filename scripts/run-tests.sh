@@ -46,6 +46,12 @@ run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
 step "fuzz: bounded run of the frontend fuzzer"
 run fuzz bash scripts/fuzz.sh
 
+step "bench: fitz-loadgen agrees with wrk on /plaintext"
+run loadgen-vs-wrk bash bench/loadgen/validate.sh "$build"
+
+step "bench: fitz bench --quick runs every suite against every implementation"
+run bench-quick env DATABASE_URL="$FITZ_TEST_DATABASE_URL" "$build/bin/fitz" bench --quick --out "$build/bench-quick"
+
 step "language server through the real binary (transcripts, CLI parity)"
 run lsp env FITZ_BIN="$build/bin/fitz" node --test tests/lsp/
 

@@ -189,7 +189,10 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
       route = &d;
     }
   }
-  if (route) tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())].is_handler = true;
+  if (route) {
+    tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())].is_handler = true;
+    check_handler_binding(fn, *route);
+  }
 }
 
 void Checker::check_decorators_type(const TypeDecl& t) {

@@ -199,6 +199,16 @@ class Checker {
   void check_decorators_field(const FieldDecl& f);
   bool check_decorator(const Decorator& d, int target, const FnDecl* fn);
 
+  // ---- HTTP handlers, middleware and health checks (check_http.cpp) ----
+  void check_handler_binding(const FnDecl& fn, const Decorator& route);
+  void check_http_fn(FnId id);  // decorator arguments whose types are known only after checking them
+  void check_middleware_arg(ExprId arg, const FnInfo& handler);
+  void check_cors_arg(const CallExpr& call, Span at);
+  // Whether values of `t` have a JSON form (decode: can be read from a request body). `why`
+  // names the offending part.
+  bool json_type_ok(TypeId t, bool decode, std::string& why, int depth = 0);
+  bool is_builtin_struct(TypeId t, std::string_view name) const;
+
   // ---- helpers ----
   Diagnostic& error(DiagKind kind, Span span, std::string message);
   Diagnostic& warning(DiagKind kind, Span span, std::string message);

@@ -82,6 +82,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
           const FnDecl& fd = ast_->get(d.fn);
           if (fi.symbol.valid()) {  // top-level function: its body is checked on its own
             check_decorator_args(fd.decorators);
+            check_http_fn(d.fn);
             return;
           }
           // A nested named function is a local variable holding a closure.
@@ -407,9 +408,27 @@ void Checker::check_status_return(const StatusReturnStmt& r) {
       if (it != int_constants_.end() && it->second.has_value() && (*it->second < 100 || *it->second > 599))
         error(DiagKind::StatusCodeInvalid, span_of(r.status),
               fmt::format("status code {} (the value of `{}`) is not between 100 and 599", *it->second, n->name.text));
+      else if ((it != int_constants_.end() && !it->second.has_value()) || [&] {
+                 Lookup l = lookup(n->name.text);
+                 return l.kind == Lookup::Var && (sym(l.sym).kind == SymbolKind::Local || sym(l.sym).kind == SymbolKind::Param);
+               }())
+        error(DiagKind::StatusCodeInvalid, span_of(r.status),
+              fmt::format("the status of `return` must be an Int literal or a top-level constant; `{}` is not a constant",
+                          n->name.text))
+            .with_hint("status codes are known when the program is compiled (they are listed in the OpenAPI document)");
+    } else if (!std::holds_alternative<IntLit>(expr(r.status).data) && !types_->is_error(st)) {
+      error(DiagKind::StatusCodeInvalid, span_of(r.status),
+            "the status of `return` must be an Int literal or a top-level constant")
+          .with_hint("status codes are known when the program is compiled (they are listed in the OpenAPI document)");
     }
   }
-  if (r.body.valid()) check_expr(r.body);
+  if (r.body.valid()) {
+    TypeId bt = check_expr(r.body);
+    std::string why;
+    if (!json_type_ok(bt, false, why))
+      error(DiagKind::HttpNotJson, span_of(r.body),
+            fmt::format("the body of `return` has type `{}`, which cannot be sent as JSON: {}", show(bt), why));
+  }
   scope_->flow.unreachable = true;
 }
 

@@ -1,0 +1,353 @@
+// HTTP handlers: how each parameter of a route binds (path, query, `@header`, `Request`, body),
+// which types can cross the boundary as JSON, and the shapes of middleware, `cors({...})` and
+// health checks. Codegen relies on these checks: a handler that passes them always compiles.
+#include <algorithm>
+
+#include "checker/check_internal.h"
+
+namespace fitz::checker::detail {
+
+namespace {
+
+bool is_scalar(TypeStore& types, TypeId t) {
+  switch (types.kind(t)) {
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Str:
+    case TypeKind::Bool:
+    case TypeKind::Any:
+    case TypeKind::Error:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// `x-trace-id` binds the parameter `x_trace_id`.
+std::string header_param_name(std::string_view header) {
+  std::string out;
+  for (char c : header) out += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+bool Checker::is_builtin_struct(TypeId t, std::string_view name) const {
+  StructId sid = types_->struct_of(t);
+  if (!sid.valid()) return false;
+  const StructInfo& info = types_->struct_info(sid);
+  return info.builtin && info.name == name;
+}
+
+bool Checker::json_type_ok(TypeId t, bool decode, std::string& why, int depth) {
+  if (depth > 32) return true;  // recursive types: every level has been seen already
+  auto args = types_->args(t);
+  switch (types_->kind(t)) {
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Any:
+    case TypeKind::Null:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::Str:
+      return true;
+    case TypeKind::Bytes:
+      if (!decode) return true;
+      why = "`Bytes` cannot be read from JSON";
+      return false;
+    case TypeKind::List:
+    case TypeKind::Nullable:
+      return json_type_ok(args[0], decode, why, depth + 1);
+    case TypeKind::Map:
+      if (!types_->compatible(args[0], types_->str())) {
+        why = fmt::format("JSON object keys are strings; `{}` has keys of type `{}`", show(t), show(args[0]));
+        return false;
+      }
+      return json_type_ok(args[1], decode, why, depth + 1);
+    case TypeKind::Tuple:
+    case TypeKind::Result:
+      if (decode) {
+        why = fmt::format("`{}` cannot be read from JSON", show(t));
+        return false;
+      }
+      for (TypeId a : args)
+        if (!json_type_ok(a, decode, why, depth + 1)) return false;
+      return true;
+    case TypeKind::Struct: {
+      const StructInfo& info = types_->struct_info(types_->struct_of(t));
+      if (info.builtin) {
+        static constexpr std::string_view kOpaque[] = {"Secret", "DbConn", "WsConn", "DbRow", "Request", "File"};
+        bool opaque = std::find(std::begin(kOpaque), std::end(kOpaque), info.name) != std::end(kOpaque);
+        if (decode || opaque) {
+          why = fmt::format("`{}` has no JSON form", info.name);
+          return false;
+        }
+        return true;
+      }
+      for (const FieldInfo& f : info.fields) {
+        if (!json_type_ok(f.type, decode, why, depth + 1)) {
+          why = fmt::format("field `{}.{}`: {}", info.name, f.name, why);
+          return false;
+        }
+      }
+      return true;
+    }
+    case TypeKind::Range:
+    case TypeKind::Future:
+    case TypeKind::Fn:
+    case TypeKind::Module:
+    case TypeKind::Var:
+      why = fmt::format("`{}` has no JSON form", show(t));
+      return false;
+  }
+  return true;
+}
+
+void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
+  if (route.args.empty() || route.args[0].name) return;
+  auto* lit = std::get_if<StrLit>(&expr(route.args[0].value).data);
+  if (!lit) return;
+  Span path_span = span_of(route.args[0].value);
+  FnInfo& info = tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())];
+  std::string_view fname = fn.name ? fn.name->text : std::string_view("the handler");
+
+  // The template as written: literal text and `{name}` placeholders (parsed as string holes).
+  std::vector<std::string> path_names, query_names;
+  bool in_query = false;
+  std::string query_key;
+  for (const StrPart& p : lit->parts) {
+    if (p.is_hole()) {
+      std::string name(text(span_of(p.hole)));
+      auto& names = in_query ? query_names : path_names;
+      if (std::find(path_names.begin(), path_names.end(), name) != path_names.end() ||
+          std::find(query_names.begin(), query_names.end(), name) != query_names.end())
+        error(DiagKind::RoutePath, path_span, fmt::format("`{{{}}}` appears twice in the route", name));
+      if (in_query && query_key != name)
+        error(DiagKind::RoutePath, path_span,
+              fmt::format("the query key `{}` must equal its placeholder `{{{}}}`", query_key, name))
+            .with_hint(fmt::format("write `{0}={{{0}}}`", name));
+      names.push_back(std::move(name));
+      continue;
+    }
+    for (char c : p.text) {
+      if (c == '?' && !in_query) {
+        in_query = true;
+        query_key.clear();
+      } else if (in_query && c == '&') {
+        query_key.clear();
+      } else if (in_query && c != '=') {
+        query_key += c;
+      }
+    }
+  }
+
+  // A placeholder that names no parameter is already reported; binding would only repeat it.
+  for (const auto* names : {&path_names, &query_names})
+    for (const std::string& n : *names)
+      if (std::none_of(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == n; }))
+        return;
+
+  // `@header(name="X-Trace-Id")` binds `x_trace_id`, or the parameter named by `into=`.
+  std::vector<std::string> header_params;
+  for (const Decorator& d : fn.decorators) {
+    if (d.name.text != "header") continue;
+    std::string header, into;
+    for (const DecoratorArg& a : d.args) {
+      auto* s = std::get_if<StrLit>(&expr(a.value).data);
+      std::string value;
+      if (s)
+        for (const StrPart& p : s->parts) value += p.is_hole() ? std::string() : p.text;
+      if (!s) {
+        error(DiagKind::DecoratorArguments, span_of(a.value),
+              fmt::format("the `{}` of `@header` must be a string literal", a.name ? a.name->text : "argument"));
+        continue;
+      }
+      if (a.name && a.name->text == "name") header = value;
+      if (a.name && a.name->text == "into") into = value;
+    }
+    if (header.empty()) {
+      error(DiagKind::DecoratorArguments, d.name.span, "`@header` needs `name=\"Header-Name\"`");
+      continue;
+    }
+    std::string param = into.empty() ? header_param_name(header) : into;
+    auto it = std::find_if(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == param; });
+    if (it == info.params.end()) {
+      error(DiagKind::HandlerParam, d.name.span,
+            fmt::format("`@header(name=\"{}\")` binds a parameter `{}`, but `{}` has none", header, param, fname))
+          .with_hint(into.empty() ? "name the parameter after the header, or add `into=\"param\"`"
+                                  : "`into=` must name a parameter of the handler");
+      continue;
+    }
+    TypeId inner = types_->non_null(it->type);
+    if (!types_->is_error(it->type) && types_->kind(inner) != TypeKind::Str && types_->kind(inner) != TypeKind::Any)
+      error(DiagKind::HandlerParam, it->span,
+            fmt::format("header parameter `{}` must be `Str` or `Str?`, not `{}`", param, show(it->type)));
+    header_params.push_back(param);
+  }
+
+  const ParamInfo* body = nullptr;
+  for (const ParamInfo& p : info.params) {
+    bool in_path = std::find(path_names.begin(), path_names.end(), p.name) != path_names.end();
+    bool in_q = std::find(query_names.begin(), query_names.end(), p.name) != query_names.end();
+    if (in_path) {
+      if (types_->kind(p.type) == TypeKind::Nullable)
+        error(DiagKind::HandlerParam, p.span,
+              fmt::format("path parameter `{}` is always present; it cannot be `{}`", p.name, show(p.type)))
+            .with_hint("make it a query parameter (`?name={name}`) to make it optional");
+      else if (!is_scalar(*types_, p.type))
+        error(DiagKind::HandlerParam, p.span,
+              fmt::format("path parameter `{}` must be `Int`, `Float`, `Str` or `Bool`, not `{}`", p.name,
+                          show(p.type)));
+      continue;
+    }
+    if (in_q) {
+      if (!is_scalar(*types_, types_->non_null(p.type)))
+        error(DiagKind::HandlerParam, p.span,
+              fmt::format("query parameter `{}` must be `Int`, `Float`, `Str` or `Bool` (or `T?` when optional), not `{}`",
+                          p.name, show(p.type)));
+      continue;
+    }
+    if (std::find(header_params.begin(), header_params.end(), p.name) != header_params.end()) continue;
+    if (is_builtin_struct(p.type, "Request")) continue;
+    if (body) {
+      error(DiagKind::HandlerParam, p.span,
+            fmt::format("`{}` has two body parameters, `{}` and `{}`; a request has one body", fname, body->name, p.name))
+          .with_label(body->span, "first body parameter")
+          .with_hint(fmt::format("bind `{0}` in the route (`{{{0}}}` in the path or `?{0}={{{0}}}`) or with `@header`",
+                                 p.name));
+      continue;
+    }
+    body = &p;
+    if (route.name.text == "get" || route.name.text == "delete") {
+      error(DiagKind::HandlerParam, p.span,
+            fmt::format("a `@{}` request has no body, and `{}` is not in the route", route.name.text, p.name))
+          .with_hint(fmt::format("add `{{{0}}}` to the path or `?{0}={{{0}}}` to the query", p.name));
+      continue;
+    }
+    std::string why;
+    if (!json_type_ok(p.type, true, why))
+      error(DiagKind::HttpNotJson, p.span,
+            fmt::format("body parameter `{}` of type `{}` cannot be read from JSON: {}", p.name, show(p.type), why));
+  }
+  if (!info.return_inferred && info.return_type.valid() && !is_builtin_struct(info.return_type, "Response")) {
+    std::string why;
+    TypeId r = info.return_type;
+    if (types_->kind(r) == TypeKind::Result) r = types_->ok(r);
+    if (!json_type_ok(r, false, why) && fn.return_type.valid())
+      error(DiagKind::HttpNotJson, ast_->get(fn.return_type).span,
+            fmt::format("`{}` returns `{}`, which cannot be sent as JSON: {}", fname, show(info.return_type), why));
+  }
+}
+
+void Checker::check_http_fn(FnId id) {
+  const FnDecl& d = ast_->get(id);
+  const FnInfo& info = tir_->fns[id.index];
+  for (const Decorator& dec : d.decorators) {
+    if (dec.name.text == "middleware" && dec.args.size() == 1 && !dec.args[0].name) {
+      check_middleware_arg(dec.args[0].value, info);
+    } else if (dec.name.text == "healthz" || dec.name.text == "readyz") {
+      if (!d.params.empty())
+        error(DiagKind::HealthCheckSignature, d.params.front().span,
+              fmt::format("an `@{}` function takes no parameters", dec.name.text));
+      if (!info.return_inferred && info.return_type.valid()) {
+        TypeKind k = types_->kind(info.return_type);
+        if (k != TypeKind::Bool && k != TypeKind::Result && k != TypeKind::Any && k != TypeKind::Error)
+          error(DiagKind::HealthCheckSignature, ast_->get(d.return_type).span,
+                fmt::format("an `@{}` function returns `Bool` or `Result`, not `{}`", dec.name.text,
+                            show(info.return_type)));
+      }
+    }
+  }
+}
+
+void Checker::check_middleware_arg(ExprId arg, const FnInfo& handler) {
+  const Expr& e = expr(arg);
+  if (auto* call = std::get_if<CallExpr>(&e.data)) {
+    if (auto* callee = std::get_if<NameRef>(&expr(call->callee).data); callee && callee->name.text == "cors") {
+      check_cors_arg(*call, e.span);
+      return;
+    }
+  }
+  TypeId t = tir_->type_of(arg);
+  if (types_->is_dynamic(t)) return;
+  const char* kinds =
+      "a middleware is `fn(req: Request)` (before), `fn(req: Request, resp: Response) -> Response` (after) or "
+      "`fn(req: Request, next: Fn() -> Response) -> Response` (around)";
+  if (types_->kind(t) != TypeKind::Fn) {
+    error(DiagKind::MiddlewareSignature, e.span,
+          fmt::format("`@middleware` takes a function or `cors({{...}})`, received `{}`", show(t)))
+        .with_hint(kinds);
+    return;
+  }
+  auto params = types_->fn_params(t);
+  TypeId result = types_->fn_result(t);
+  if (types_->kind(result) == TypeKind::Future) result = types_->args(result)[0];
+  auto request_like = [&](TypeId p) { return is_builtin_struct(p, "Request") || types_->is_dynamic(p); };
+  auto response_like = [&](TypeId r) {
+    return is_builtin_struct(r, "Response") || types_->is_dynamic(r) || types_->kind(r) == TypeKind::Null;
+  };
+  bool ok = false;
+  if (params.size() == 1 && request_like(params[0])) {
+    ok = types_->is_dynamic(result) || types_->kind(result) == TypeKind::Null ||
+         is_builtin_struct(types_->non_null(result), "Response");
+  } else if (params.size() == 2 && request_like(params[0])) {
+    TypeId second = params[1];
+    if (types_->kind(second) == TypeKind::Fn) {
+      ok = types_->fn_params(second).empty() && response_like(types_->fn_result(second)) && response_like(result);
+      if (ok && handler.is_async)
+        error(DiagKind::MiddlewareSignature, e.span,
+              "an around middleware calls `next()` synchronously, so it cannot wrap an `async` handler")
+            .with_hint("use a before and an after middleware, or make the handler synchronous");
+    } else {
+      ok = (is_builtin_struct(second, "Response") || types_->is_dynamic(second)) && response_like(result);
+    }
+  }
+  if (!ok)
+    error(DiagKind::MiddlewareSignature, e.span,
+          fmt::format("`{}` of type `{}` is not a middleware", text(e.span), show(t)))
+        .with_hint(kinds);
+}
+
+void Checker::check_cors_arg(const CallExpr& call, Span at) {
+  const MapExpr* map = call.args.size() == 1 ? std::get_if<MapExpr>(&expr(call.args[0].value).data) : nullptr;
+  if (!map) {
+    error(DiagKind::CorsOptions, at, "the argument of `cors` must be a map literal, e.g. `cors({\"allow_origin\": \"*\"})`");
+    return;
+  }
+  static const std::vector<std::string_view> kKeys = {"allow_origin", "allow_methods", "allow_headers", "max_age",
+                                                      "allow_credentials"};
+  for (const MapEntry& entry : map->entries) {
+    auto* key = std::get_if<StrLit>(&expr(entry.key).data);
+    std::string k;
+    bool literal = key != nullptr;
+    if (key)
+      for (const StrPart& p : key->parts) literal &= !p.is_hole(), k += p.text;
+    if (!literal) {
+      error(DiagKind::CorsOptions, span_of(entry.key), "the keys of `cors({...})` must be string literals");
+      continue;
+    }
+    if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
+      Diagnostic& d = error(DiagKind::CorsOptions, span_of(entry.key), fmt::format("`cors` has no option `{}`", k));
+      if (auto c = closest(k, kKeys)) d.with_hint(fmt::format("did you mean `{}`?", *c));
+      continue;
+    }
+    TypeId vt = tir_->type_of(entry.value);
+    if (types_->is_dynamic(vt)) continue;
+    TypeId str_list = types_->list(types_->str());
+    bool ok = k == "allow_origin" ? (vt == types_->str() || vt == str_list)
+              : k == "max_age"    ? vt == types_->int_()
+              : k == "allow_credentials" ? vt == types_->bool_()
+                                         : vt == str_list;
+    if (!ok) {
+      const char* want = k == "allow_origin" ? "`Str` or `List<Str>`"
+                         : k == "max_age"    ? "`Int`"
+                         : k == "allow_credentials" ? "`Bool`"
+                                                    : "`List<Str>`";
+      error(DiagKind::CorsOptions, span_of(entry.value),
+            fmt::format("`cors` option `{}` must be {}, received `{}`", k, want, show(vt)));
+    }
+  }
+}
+
+}  // namespace fitz::checker::detail

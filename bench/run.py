@@ -28,6 +28,7 @@ def main():
     ap.add_argument("--impl", default="", help="comma-separated: " + ",".join(i.name for i in impls_mod.all_impls()))
     ap.add_argument("--iterations", type=int, default=3)
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds of discarded warm-up per phase")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every phase's duration (e.g. 0.25)")
     ap.add_argument("--out", default="", help="output folder (default bench/results/<timestamp>)")
     ap.add_argument("--fitz", default=os.environ.get("FITZ_BIN", ""), help="the fitz binary")
     ap.add_argument("--build", default=os.environ.get("FITZ_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -62,7 +63,7 @@ def main():
                          f"{'quick' if args.quick else f'{ctx.iterations} iterations'}; database {admin}")
         results = execute.run_all(ctx, [by_name[s] for s in wanted], chosen)
         refused = execute.refused_runs(results)
-        meta = {"started": started.strftime("%Y-%m-%d %H:%M UTC"), "quick": args.quick,
+        meta = {"started": started.strftime("%Y-%m-%d %H:%M UTC"), "quick": args.quick, "scale": args.scale,
                 "iterations": ctx.iterations, "warmup": ctx.warmup, "refused": refused}
         path = report.write(results, out, meta)
     print(f"\nreport: {os.path.relpath(path, os.getcwd())}")

@@ -28,6 +28,7 @@ options:
   --quick          a few seconds per phase: a smoke test, not a measurement
   --iterations N   measured iterations per phase, the median is reported (default 3)
   --warmup SECS    discarded warm-up per phase (default 5)
+  --scale F        multiply every phase's duration by F (e.g. 0.25 for a shorter full run)
   --out DIR        where to write the report
 exit status: 0 ok, 1 some run had more than 0.1% failed requests, 2 usage or setup error
 See docs/benchmarks.md.

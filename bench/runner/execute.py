@@ -22,6 +22,7 @@ class Context:
         self.iterations = 1 if args.quick else args.iterations
         self.warmup = 0.3 if args.quick else args.warmup
         self.cooldown = 0.2 if args.quick else 2.0
+        self.scale = args.scale
         self.cores = os.cpu_count() or 1
         self.admin_url = admin_url
         self.work = work
@@ -99,7 +100,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
             iters, t0 = [], server.mark()
             for i in range(ctx.iterations):
                 label = f"{suite.name} / {impl.name} / {phase.name} #{i + 1}"
-                iters.append(run_loadgen(ctx, phase.scenario(ctx.quick), port, label, 0))
+                iters.append(run_loadgen(ctx, phase.scenario(ctx.quick, scale=ctx.scale), port, label, 0))
                 time.sleep(ctx.cooldown / 4)
             t1 = server.mark()
             s = summarize_iterations(iters)
@@ -118,7 +119,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
                      f"p50 {entry['latency_ms']['p50']:.2f} ms, p99 {entry['latency_ms']['p99']:.2f} ms"
                      + (f"  [{entry['refused']}]" if "refused" in entry else ""))
             if phase.pgbench and impl.name == suite.impls[0]:
-                secs = 1 if ctx.quick else phase.seconds
+                secs = 1 if ctx.quick else max(1.0, phase.seconds * ctx.scale)
                 entry["pgbench_tps"] = round(pgbench(ctx, db_url, phase.pgbench, phase.connections, secs), 1)
                 log(ctx, f"{suite.name} / pgbench / {phase.name}: {entry['pgbench_tps']:.0f} tps")
             result["phases"][phase.name] = entry

@@ -79,7 +79,8 @@ def write(results, out_dir, meta):
     lines += [f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB; {m['os']}, Linux {m['kernel']}; "
               f"{m['postgres']}; {m['python']}; Node {m['node']}; {m['gxx']}.", "",
               f"Mode: {'quick smoke run (numbers are not meaningful)' if meta['quick'] else 'full'}; "
-              f"{meta['iterations']} iteration(s) per phase, median reported; warm-up {meta['warmup']} s discarded; "
+              f"{meta['iterations']} iteration(s) per phase, median reported; phase durations x{meta.get('scale', 1)}; "
+              f"warm-up {meta['warmup']} s discarded; "
               "client: fitz-loadgen (1 thread) on the same machine as the server.", "",
               "## Implementations", "", "| implementation | notes | size |", "|---|---|---|"]
     for name, info in impls.items():

@@ -22,13 +22,13 @@ class Phase:
         self.headers = headers or {}
         self.pgbench = pgbench  # SQL script of the same query, for the database ceiling
 
-    def scenario(self, quick: bool, seconds_override=None) -> dict:
+    def scenario(self, quick: bool, seconds_override=None, scale: float = 1.0) -> dict:
         if self.stages:
-            scale = 0.02 if quick else 1.0
+            scale = 0.02 if quick else scale
             stages = [dict(s, seconds=max(0.5, s["seconds"] * scale),
                            connections=min(s["connections"], 4) if quick else s["connections"]) for s in self.stages]
         else:
-            secs = seconds_override or (1 if quick else self.seconds)
+            secs = seconds_override or (1 if quick else max(1.0, self.seconds * scale))
             # A smoke run checks that every endpoint answers; few connections keep queueing,
             # and so latency, low enough for a one-second window on a busy machine.
             conns = min(self.connections, 4) if quick else self.connections

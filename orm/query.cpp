@@ -1,0 +1,433 @@
+// Query-builder chains planned into one constant SQL string. A chain is read from its root
+// (`T`, a `@table` type) to its terminal; each step's closure is translated in the order its
+// SQL appears, so `$n` numbers follow the text.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "orm/query.h"
+
+namespace fitz::orm {
+
+using namespace frontend;
+
+namespace {
+
+constexpr std::array kBuilders = {std::string_view("where"), std::string_view("order_by"),
+                                  std::string_view("limit"), std::string_view("offset"),
+                                  std::string_view("group_by"), std::string_view("preload")};
+constexpr std::array kTerminals = {std::string_view("all"), std::string_view("first"), std::string_view("count"),
+                                   std::string_view("update"), std::string_view("delete"), std::string_view("sum"),
+                                   std::string_view("avg"), std::string_view("min"), std::string_view("max"),
+                                   std::string_view("insert"), std::string_view("bulk_insert")};
+
+struct Step {
+  ExprId call;
+  const CallExpr* c = nullptr;
+  Ident method;
+};
+
+std::string_view array_cast_of(ColumnType t) {
+  switch (t) {
+    case ColumnType::BigInt: return "::int8[]";
+    case ColumnType::Double: return "::float8[]";
+    case ColumnType::Text: return "::text[]";
+    case ColumnType::Boolean: return "::bool[]";
+    case ColumnType::Date: return "::date[]";
+    case ColumnType::Timestamptz: return "::timestamptz[]";
+    case ColumnType::Uuid: return "::uuid[]";
+    case ColumnType::Jsonb: return "::jsonb[]";
+    default: return "";
+  }
+}
+
+// The cast a bound value needs where Postgres cannot infer it from text.
+std::string_view value_cast_of(ColumnType t) {
+  switch (t) {
+    case ColumnType::BigIntArray: return "::int8[]";
+    case ColumnType::DoubleArray: return "::float8[]";
+    case ColumnType::TextArray: return "::text[]";
+    case ColumnType::BoolArray: return "::bool[]";
+    case ColumnType::Jsonb: return "::jsonb";
+    default: return "";
+  }
+}
+
+class Planner {
+ public:
+  Planner(const QueryEnv& env, std::vector<Step> steps, const TableModel& table)
+      : env_(env), ast_(*env.ast), steps_(std::move(steps)), t_(table) {}
+
+  PlanResult run() {
+    PlanResult r;
+    r.is_orm = true;
+    const Step& last = steps_.back();
+    r.builder = is_builder_method(last.method.text);
+    QueryPlan plan;
+    plan.table = &t_;
+    if (!collect()) {
+      r.error = error_;
+      return r;
+    }
+    if (r.builder) {
+      std::vector<std::string> gcols;
+      std::string scratch_sql;
+      std::vector<SqlParam> scratch;
+      if (!where_sql(scratch_sql, scratch) || !group_sql(gcols, plan.group_keys) || !order_sql(scratch_sql, scratch) ||
+          !plan_preloads(plan)) {
+        r.error = error_;
+        return r;
+      }
+      r.plan = std::move(plan);
+      return r;
+    }
+    if (!terminal(plan)) {
+      r.error = error_;
+      return r;
+    }
+    r.plan = std::move(plan);
+    return r;
+  }
+
+ private:
+  bool fail(OrmErrorCode code, Span at, std::string message, std::string hint = "") {
+    if (!error_) error_ = OrmError{code, at, std::move(message), std::move(hint)};
+    return false;
+  }
+  bool want_args(const Step& s, size_t n, std::string_view shape) {
+    if (s.c->args.size() == n) return true;
+    return fail(OrmErrorCode::BadQuery, s.c->args_span, fmt::format("`{}` takes {}", s.method.text, shape));
+  }
+
+  // Reads the builder steps (everything but a terminal) and checks their shape.
+  bool collect() {
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      const Step& s = steps_[i];
+      std::string_view m = s.method.text;
+      if (is_terminal_method(m)) {
+        if (i + 1 != steps_.size())
+          return fail(OrmErrorCode::BadQuery, s.method.span, fmt::format("`{}` ends a query; nothing can follow it", m));
+        continue;
+      }
+      if (m == "where" || m == "order_by" || m == "group_by") {
+        if (!want_args(s, 1, "one closure")) return false;
+        (m == "where" ? wheres_ : m == "order_by" ? orders_ : groups_).push_back(s.c->args[0].value);
+      } else if (m == "limit" || m == "offset") {
+        if (!want_args(s, 1, "one Int")) return false;
+        (m == "limit" ? limit_ : offset_) = s.c->args[0].value;
+      } else if (m == "preload") {
+        if (!want_args(s, 1, "the name of a relation")) return false;
+        preloads_.push_back(s.c->args[0].value);
+      }
+    }
+    return true;
+  }
+
+  // Translates the where, group and order closures, validating each (even for builders).
+  bool where_sql(std::string& out, std::vector<SqlParam>& params) {
+    std::vector<std::string> parts;
+    for (ExprId w : wheres_) {
+      Translated tr = translate_closure(env_, t_, w, params);
+      if (tr.error) return fail(tr.error->code, tr.error->span, tr.error->message, tr.error->hint);
+      parts.push_back(tr.sql);
+    }
+    if (parts.empty()) return true;
+    out += " WHERE ";
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? " AND " : "") + parts[i];
+    return true;
+  }
+  bool group_sql(std::vector<std::string>& cols, std::vector<std::string>& keys) {
+    for (ExprId g : groups_) {
+      std::vector<SqlParam> scratch;
+      Translated tr = translate_closure(env_, t_, g, scratch);
+      if (tr.error) return fail(tr.error->code, tr.error->span, tr.error->message, tr.error->hint);
+      if (!scratch.empty() || tr.sql.empty() || tr.sql[0] != '"')
+        return fail(OrmErrorCode::BadQuery, ast_.get(g).span, "`group_by` takes a closure that names one column",
+                    "e.g. `.group_by(fn(p) => p.user_id)`");
+      cols.push_back(tr.sql);
+      keys.push_back(tr.sql.substr(1, tr.sql.size() - 2));
+    }
+    return true;
+  }
+  bool order_sql(std::string& out, std::vector<SqlParam>& params) {
+    for (size_t i = 0; i < orders_.size(); ++i) {
+      Translated tr = translate_closure(env_, t_, orders_[i], params, true);
+      if (tr.error) return fail(tr.error->code, tr.error->span, tr.error->message, tr.error->hint);
+      out += (i ? ", " : " ORDER BY ") + tr.sql + (tr.descending ? " DESC" : "");
+    }
+    return true;
+  }
+  // LIMIT/OFFSET: Int literals are program constants; anything else is bound.
+  void bound_int(std::string& out, std::string_view kw, ExprId e, std::vector<SqlParam>& params) {
+    if (!e.valid()) return;
+    if (auto* i = std::get_if<IntLit>(&ast_.get(e).data)) {
+      out += fmt::format(" {} {}", kw, i->value);
+      return;
+    }
+    params.push_back(SqlParam{e, ParamForm::Value, {}});
+    out += fmt::format(" {} ${}", kw, params.size());
+  }
+  bool no_shaping(const Step& s, bool allow_where) {
+    if (!allow_where && !wheres_.empty())
+      return fail(OrmErrorCode::BadQuery, s.method.span, fmt::format("`{}` is called on the table, not after `where`", s.method.text));
+    if (!orders_.empty() || limit_.valid() || offset_.valid() || !groups_.empty() || !preloads_.empty())
+      return fail(OrmErrorCode::BadQuery, s.method.span,
+                  fmt::format("`{}` cannot follow `order_by`, `limit`, `offset`, `group_by` or `preload`", s.method.text));
+    return true;
+  }
+
+  bool terminal(QueryPlan& plan) {
+    const Step& s = steps_.back();
+    std::string_view m = s.method.text;
+    std::string table = t_.qualified_name();
+    std::string cols = column_list(t_);
+    auto& P = plan.params;
+    if (m == "all" || m == "first" || m == "count") {
+      plan.terminal = m == "all" ? Terminal::All : m == "first" ? Terminal::First : Terminal::Count;
+      if (!want_args(s, 1, "the database connection")) return false;
+      plan.db_arg = s.c->args[0].value;
+      std::vector<std::string> gcols;
+      if (!group_sql(gcols, plan.group_keys)) return false;
+      std::string where, order, tail;
+      if (!where_sql(where, P)) return false;
+      if (!order_sql(order, P)) return false;
+      if (!gcols.empty()) {
+        if (plan.terminal == Terminal::First)
+          return fail(OrmErrorCode::BadQuery, s.method.span, "`first` cannot follow `group_by`; use `all`");
+        plan.grouped = true;
+        std::string g;
+        for (size_t i = 0; i < gcols.size(); ++i) g += (i ? ", " : "") + gcols[i];
+        bound_int(tail, "LIMIT", limit_, P);
+        bound_int(tail, "OFFSET", offset_, P);
+        plan.group_keys.push_back("count");
+        plan.sql = fmt::format("SELECT {}, COUNT(*) AS \"count\" FROM {}{} GROUP BY {}{}{}", g, table, where, g, order, tail);
+        return preloads_.empty() || fail(OrmErrorCode::BadQuery, s.method.span, "`preload` cannot be used with `group_by`");
+      }
+      if (plan.terminal == Terminal::Count) {
+        bound_int(tail, "LIMIT", limit_, P);
+        bound_int(tail, "OFFSET", offset_, P);
+        plan.sql = tail.empty() ? fmt::format("SELECT COUNT(*) FROM {}{}", table, where)
+                                : fmt::format("SELECT COUNT(*) FROM (SELECT 1 FROM {}{}{}{}) AS \"q\"", table, where, order, tail);
+        return true;
+      }
+      if (plan.terminal == Terminal::First) tail = " LIMIT 1";
+      else bound_int(tail, "LIMIT", limit_, P);
+      bound_int(tail, "OFFSET", offset_, P);
+      plan.sql = fmt::format("SELECT {} FROM {}{}{}{}", cols, table, where, order, tail);
+      return plan_preloads(plan);
+    }
+    if (m == "sum" || m == "avg" || m == "min" || m == "max") {
+      plan.terminal = m == "sum" ? Terminal::Sum : m == "avg" ? Terminal::Avg : m == "min" ? Terminal::Min : Terminal::Max;
+      if (!want_args(s, 2, "a closure and the database connection")) return false;
+      plan.db_arg = s.c->args[1].value;
+      std::vector<std::string> gcols;
+      if (!group_sql(gcols, plan.group_keys)) return false;
+      Translated agg = translate_closure(env_, t_, s.c->args[0].value, P);
+      if (agg.error) return fail(agg.error->code, agg.error->span, agg.error->message, agg.error->hint);
+      std::string fn = m == "sum" ? "SUM" : m == "avg" ? "AVG" : m == "min" ? "MIN" : "MAX";
+      std::string where, order, tail;
+      if (!where_sql(where, P)) return false;
+      if (!order_sql(order, P)) return false;
+      bound_int(tail, "LIMIT", limit_, P);
+      bound_int(tail, "OFFSET", offset_, P);
+      if (!preloads_.empty()) return fail(OrmErrorCode::BadQuery, s.method.span, "`preload` cannot be used with an aggregate");
+      if (!gcols.empty()) {
+        plan.grouped = true;
+        std::string g;
+        for (size_t i = 0; i < gcols.size(); ++i) g += (i ? ", " : "") + gcols[i];
+        plan.group_keys.push_back(std::string(m));
+        plan.sql = fmt::format("SELECT {}, {}({})::float8 AS {} FROM {}{} GROUP BY {}{}{}", g, fn, agg.sql,
+                               quote_ident(m), table, where, g, order, tail);
+        return true;
+      }
+      if (!order.empty() || !tail.empty())
+        return fail(OrmErrorCode::BadQuery, s.method.span,
+                    fmt::format("`{}` over a whole query cannot follow `order_by`, `limit` or `offset`", m));
+      plan.sql = fmt::format("SELECT {}({})::float8 FROM {}{}", fn, agg.sql, table, where);
+      return true;
+    }
+    if (m == "delete" || m == "update") {
+      plan.terminal = m == "delete" ? Terminal::Delete : Terminal::Update;
+      if (!want_args(s, m == "delete" ? 1 : 2, m == "delete" ? "the database connection"
+                                                             : "the database connection and a map of new values"))
+        return false;
+      plan.db_arg = s.c->args[0].value;
+      if (!no_shaping(s, true)) return false;
+      if (wheres_.empty())
+        return fail(OrmErrorCode::UnfilteredWrite, s.method.span,
+                    fmt::format("`{}` without `where` would change every row of `{}`", m, t_.name),
+                    "add `.where(...)`; to target every row on purpose write `.where(fn(_) => true)`");
+      std::string set;
+      if (plan.terminal == Terminal::Update) {
+        ExprId mapx = s.c->args[1].value;
+        auto* map = std::get_if<MapExpr>(&ast_.get(mapx).data);
+        if (!map || map->entries.empty())
+          return fail(OrmErrorCode::BadQuery, ast_.get(mapx).span,
+                      "`update` takes a map literal of columns to new values, e.g. `{\"name\": name}`",
+                      "a query compiles to constant SQL, so the updated columns must be known at compile time");
+        for (const MapEntry& en : map->entries) {
+          auto key = literal_str(ast_, en.key);
+          const Column* c = key ? t_.column_of_field(*key) : nullptr;
+          if (!c && key)
+            for (const Column& x : t_.columns)
+              if (x.name == *key) c = &x;
+          if (!c)
+            return fail(OrmErrorCode::UnknownColumn, ast_.get(en.key).span,
+                        key ? fmt::format("table `{}` has no column `{}`", t_.name, *key)
+                            : std::string("an `update` key must be a string literal naming a column"));
+          P.push_back(SqlParam{en.value, ParamForm::Value, {}});
+          set += fmt::format("{}{} = ${}{}", set.empty() ? "" : ", ", quote_ident(c->name), P.size(), value_cast_of(c->type));
+        }
+      }
+      std::string where;
+      if (!where_sql(where, P)) return false;
+      plan.sql = plan.terminal == Terminal::Delete ? fmt::format("DELETE FROM {}{}", table, where)
+                                                   : fmt::format("UPDATE {} SET {}{}", table, set, where);
+      return true;
+    }
+    if (m == "insert") {
+      plan.terminal = Terminal::Insert;
+      if (!want_args(s, 2, "the database connection and the row")) return false;
+      if (steps_.size() != 1) return no_shaping(s, false);
+      plan.db_arg = s.c->args[0].value;
+      plan.row_arg = s.c->args[1].value;
+      auto pk = t_.primary_key();
+      bool serial = pk.size() == 1 && pk[0]->shape.kind == FieldShape::Int;
+      auto build = [&](bool skip_key, std::string& sql, std::vector<SqlParam>& params) {
+        std::string names, values;
+        for (const Column& c : t_.columns) {
+          if (c.db_default || (skip_key && c.primary)) continue;
+          params.push_back(SqlParam{plan.row_arg, ParamForm::Field, c.field});
+          names += (names.empty() ? "" : ", ") + quote_ident(c.name);
+          values += fmt::format("{}${}{}", values.empty() ? "" : ", ", params.size(), value_cast_of(c.type));
+        }
+        sql = names.empty() ? fmt::format("INSERT INTO {} DEFAULT VALUES RETURNING {}", table, cols)
+                            : fmt::format("INSERT INTO {} ({}) VALUES ({}) RETURNING {}", table, names, values, cols);
+      };
+      build(false, plan.sql, plan.params);
+      if (serial) {
+        plan.key_field = pk[0]->field;
+        build(true, plan.sql_without_key, plan.params_without_key);
+      }
+      return true;
+    }
+    // bulk_insert(rows, db): one statement whatever the row count; each column travels as one array.
+    plan.terminal = Terminal::BulkInsert;
+    if (!want_args(s, 2, "the rows and the database connection")) return false;
+    if (steps_.size() != 1) return no_shaping(s, false);
+    plan.row_arg = s.c->args[0].value;
+    plan.db_arg = s.c->args[1].value;
+    auto pk = t_.primary_key();
+    bool serial = pk.size() == 1 && pk[0]->shape.kind == FieldShape::Int;
+    std::string names, arrays;
+    for (const Column& c : t_.columns) {
+      if (c.db_default || (serial && c.primary)) continue;
+      std::string_view cast = array_cast_of(c.type);
+      if (cast.empty())
+        return fail(OrmErrorCode::BadQuery, s.method.span,
+                    fmt::format("`bulk_insert` cannot send the array column `{}`; insert those rows one by one", c.name));
+      P.push_back(SqlParam{plan.row_arg, ParamForm::FieldOfEach, c.field});
+      names += (names.empty() ? "" : ", ") + quote_ident(c.name);
+      arrays += fmt::format("{}${}{}", arrays.empty() ? "" : ", ", P.size(), cast);
+    }
+    if (names.empty()) return fail(OrmErrorCode::BadQuery, s.method.span, "`bulk_insert` needs a table with columns to fill");
+    plan.sql = fmt::format("INSERT INTO {} ({}) SELECT * FROM unnest({})", table, names, arrays);
+    return true;
+  }
+
+  bool plan_preloads(QueryPlan& plan) {
+    for (ExprId p : preloads_) {
+      auto name = literal_str(ast_, p);
+      if (!name)
+        return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span, "`preload` takes the relation's name as a string literal");
+      const Relation* r = t_.relation_of_field(*name);
+      if (!r || r->kind == RelationKind::BelongsTo) {
+        std::string known;
+        for (const Relation& x : t_.relations)
+          if (x.kind != RelationKind::BelongsTo) known += (known.empty() ? "`" : ", `") + x.field + "`";
+        return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span,
+                    fmt::format("`{}` has no relation `{}`", t_.type_name, *name),
+                    known.empty() ? "declare one with `@has_many(\"T\", via=\"fk\")`" : "its relations: " + known);
+      }
+      const TableModel* target = env_.table_named ? env_.table_named(r->target) : nullptr;
+      if (!target)
+        return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span,
+                    fmt::format("relation `{}` points at `{}`, which is not a `@table` type", *name, r->target));
+      const Column* fk = target->column_of_field(r->key);
+      if (!fk)
+        for (const Column& x : target->columns)
+          if (x.name == r->key) fk = &x;
+      auto pk = t_.primary_key();
+      if (!fk || pk.size() != 1)
+        return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span,
+                    fmt::format("relation `{}` needs column `{}` in `{}` and one primary key in `{}`", *name, r->key,
+                                target->type_name, t_.type_name));
+      Preload pl;
+      pl.field = r->field;
+      pl.target = target;
+      pl.key_field = pk[0]->field;
+      pl.fk_field = fk->field;
+      pl.many = r->kind == RelationKind::HasMany;
+      pl.sql = fmt::format("SELECT {} FROM {} WHERE {} = ANY($1{})", column_list(*target), target->qualified_name(),
+                           quote_ident(fk->name), array_cast_of(pk[0]->type));
+      plan.preloads.push_back(std::move(pl));
+    }
+    return true;
+  }
+
+  const QueryEnv& env_;
+  const Ast& ast_;
+  std::vector<Step> steps_;
+  const TableModel& t_;
+  std::optional<OrmError> error_;
+  std::vector<ExprId> wheres_, orders_, groups_, preloads_;
+  ExprId limit_, offset_;
+};
+
+}  // namespace
+
+bool is_builder_method(std::string_view name) {
+  return std::find(kBuilders.begin(), kBuilders.end(), name) != kBuilders.end();
+}
+bool is_terminal_method(std::string_view name) {
+  return std::find(kTerminals.begin(), kTerminals.end(), name) != kTerminals.end();
+}
+
+std::string_view terminal_name(Terminal t) {
+  static constexpr std::string_view names[] = {"all", "first", "count", "update", "delete", "sum",
+                                               "avg", "min", "max", "insert", "bulk_insert"};
+  return names[static_cast<int>(t)];
+}
+
+std::string column_list(const TableModel& t) {
+  std::string out;
+  for (const Column& c : t.columns) out += (out.empty() ? "" : ", ") + quote_ident(c.name);
+  return out;
+}
+
+PlanResult plan_query(const QueryEnv& env, ExprId call) {
+  const Ast& ast = *env.ast;
+  std::vector<Step> steps;
+  ExprId at = call;
+  for (int guard = 0; guard < 256; ++guard) {
+    auto* c = std::get_if<CallExpr>(&ast.get(at).data);
+    if (!c) return {};
+    auto* f = std::get_if<FieldExpr>(&ast.get(c->callee).data);
+    if (!f) return {};
+    std::string_view m = f->field.text;
+    if (!is_builder_method(m) && !is_terminal_method(m)) return {};
+    if (!steps.empty() && !is_builder_method(m)) return {};
+    steps.push_back(Step{at, c, f->field});
+    if (std::holds_alternative<NameRef>(ast.get(f->object).data)) {
+      const TableModel* t = env.table_of_root ? env.table_of_root(f->object) : nullptr;
+      if (!t) return {};
+      std::reverse(steps.begin(), steps.end());
+      return Planner(env, std::move(steps), *t).run();
+    }
+    at = f->object;
+  }
+  return {};
+}
+
+}  // namespace fitz::orm

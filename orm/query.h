@@ -1,0 +1,118 @@
+// ORM queries compiled to constant SQL: `.where` closures translated to SQL with `$n`
+// parameters, and query-builder chains (`T.where(..).order_by(..).all(db)`) planned into one
+// SQL string plus the ordered expressions bound to its parameters. User values only ever
+// travel as parameters; the SQL text holds identifiers, operators and program constants.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "orm/model.h"
+
+namespace fitz::orm {
+
+// The checked type of an expression, as far as translation cares.
+enum class ValueClass : uint8_t { Unknown, Int, Float, Str, Bool, Null, List, Map, Other };
+
+// How the runtime turns a parameter's value into what is bound.
+enum class ParamForm : uint8_t {
+  Value,         // the expression's value
+  LikeContains,  // a Str with LIKE wildcards escaped, wrapped as %v%
+  LikePrefix,    // v%
+  LikeSuffix,    // %v
+  Field,         // `expr.<field>` of the row being inserted
+  FieldOfEach,   // the list of `<field>` over every row of a List (bulk insert)
+  KeysOfRows,    // the parent rows' key column `<field>` (preload), as an array
+};
+
+struct SqlParam {
+  frontend::ExprId expr;
+  ParamForm form = ParamForm::Value;
+  std::string field;  // Field, FieldOfEach, KeysOfRows
+};
+
+enum class OrmErrorCode : uint8_t {
+  Untranslatable,  // a closure form with no SQL translation
+  UnknownColumn,   // a field that is not a column of the table
+  TypeMismatch,    // a column compared with a value of another type
+  UnfilteredWrite, // update/delete without a `.where`
+  BadQuery,        // a chain the ORM cannot compile (order of calls, arguments)
+  UnknownRelation, // preload of a name that is no relation
+};
+
+struct OrmError {
+  OrmErrorCode code = OrmErrorCode::BadQuery;
+  frontend::Span span;
+  std::string message;
+  std::string hint;
+};
+
+// What the translator needs to know beyond the AST.
+struct QueryEnv {
+  const frontend::Ast* ast = nullptr;
+  // The table model when `name_ref` names a `@table` type, else null.
+  std::function<const TableModel*(frontend::ExprId name_ref)> table_of_root;
+  // A table model by type name (relation targets), or null.
+  std::function<const TableModel*(std::string_view type_name)> table_named;
+  std::function<ValueClass(frontend::ExprId)> class_of;
+};
+
+// Translates the body of a one-parameter lambda into a SQL expression against `table`.
+// Parameters are appended to `params`, numbered after those already there.
+struct Translated {
+  std::string sql;
+  bool descending = false;  // order keys: a top-level unary minus
+  std::optional<OrmError> error;
+};
+Translated translate_closure(const QueryEnv& env, const TableModel& table, frontend::ExprId lambda,
+                             std::vector<SqlParam>& params, bool order_key = false);
+
+enum class Terminal : uint8_t { All, First, Count, Update, Delete, Sum, Avg, Min, Max, Insert, BulkInsert };
+std::string_view terminal_name(Terminal t);
+
+struct Preload {
+  std::string field;           // the virtual field filled
+  const TableModel* target = nullptr;
+  std::string key_field;       // the parent's key field whose values are bound
+  std::string fk_field;        // the child's field that points at the parent
+  bool many = true;            // has_many (List) or has_one (T?)
+  std::string sql;             // SELECT .. WHERE "fk" = ANY($1)
+};
+
+struct QueryPlan {
+  const TableModel* table = nullptr;
+  Terminal terminal = Terminal::All;
+  bool grouped = false;       // rows are Map<Str, Any> (group column and the aggregate)
+  std::string sql;
+  std::vector<SqlParam> params;
+  // insert with a single Int primary key: the variant used when the key is 0 (database serial).
+  std::string sql_without_key;
+  std::vector<SqlParam> params_without_key;
+  std::string key_field;      // the Int primary key field tested for 0
+  frontend::ExprId db_arg;
+  frontend::ExprId row_arg;   // insert, bulk_insert
+  std::vector<Preload> preloads;
+  std::vector<std::string> group_keys;  // grouped: result map keys in column order
+};
+
+// What `plan_query` found at an expression.
+struct PlanResult {
+  bool is_orm = false;  // the call is an ORM terminal (or a builder step when `builder`)
+  bool builder = false; // a builder step (where, order_by, ...) without a terminal
+  std::optional<QueryPlan> plan;
+  std::optional<OrmError> error;
+};
+
+bool is_builder_method(std::string_view name);
+bool is_terminal_method(std::string_view name);
+// The whole chain ending at `call` (a CallExpr whose callee is `<chain>.<method>`).
+PlanResult plan_query(const QueryEnv& env, frontend::ExprId call);
+
+// The SELECT list of a table: `"c1","c2",..` in column order.
+std::string column_list(const TableModel& t);
+
+}  // namespace fitz::orm

@@ -30,6 +30,7 @@ const std::vector<Suite>& suites() {
       {"modules", {"check"}},
       {"check", {"check"}},
       {"tir", {"check", "--dump=tir"}},
+      {"openapi", {"openapi"}},
   };
   return s;
 }

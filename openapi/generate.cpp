@@ -226,7 +226,7 @@ class Generator {
       if (!doc.empty()) {
         size_t nl = doc.find('\n');
         op["summary"] = doc.substr(0, nl);
-        if (nl != std::string::npos) op["description"] = doc;
+        if (nl != std::string::npos) op["description"] = doc.substr(nl + 1);
       }
     }
     if (tag_by_module_) op["tags"] = Json::array({graph_.get(m).name});

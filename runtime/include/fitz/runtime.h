@@ -38,3 +38,4 @@
 #include "fitz/task.h"
 #include "fitz/any.h"
 #include "fitz/builtins.h"
+#include "fitz/db.h"

@@ -1,0 +1,306 @@
+// The `db` module and `DbConn`: pools per URL and event loop, leases, query/exec/transaction as
+// Fitz tasks awaiting the asynchronous connection, and FITZ_DB_LOG. Generated code reaches all
+// of it through Any (`fitz::any_method(conn, "query", ...)`), see fitz/db.h.
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+
+#include "fitz/db.h"
+#include "pg/codecs.h"
+#include "pg/fitz_db_internal.h"
+#include "pg/pool.h"
+
+namespace fitz::db {
+
+using detail::AnyObj;
+using detail::ObjKind;
+
+namespace {
+
+std::string std_of(const Str& s) { return std::string(s.data(), s.size()); }
+
+// A program that links the `db` module runs its main thread on an Asio loop from the start.
+const bool kProgramLoopInstalled = (install_program_loop(), true);
+
+// ---- FITZ_DB_LOG ----------------------------------------------------------------------------
+
+enum class LogLevel : uint8_t { Off, On, Verbose };
+
+LogLevel log_level() {
+  static const LogLevel level = [] {
+    const char* v = std::getenv("FITZ_DB_LOG");
+    if (!v || !*v || std::string_view(v) == "0" || std::string_view(v) == "false") return LogLevel::Off;
+    return std::string_view(v) == "verbose" ? LogLevel::Verbose : LogLevel::On;
+  }();
+  return level;
+}
+
+std::string render_param(const pg::Param& p) {
+  if (!p.value) return "NULL";
+  if (p.format == pg::Format::Text) {
+    std::string quoted = "'";
+    quoted.append(*p.value);
+    quoted.push_back('\'');
+    return quoted;
+  }
+  switch (p.type) {
+    case pg::oid::kInt8:
+      if (auto v = pg::Codec<int64_t>::decode_binary(*p.value)) return std::to_string(*v);
+      break;
+    case pg::oid::kFloat8:
+      if (auto v = pg::Codec<double>::decode_binary(*p.value)) return pg::format_float(*v);
+      break;
+    case pg::oid::kBool:
+      if (auto v = pg::Codec<bool>::decode_binary(*p.value)) return *v ? "true" : "false";
+      break;
+    default: break;
+  }
+  std::string shown = pg::type_name(p.type);
+  shown.insert(shown.begin(), '<');
+  shown.push_back('>');
+  return shown;
+}
+
+// `[fitz-db 1.2ms] SQL`, plus the parameters when verbose; the error when the round failed.
+void log_round(std::string_view sql, const std::vector<pg::Param>& params,
+               std::chrono::steady_clock::time_point start, const pg::Error* error) {
+  if (log_level() == LogLevel::Off) return;
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  char head[48];
+  std::snprintf(head, sizeof head, "[fitz-db %.1fms] ", ms);
+  std::string line = head;
+  line.append(sql);
+  if (log_level() == LogLevel::Verbose && !params.empty()) {
+    line += "  -- ";
+    for (std::size_t i = 0; i < params.size(); ++i)
+      line += (i ? ", $" : "$") + std::to_string(i + 1) + " = " + render_param(params[i]);
+  }
+  if (error) line += "  => " + std_of(error_text(*error));
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stderr);
+}
+
+// ---- pools ----------------------------------------------------------------------------------
+
+// One pool per URL and event loop: connections belong to the loop that reads them, so each
+// HTTP worker (and the main thread) has its own pool of up to FITZ_DB_MAX_CONNS connections.
+Result<std::shared_ptr<pg::Pool>, Str> pool_for(const Str& url) {
+  thread_local std::unordered_map<std::string, std::shared_ptr<pg::Pool>> pools;
+  boost::asio::io_context& ioc = loop_context();
+  std::string key = std::to_string(reinterpret_cast<uintptr_t>(&ioc)) + ' ' + std_of(url);
+  if (auto it = pools.find(key); it != pools.end()) return Result<std::shared_ptr<pg::Pool>, Str>::ok(it->second);
+  auto info = pg::parse_conninfo(std_of(url));
+  if (!info) return Result<std::shared_ptr<pg::Pool>, Str>::err(Str::from("invalid database URL: " + info.error().message));
+  auto pool = pg::Pool::create(ioc, std::move(*info), pg::PoolOptions::from_env());
+  pools.emplace(std::move(key), pool);
+  return Result<std::shared_ptr<pg::Pool>, Str>::ok(std::move(pool));
+}
+
+// ---- awaiting callbacks from Fitz tasks --------------------------------------------------------
+// The callbacks run on the loop's thread; they resume the awaiting coroutine directly.
+
+struct AcquireAwait {
+  std::shared_ptr<pg::Pool> pool;
+  std::optional<pg::Result<pg::Pool::Lease>> result;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    pool->acquire([this, h](pg::Result<pg::Pool::Lease> r) {
+      result.emplace(std::move(r));
+      h.resume();
+    });
+  }
+  pg::Result<pg::Pool::Lease> await_resume() { return std::move(*result); }
+};
+
+struct RoundAwait {
+  pg::AsyncConnection* conn;
+  const std::string& sql;
+  const std::vector<pg::Param>& params;
+  std::optional<pg::Result<pg::QueryResult>> result;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    pg::QueryOptions options;
+    options.result_format = pg::Format::Text;  // every value has a text form; cells decode by type
+    conn->query(sql, params, options, [this, h](pg::Result<pg::QueryResult> r) {
+      result.emplace(std::move(r));
+      h.resume();
+    });
+  }
+  pg::Result<pg::QueryResult> await_resume() { return std::move(*result); }
+};
+
+struct SimpleAwait {
+  pg::AsyncConnection* conn;
+  std::string sql;
+  std::optional<pg::Status> result;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    conn->simple_query(sql, [this, h](pg::Result<std::vector<pg::QueryResult>> r) {
+      if (r)
+        result.emplace();
+      else
+        result.emplace(std::move(r).error());
+      h.resume();
+    });
+  }
+  pg::Status await_resume() { return std::move(*result); }
+};
+
+// ---- DbConn ---------------------------------------------------------------------------------
+
+struct ConnState {
+  pg::Pool::Lease lease;
+  bool closed = false;
+  bool in_transaction = false;
+  pg::AsyncConnection* conn() { return closed || !lease ? nullptr : &*lease; }
+};
+
+Str closed_text() { return Str::lit("the connection was closed"); }
+
+Task<Result<List<Any>, Str>> query_task(std::shared_ptr<ConnState> st, std::string sql, Any args) {
+  using R = Result<List<Any>, Str>;
+  pg::AsyncConnection* conn = st->conn();
+  if (!conn) co_return R::err(closed_text());
+  auto params = params_from_any(args);
+  if (!params.is_ok()) co_return R::err(params.error());
+  auto start = std::chrono::steady_clock::now();
+  pg::Result<pg::QueryResult> r = co_await RoundAwait{conn, sql, params.value(), std::nullopt};
+  log_round(sql, params.value(), start, r ? nullptr : &r.error());
+  if (!r) co_return R::err(error_text(r.error()));
+  auto result = std::make_shared<const pg::QueryResult>(std::move(*r));
+  List<Any> rows = List<Any>::with_capacity(int64_t(result->size()));
+  for (std::size_t i = 0; i < result->size(); ++i) rows.push(make_row(result, i));
+  co_return R::ok(std::move(rows));
+}
+
+Task<Result<int64_t, Str>> exec_task(std::shared_ptr<ConnState> st, std::string sql, Any args) {
+  using R = Result<int64_t, Str>;
+  pg::AsyncConnection* conn = st->conn();
+  if (!conn) co_return R::err(closed_text());
+  auto params = params_from_any(args);
+  if (!params.is_ok()) co_return R::err(params.error());
+  auto start = std::chrono::steady_clock::now();
+  pg::Result<pg::QueryResult> r = co_await RoundAwait{conn, sql, params.value(), std::nullopt};
+  log_round(sql, params.value(), start, r ? nullptr : &r.error());
+  if (!r) co_return R::err(error_text(r.error()));
+  co_return R::ok(int64_t(r->rows_affected.value_or(0)));
+}
+
+Any err_any(Str message) { return to_any(Result<Any, Str>::err(std::move(message))); }
+
+Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos pos);
+
+class ConnBox final : public AnyObj {
+ public:
+  explicit ConnBox(std::shared_ptr<ConnState> st) : st_(std::move(st)) {}
+  ObjKind kind() const override { return ObjKind::Struct; }
+  const void* type_id() const override { return fitz::detail::type_id<ConnBox>(); }
+  void type_name(Buf& b) const override { b.lit("DbConn"); }
+  void show(Buf& b, bool) const override { b.append_cstr(st_->closed ? "<DbConn closed>" : "<DbConn>"); }
+  bool call_method(const char* name, const Any* args, size_t n, SourcePos pos, Any* out) override {
+    std::string_view m(name);
+    if ((m == "query" || m == "exec") && (n == 1 || n == 2)) {
+      if (!args[0].is_str()) runtime_error(pos, Str::from("DbConn." + std::string(m) + ": the SQL must be a Str"));
+      std::string sql = std_of(args[0].str_value());
+      Any params = n == 2 ? args[1] : Any();
+      *out = m == "query" ? to_any(query_task(st_, std::move(sql), std::move(params)))
+                          : to_any(exec_task(st_, std::move(sql), std::move(params)));
+      return true;
+    }
+    if (m == "close" && n == 0) {
+      st_->closed = true;
+      st_->lease.release();
+      *out = Any();
+      return true;
+    }
+    if (m == "is_closed" && n == 0) {
+      *out = Any(st_->closed || (st_->lease && st_->lease->is_broken()));
+      return true;
+    }
+    if (m == "transaction" && n == 1) {
+      *out = to_any(transaction_task(st_, args[0], pos));
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  std::shared_ptr<ConnState> st_;
+};
+
+// BEGIN; the body with `tx` (this same connection); COMMIT when it returns Ok, ROLLBACK when it
+// returns Err or raises a runtime error (which then propagates). A body that returned Ok after
+// one of its statements failed is rolled back too: Postgres would refuse the COMMIT anyway.
+Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos pos) {
+  pg::AsyncConnection* conn = st->conn();
+  if (!conn) co_return err_any(closed_text());
+  if (st->in_transaction) co_return err_any(Str::lit("nested transactions are not supported"));
+  pg::Status begun = co_await SimpleAwait{conn, "BEGIN", std::nullopt};
+  if (!begun) co_return err_any(error_text(begun.error()));
+  st->in_transaction = true;
+  Any result;
+  std::optional<Panic> failure;
+  try {
+    Any task = any_call(body, {Any(new ConnBox(st))}, pos);
+    result = co_await any_await(task, pos);
+  } catch (Panic& p) {
+    failure.emplace(std::move(p));
+  }
+  st->in_transaction = false;
+  conn = st->conn();
+  bool ok = !failure && result.is_kind(ObjKind::Result) && result.obj()->is_ok();
+  if (ok && conn && conn->transaction_status() != pg::TransactionStatus::Failed) {
+    pg::Status committed = co_await SimpleAwait{conn, "COMMIT", std::nullopt};
+    if (!committed) co_return err_any(error_text(committed.error()));
+    co_return result;
+  }
+  if (conn) (void)co_await SimpleAwait{conn, "ROLLBACK", std::nullopt};
+  if (failure) raise_panic(std::move(*failure));
+  if (ok) co_return err_any(Str::lit("the transaction was rolled back: a statement in it failed"));
+  if (!conn && !result.is_kind(ObjKind::Result)) co_return err_any(closed_text());
+  co_return result;
+}
+
+Task<Result<Any, Str>> connect_task(Str url) {
+  using R = Result<Any, Str>;
+  auto pool = pool_for(url);
+  if (!pool.is_ok()) co_return R::err(pool.error());
+  pg::Result<pg::Pool::Lease> lease = co_await AcquireAwait{pool.value(), std::nullopt};
+  if (!lease) co_return R::err(error_text(lease.error()));
+  auto st = std::make_shared<ConnState>();
+  st->lease = std::move(*lease);
+  co_return R::ok(Any(new ConnBox(std::move(st))));
+}
+
+// ---- the `db` value ---------------------------------------------------------------------------
+
+class ModuleBox final : public AnyObj {
+ public:
+  ObjKind kind() const override { return ObjKind::Struct; }
+  const void* type_id() const override { return fitz::detail::type_id<ModuleBox>(); }
+  void type_name(Buf& b) const override { b.lit("Db"); }
+  void show(Buf& b, bool) const override { b.lit("<db>"); }
+  bool call_method(const char* name, const Any* args, size_t n, SourcePos pos, Any* out) override {
+    if (std::string_view(name) == "connect" && n == 1) {
+      if (!args[0].is_str()) runtime_error(pos, "db.connect: the URL must be a Str");
+      *out = to_any(connect_task(args[0].str_value()));
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+}  // namespace fitz::db
+
+namespace fitz {
+
+Any db_module() {
+  (void)db::kProgramLoopInstalled;
+  thread_local Any module(new db::ModuleBox());
+  return module;
+}
+
+}  // namespace fitz

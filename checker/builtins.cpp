@@ -174,15 +174,18 @@ const std::vector<BuiltinEntry> kEntries = {
   {"Any", "type_name", "() -> Str", "The name of the value's run-time type.", false, false, "fitz_any_type_name"},
 
   // ---- service nominals ---------------------------------------------------------------------------
+  {"Db", "connect", "(url: Str) -> Future<Result<DbConn>>", "Leases a connection from the pool of `url` (one pool per URL; FITZ_DB_MAX_CONNS connections).", true, false, "fitz_db_connect"},
   {"DbConn", "query", "(sql: Str, params?: List<Any>) -> Future<Result<List<DbRow>>>", "Runs a query with $1..$n parameters.", true, false, "fitz_db_query"},
   {"DbConn", "exec", "(sql: Str, params?: List<Any>) -> Future<Result<Int>>", "Runs a statement; the affected row count.", true, false, "fitz_db_exec"},
   {"DbConn", "close", "() -> Null", "Returns the connection to its pool.", false, false, "fitz_db_close"},
   {"DbConn", "is_closed", "() -> Bool", "Whether the connection was closed.", false, false, "fitz_db_is_closed"},
+  {"DbConn", "transaction", "(body: Fn(DbConn) -> Future<Result<T>>) -> Future<Result<T>>", "Runs `body` inside BEGIN/COMMIT on this connection; rolls back on Err or a runtime error.", true, false, "fitz_db_transaction"},
   {"DbRow", "get", "(column: Str) -> Any", "The value of a column.", false, false, "fitz_row_get"},
   {"DbRow", "get_int", "(column: Str) -> Result<Int>", "An Int column, or Err.", false, false, "fitz_row_get_int"},
   {"DbRow", "get_str", "(column: Str) -> Result<Str>", "A text column, or Err.", false, false, "fitz_row_get_str"},
   {"DbRow", "get_float", "(column: Str) -> Result<Float>", "A Float column, or Err.", false, false, "fitz_row_get_float"},
   {"DbRow", "get_bool", "(column: Str) -> Result<Bool>", "A Bool column, or Err.", false, false, "fitz_row_get_bool"},
+  {"DbRow", "len", "() -> Int", "Number of columns.", false, false, "fitz_row_len"},
   {"WsConn", "recv", "() -> Future<Result<Any>>", "The next message from the client, or Err when it closed.", true, false, "fitz_ws_recv"},
   {"WsConn", "send", "(message: Any) -> Future<Null>", "Sends a message to this client.", true, false, "fitz_ws_send"},
   {"WsConn", "broadcast", "(message: Any) -> Future<Null>", "Sends a message to every client of this endpoint.", true, false, "fitz_ws_broadcast_conn"},
@@ -191,7 +194,7 @@ const std::vector<BuiltinEntry> kEntries = {
 };
 
 const std::vector<BuiltinValue> kValues = {
-  {"db", "Any", "Postgres: `db.connect(url)`, `db.transaction(...)`.", "fitz_mod_db"},
+  {"db", "Db", "Postgres: `db.connect(url)` leases a pooled connection.", "fitz_mod_db"},
   {"jwt", "Any", "JSON Web Tokens: `jwt.encode`, `jwt.decode`.", "fitz_mod_jwt"},
   {"hash", "Any", "Password hashing: `hash.password`, `hash.verify`.", "fitz_mod_hash"},
   {"auth", "Any", "Token revocation helpers.", "fitz_mod_auth"},
@@ -211,6 +214,7 @@ const std::vector<BuiltinNominal> kNominals = {
   {"File", {"name: Str?", "content_type: Str?", "content: Bytes"}, false, false, "A file part of a multipart/form-data body."},
   {"HttpClientResponse", {"status: Int", "body: Str", "duration_ms: Int"}, true, false, "The answer to an outbound HTTP request."},
   {"SmtpResult", {}, true, false, "The outcome of sending a mail."},
+  {"Db", {}, true, false, "The Postgres module: `db.connect(url)`."},
   {"DbConn", {}, true, false, "A pooled Postgres connection."},
   {"DbRow", {}, true, false, "One row of a query result."},
   {"WsConn", {}, true, true, "A WebSocket connection: WsConn<In> or WsConn<In, Out>."},

@@ -315,7 +315,13 @@ std::string Gen::expr_raw(ExprId id) {
           TypeId ot = tir_->type_of(d.operand);
           std::string o = expr(d.operand);
           if (types_.kind(ot) != TypeKind::Future) o = fmt::format("fitz::any_await({}, {})", o, pos(d.await_span));
-          if (fn_ && fn_->is_async) return "(co_await " + o + ")";
+          if (fn_ && fn_->is_async) {
+            // The operand gets its own statement: GCC 12 rejects a std::initializer_list (a
+            // list literal, dynamic call arguments) inside a co_await operand.
+            std::string t = tmp("w");
+            line(fmt::format("auto {} = {};", t, o));
+            return "(co_await " + t + ")";
+          }
           return fmt::format("fitz::block_on({}, {})", o, pos(d.await_span));
         } else if constexpr (std::is_same_v<T, TryExpr>) {
           std::string o = expr(d.operand);

@@ -59,6 +59,10 @@ std::string Gen::sym_ref(SymbolId id) {
     case SymbolKind::Param:
       if (boxed_.count(id.index)) return "(*" + local_name(id) + ")";
       return local_name(id);
+    case SymbolKind::BuiltinValue:
+      // Built-in values the runtime implements (fitz/db.h); the others are not compiled yet.
+      if (s.name == "db") return "fitz::db_module()";
+      [[fallthrough]];
     default:
       result_.unsupported.push_back(fmt::format("a reference to `{}` ({})", s.name,
                                                 checker::symbol_kind_name(s.kind)));

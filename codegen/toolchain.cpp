@@ -80,8 +80,15 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
 #endif
   for (auto& [inc, lib] : candidates) {
     std::error_code ec;
-    if (fs::exists(inc / "fitz" / "runtime.h", ec) && fs::exists(lib, ec))
-      return RuntimeLocation{inc, lib, {"-lpthread"}};
+    if (!fs::exists(inc / "fitz" / "runtime.h", ec) || !fs::exists(lib, ec)) continue;
+    RuntimeLocation loc{inc, lib, {}};
+    // The Postgres `db` module sits beside the runtime; archives only contribute what a
+    // program references, and --as-needed drops OpenSSL from programs that never use it.
+    fs::path db = lib.parent_path() / "libfitz_db.a", pg = lib.parent_path() / "libfitz_pg.a";
+    if (fs::exists(db, ec) && fs::exists(pg, ec))
+      loc.extra_libs = {db.string(), pg.string(), lib.string(), "-Wl,--as-needed", "-lssl", "-lcrypto"};
+    loc.extra_libs.push_back("-lpthread");
+    return loc;
   }
   error = "cannot find the fitz runtime (fitz/runtime.h and libfitz_runtime.a) next to the fitz binary";
   return std::nullopt;
@@ -137,6 +144,8 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   key_material += "\n--\n" + cxx + "\n";
   for (const auto& f : flags) key_material += f + " ";
   key_material += "\n" + file_stamp(runtime.library) + "\n" + runtime.include_dir.string();
+  for (const auto& l : runtime.extra_libs)
+    if (!l.starts_with("-")) key_material += "\n" + file_stamp(l);
   std::string key = content_hash(key_material);
 
   fs::path dir = cache_dir() / "bin";

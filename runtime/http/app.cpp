@@ -4,6 +4,7 @@
 #include <string>
 
 #include "http/internal.h"
+#include "http/docs_page.h"
 
 namespace fitz::http {
 namespace detail {
@@ -17,25 +18,6 @@ Response panic_response(const Panic& p) { return Response::error(500, Text(p.mes
 namespace {
 
 Response not_found() { return Response::json(404, Str::lit("{\"error\":\"not found\"}")); }
-
-const char kDocsPage[] =
-    "<!doctype html><html><head><meta charset=\"utf-8\"><title>API docs</title>"
-    "<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem}"
-    "h2{font-size:1.1rem;margin-top:1.5rem}code{background:#f3f3f3;padding:0 .3rem}"
-    "pre{background:#f6f6f6;padding:1rem;overflow:auto}</style></head><body>"
-    "<h1 id=\"t\">API</h1><div id=\"ops\"></div><h2>OpenAPI document</h2>"
-    "<pre id=\"raw\"></pre><script>"
-    "fetch('openapi.json').then(r=>r.json()).then(d=>{"
-    "document.getElementById('t').textContent=(d.info&&d.info.title||'API')+' '+(d.info&&d.info.version||'');"
-    "const ops=document.getElementById('ops');"
-    "for(const [p,item] of Object.entries(d.paths||{}))for(const [m,op] of Object.entries(item)){"
-    "const h=document.createElement('h2');h.textContent=m.toUpperCase()+' '+p;ops.appendChild(h);"
-    "if(op.summary||op.operationId){const s=document.createElement('div');"
-    "s.textContent=op.summary||op.operationId;ops.appendChild(s);}"
-    "const c=document.createElement('code');c.textContent='responses: '+Object.keys(op.responses||{}).join(', ');"
-    "ops.appendChild(c);}"
-    "document.getElementById('raw').textContent=JSON.stringify(d,null,2);});"
-    "</script></body></html>";
 
 bool has_path(const AppState& app, const char* path) {
   for (const auto& r : app.routes)
@@ -80,7 +62,7 @@ bool finalize(AppState& app) {
   if (app.cfg.docs && !app.openapi_json.empty()) {
     add_builtin(app, "/openapi.json", [a](Request&) { return Response::json(200, a->openapi_json); });
     add_builtin(app, "/docs", [a](Request&) {
-      Str page = a->docs_html.empty() ? Str::lit(kDocsPage) : a->docs_html;
+      Str page = a->docs_html.empty() ? Str::from_static(docs_page().data(), docs_page().size()) : a->docs_html;
       return Response::text(200, page, Str::lit("text/html; charset=utf-8"));
     });
   }

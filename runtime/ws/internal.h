@@ -1,0 +1,120 @@
+// Shared by the ws sources: endpoints, pending upgrades and the per-connection session (Beast
+// websocket stream, bounded outbox and inbox, the handler's recv waiter).
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <atomic>
+#include <coroutine>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "fitz/ws.h"
+
+namespace fitz::ws::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bws = boost::beast::websocket;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+using AdmitFn = Fn<Task<Result<std::shared_ptr<void>, http::Response>>(http::Request&)>;
+using RunFn = Fn<Task<Null>(Conn, std::shared_ptr<void>)>;
+
+// One message to send, shared by every connection a broadcast reaches.
+struct Payload {
+  std::string data;
+  bool binary = false;
+};
+using PayloadPtr = std::shared_ptr<const Payload>;
+
+struct Endpoint {
+  Str path;
+  RunFn run;
+  AdmitFn admit;  // empty: no guard
+  std::mutex mu;
+  std::unordered_map<int64_t, std::weak_ptr<Session>> conns;
+};
+
+// An upgrade the route accepted, waiting for the server to hand over the socket.
+struct Pending {
+  Endpoint* ep = nullptr;
+  std::shared_ptr<void> user;
+  int64_t at_ns = 0;
+};
+
+struct HubState {
+  WsConfig cfg;
+  std::vector<std::unique_ptr<Endpoint>> endpoints;
+  std::mutex pending_mu;
+  std::unordered_map<uint64_t, Pending> pending;
+  std::atomic<uint64_t> next_ticket{1};
+  std::atomic<int64_t> next_id{1};
+  std::atomic<int64_t> open{0}, accepted{0}, closed_slow{0}, closed_too_big{0}, rejected{0};
+
+  uint64_t add_pending(Endpoint* ep, std::shared_ptr<void> user);
+  bool take_pending(uint64_t ticket, Pending* out);
+  Endpoint* find(const char* path);
+};
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(std::shared_ptr<HubState> hub, Endpoint& ep, tcp::socket&& sock,
+          bhttp::request<bhttp::string_body>&& req, std::shared_ptr<void> user);
+  ~Session();
+
+  void start();
+  // From any thread. False when the message was refused (closed, or the outbox overflowed).
+  bool send(PayloadPtr p);
+  void close(int code, Str reason);
+
+  // The handler's side (its own loop only).
+  bool has_message() const { return !inbox_.empty(); }
+  bool ended() const { return ended_; }
+  Message pop_message();
+  void set_waiter(std::coroutine_handle<> h) { waiter_ = h; }
+
+  std::atomic<bool> open{false};
+  int64_t id = 0;
+  Endpoint& ep;
+  Str subprotocol;
+
+ private:
+  bool on_loop() const;
+  bool enqueue(PayloadPtr p);
+  void begin_close(int code, Str reason);
+  void on_accept(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, size_t n);
+  void do_write();
+  void on_write(beast::error_code ec);
+  void do_close();
+  void finish();  // no more reads: wake the handler, leave the registry
+  void teardown();
+  void wake();
+  static Task<Null> run_handler(std::shared_ptr<Session> self);
+
+  std::shared_ptr<HubState> hub_;
+  bws::stream<tcp::socket> ws_;
+  bhttp::request<bhttp::string_body> req_;
+  std::shared_ptr<void> user_;
+  beast::flat_buffer rbuf_;
+  asio::steady_timer kill_timer_;
+  std::deque<PayloadPtr> outbox_;
+  size_t outbox_bytes_ = 0;
+  std::deque<Message> inbox_;
+  std::coroutine_handle<> waiter_;
+  bool writing_ = false, reading_ = false, ended_ = false, registered_ = false;
+  bool closing_ = false, close_sent_ = false;
+  int close_code_ = 1000;
+  Str close_reason_;
+};
+
+}  // namespace fitz::ws::detail

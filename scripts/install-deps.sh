@@ -16,6 +16,8 @@ PKGS=(
   wrk
   # The peers of `fitz bench` (bench/apps/python); pgbench comes with the postgresql package.
   python3-flask python3-sqlalchemy python3-psycopg2 gunicorn
+  # Validates `fitz openapi` output against the OpenAPI 3.1 schema (tests/e2e/openapi.sh).
+  python3-jsonschema
 )
 
 missing=()

@@ -43,6 +43,9 @@ run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 step "fitz new: every template checks; the default one runs and passes its tests"
 run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
 
+step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
+run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
+
 step "fuzz: bounded run of the frontend fuzzer"
 run fuzz bash scripts/fuzz.sh
 

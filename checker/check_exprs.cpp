@@ -462,8 +462,8 @@ TypeId Checker::check_if(ExprId e, const IfExpr& i, TypeId expected) {
   // narrows the code after the `if`: `if x == null { return }`.
   std::unordered_map<uint32_t, TypeId> kept;
   for (auto& [k, v] : saved)
-    if (scope_->narrowed.count(k) || std::any_of(on_true.begin(), on_true.end(), [&](const NullTest& t) { return t.sym.index == k; }) ||
-        std::any_of(on_false.begin(), on_false.end(), [&](const NullTest& t) { return t.sym.index == k; }))
+    if (scope_->narrowed.count(k) || std::any_of(on_true.begin(), on_true.end(), [k = k](const NullTest& t) { return t.sym.index == k; }) ||
+        std::any_of(on_false.begin(), on_false.end(), [k = k](const NullTest& t) { return t.sym.index == k; }))
       kept.emplace(k, v);
   scope_->narrowed = std::move(kept);
   if (after_then.unreachable && !after_else.unreachable)

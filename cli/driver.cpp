@@ -32,6 +32,9 @@ options:
 
 exit status: 0 ok, 1 the program has errors or tests failed, 2 usage or I/O error,
 3 internal error (please report it)
+
+documentation: the guide in docs/guide/README.md and the reference (every command, diagnostic,
+built-in and decorator) in docs/reference/ of the fitz sources
 )";
 
 }  // namespace

@@ -179,6 +179,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=300, help="seconds per command")
     ap.add_argument("--update", action="store_true", help="rewrite ```output blocks")
     ap.add_argument("--keep", action="store_true", help="keep the work folder and print it")
+    ap.add_argument("--extra", action="append", default=[],
+                    help="another Markdown file to check (e.g. README.md); repeatable")
     ap.add_argument("pages", nargs="*", help="only these pages (relative to --docs)")
     a = ap.parse_args()
 
@@ -192,17 +194,18 @@ def main():
     pages.sort()
     if a.pages:
         pages = [p for p in pages if p in a.pages]
+    # (path on disk, name in reports); extra files are reported by their base name.
+    pages = [(os.path.join(docs, p), os.path.join(os.path.basename(docs), p)) for p in pages]
+    pages += [(os.path.abspath(e), os.path.basename(e)) for e in a.extra]
     work = tempfile.mkdtemp(prefix="fitz-doctest-")
     runner = Runner(fitz, a.timeout)
     failures = []
-    shown_root = os.path.basename(docs)
     try:
-        for page in pages:
-            rel = os.path.join(shown_root, page)
-            blocks, errors = parse_page(os.path.join(docs, page), rel)
+        for n, (path, rel) in enumerate(pages):
+            blocks, errors = parse_page(path, rel)
             failures += errors
             updates = []
-            pagedir = os.path.join(work, page.replace(os.sep, "_"))
+            pagedir = os.path.join(work, f"{n}_" + rel.replace(os.sep, "_"))
             os.makedirs(pagedir)
             for b in blocks:  # named files first, so imports and manifests resolve
                 if "file" in b.attrs:
@@ -221,7 +224,6 @@ def main():
                 if problem:
                     failures.append(f"{b.where()}: {problem}")
             if updates:
-                path = os.path.join(docs, page)
                 lines = open(path, encoding="utf-8").read().split("\n")
                 for (first, end), out in sorted(updates, reverse=True):
                     lines[first:end] = out.rstrip("\n").split("\n") if out else []

@@ -177,6 +177,13 @@ void AsyncConnection::on_read(std::size_t n) {
 
 void AsyncConnection::process() {
   auto self = shared_from_this();  // handlers may drop the last outside reference
+  // Handlers run from here; one that asks whether this connection is alive must not read from
+  // it while a message of the read buffer is being handled.
+  processing_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{processing_};
   while (!broken_) {
     auto message = reader_.next();
     if (!message) return fail_all(std::move(message).error());
@@ -231,7 +238,7 @@ void AsyncConnection::close() {
 
 bool AsyncConnection::check_alive() {
   if (broken_) return false;
-  if (!pending_.empty() || reading_) return true;
+  if (!pending_.empty() || reading_ || processing_) return true;
   int fd = transport_->native_handle();
   if (transport_->tls) {
     // TLS records (session tickets) may legitimately wait unread; only a closed socket counts.

@@ -99,6 +99,7 @@ class AsyncConnection : public std::enable_shared_from_this<AsyncConnection> {
   std::string wbuf_;  // being written
   bool writing_ = false;
   bool reading_ = false;
+  bool processing_ = false;
   uint64_t writes_ = 0;
   std::optional<Error> broken_;
 };

@@ -99,7 +99,10 @@ Result<std::shared_ptr<pg::Pool>, Str> pool_for(const Str& url) {
 }
 
 // ---- awaiting callbacks from Fitz tasks --------------------------------------------------------
-// The callbacks run on the loop's thread; they resume the awaiting coroutine directly.
+// Awaiters are always named locals: GCC 12 destroys a temporary awaiter with members twice.
+// The callbacks run on the loop's thread, inside the connection's or pool's own handlers; the
+// awaiting coroutine is resumed through the scheduler instead of inline, so whatever it does
+// next (return the lease, query again, close) never re-enters the code that called back.
 
 struct AcquireAwait {
   std::shared_ptr<pg::Pool> pool;
@@ -108,7 +111,7 @@ struct AcquireAwait {
   void await_suspend(std::coroutine_handle<> h) {
     pool->acquire([this, h](pg::Result<pg::Pool::Lease> r) {
       result.emplace(std::move(r));
-      h.resume();
+      scheduler().post(h);
     });
   }
   pg::Result<pg::Pool::Lease> await_resume() { return std::move(*result); }
@@ -125,7 +128,7 @@ struct RoundAwait {
     options.result_format = pg::Format::Text;  // every value has a text form; cells decode by type
     conn->query(sql, params, options, [this, h](pg::Result<pg::QueryResult> r) {
       result.emplace(std::move(r));
-      h.resume();
+      scheduler().post(h);
     });
   }
   pg::Result<pg::QueryResult> await_resume() { return std::move(*result); }
@@ -142,7 +145,7 @@ struct SimpleAwait {
         result.emplace();
       else
         result.emplace(std::move(r).error());
-      h.resume();
+      scheduler().post(h);
     });
   }
   pg::Status await_resume() { return std::move(*result); }
@@ -166,7 +169,8 @@ Task<Result<List<Any>, Str>> query_task(std::shared_ptr<ConnState> st, std::stri
   auto params = params_from_any(args);
   if (!params.is_ok()) co_return R::err(params.error());
   auto start = std::chrono::steady_clock::now();
-  pg::Result<pg::QueryResult> r = co_await RoundAwait{conn, sql, params.value(), std::nullopt};
+  RoundAwait round{conn, sql, params.value(), std::nullopt};
+  pg::Result<pg::QueryResult> r = co_await round;
   log_round(sql, params.value(), start, r ? nullptr : &r.error());
   if (!r) co_return R::err(error_text(r.error()));
   auto result = std::make_shared<const pg::QueryResult>(std::move(*r));
@@ -182,7 +186,8 @@ Task<Result<int64_t, Str>> exec_task(std::shared_ptr<ConnState> st, std::string 
   auto params = params_from_any(args);
   if (!params.is_ok()) co_return R::err(params.error());
   auto start = std::chrono::steady_clock::now();
-  pg::Result<pg::QueryResult> r = co_await RoundAwait{conn, sql, params.value(), std::nullopt};
+  RoundAwait round{conn, sql, params.value(), std::nullopt};
+  pg::Result<pg::QueryResult> r = co_await round;
   log_round(sql, params.value(), start, r ? nullptr : &r.error());
   if (!r) co_return R::err(error_text(r.error()));
   co_return R::ok(int64_t(r->rows_affected.value_or(0)));
@@ -237,14 +242,16 @@ Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos po
   pg::AsyncConnection* conn = st->conn();
   if (!conn) co_return err_any(closed_text());
   if (st->in_transaction) co_return err_any(Str::lit("nested transactions are not supported"));
-  pg::Status begun = co_await SimpleAwait{conn, "BEGIN", std::nullopt};
+  SimpleAwait begin{conn, "BEGIN", std::nullopt};
+  pg::Status begun = co_await begin;
   if (!begun) co_return err_any(error_text(begun.error()));
   st->in_transaction = true;
   Any result;
   std::optional<Panic> failure;
   try {
     Any task = any_call(body, {Any(new ConnBox(st))}, pos);
-    result = co_await any_await(task, pos);
+    Task<Any> body_done = any_await(task, pos);
+    result = co_await body_done;
   } catch (Panic& p) {
     failure.emplace(std::move(p));
   }
@@ -252,11 +259,15 @@ Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos po
   conn = st->conn();
   bool ok = !failure && result.is_kind(ObjKind::Result) && result.obj()->is_ok();
   if (ok && conn && conn->transaction_status() != pg::TransactionStatus::Failed) {
-    pg::Status committed = co_await SimpleAwait{conn, "COMMIT", std::nullopt};
+    SimpleAwait commit{conn, "COMMIT", std::nullopt};
+    pg::Status committed = co_await commit;
     if (!committed) co_return err_any(error_text(committed.error()));
     co_return result;
   }
-  if (conn) (void)co_await SimpleAwait{conn, "ROLLBACK", std::nullopt};
+  if (conn) {
+    SimpleAwait rollback{conn, "ROLLBACK", std::nullopt};
+    (void)co_await rollback;
+  }
   if (failure) raise_panic(std::move(*failure));
   if (ok) co_return err_any(Str::lit("the transaction was rolled back: a statement in it failed"));
   if (!conn && !result.is_kind(ObjKind::Result)) co_return err_any(closed_text());
@@ -267,7 +278,8 @@ Task<Result<Any, Str>> connect_task(Str url) {
   using R = Result<Any, Str>;
   auto pool = pool_for(url);
   if (!pool.is_ok()) co_return R::err(pool.error());
-  pg::Result<pg::Pool::Lease> lease = co_await AcquireAwait{pool.value(), std::nullopt};
+  AcquireAwait acquire{pool.value(), std::nullopt};
+  pg::Result<pg::Pool::Lease> lease = co_await acquire;
   if (!lease) co_return R::err(error_text(lease.error()));
   auto st = std::make_shared<ConnState>();
   st->lease = std::move(*lease);

@@ -43,6 +43,9 @@ run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 step "fitz new: every template checks; the default one runs and passes its tests"
 run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
 
+step "db module end to end: the users-pg example, faults as values, transactions, FITZ_DB_LOG"
+run e2e-db bash tests/pg/db_e2e.sh "$build/bin/fitz"
+
 step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
 run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
 

@@ -188,6 +188,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   }
   fs::path output = opt.output.empty() ? default_output(entry) : fs::path(opt.output);
   codegen::CompileOptions copts;
+  copts.http = gen.http;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
@@ -203,6 +204,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   // The binary lives in the cache; `run` never writes next to the sources.
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts;
+  copts.http = gen.http;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   if (int rc = compile_generated(gen.cpp, output, copts, io, opt.time_phases); rc != kOk) return rc;
@@ -269,6 +271,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   if (int rc = generate_program(target, gopts, io, gen, entry, false); rc != kOk) return rc;
   fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts;
+  copts.http = gen.http;
   copts.sanitize = sanitize;
   copts.opt_level = "-O1";
   if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;

@@ -26,6 +26,8 @@ struct GenResult {
   // internal error naming them (never a C++ compiler error on a checked program).
   std::vector<std::string> unsupported;
   int test_count = 0;
+  // The program serves HTTP: it includes <fitz/http.h> and links the HTTP runtime.
+  bool http = false;
 };
 
 GenResult generate_cpp(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,

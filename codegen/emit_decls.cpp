@@ -136,7 +136,7 @@ std::string Gen::return_stmt(const std::string& value) {
 }
 
 // The body of a function, method or lambda (everything between the braces).
-void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lambda_body*/) {
+void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lambda_body*/, bool http) {
   const FnDecl& decl = ast_->get(id);
   const FnInfo& info = tir_->fns[id.index];
   FnCtx ctx;
@@ -144,14 +144,18 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   ctx.is_async = info.is_async;
   ctx.ret = info.return_type;
   ctx.in_method = info.owner.valid() && !info.is_static;
+  ctx.http = http;
   FnCtx* saved = fn_;
   auto saved_loops = std::move(loops_);
   loops_.clear();
   fn_ = &ctx;
   declare_fn_locals(info);
   block(decl.body);
-  // Falling off the end returns null (the checker rejects it where the type has no null).
-  if (is_null_like(types_, info.return_type))
+  // Falling off the end returns null (the checker rejects it where the type has no null); a
+  // handler answers `null`, a before middleware lets the request through.
+  if (http)
+    line(return_stmt("fzh::Out::pass()"));
+  else if (is_null_like(types_, info.return_type))
     line(return_stmt(cpp_type(info.return_type) + "{}"));
   else
     line(fmt::format("fitz::runtime_error({}, \"function ended without returning a value\");",
@@ -263,6 +267,15 @@ void Gen::emit_main() {
   line("}");
   line("");
   if (!options_.test_mode) {
+    if (has_http()) {
+      // Top-level code runs first; the server starts once it has finished without error.
+      emit_http_serve();
+      line("int main(int argc, char** argv) {");
+      line("  int rc = fitz::run_main(argc, argv, &fitz_program);");
+      line("  return rc != 0 ? rc : fitz_serve();");
+      line("}");
+      return;
+    }
     line("int main(int argc, char** argv) { return fitz::run_main(argc, argv, &fitz_program); }");
     return;
   }

@@ -360,7 +360,9 @@ std::string Gen::expr_raw(ExprId id) {
                              d.inclusive ? "true" : "false", pos(e.span));
         } else if constexpr (std::is_same_v<T, StructLit>) {
           StructId sid = types_.struct_of(type);
-          if (!sid.valid() || types_.struct_info(sid).builtin) {
+          bool http_builtin = sid.valid() && types_.struct_info(sid).builtin &&
+                              (types_.struct_info(sid).name == "Request" || types_.struct_info(sid).name == "Response");
+          if (!sid.valid() || (types_.struct_info(sid).builtin && !http_builtin)) {
             result_.unsupported.push_back(fmt::format("the struct literal `{}`", d.type_name.text));
             return "fitz::Any()";
           }

@@ -159,6 +159,10 @@ void Gen::stmt(StmtId id) {
             line("return;");
             return;
           }
+          if (fn_->http) {  // a handler or middleware answers the request
+            line(return_stmt(s.value.valid() ? "fzh::out(" + expr_as(s.value, fn_->ret) + ")" : "fzh::Out::pass()"));
+            return;
+          }
           if (!s.value.valid()) {
             line(return_stmt(cpp_type(fn_->ret) + "{}"));
             return;
@@ -290,7 +294,7 @@ void Gen::stmt(StmtId id) {
         } else if constexpr (std::is_same_v<T, TypeStmt> || std::is_same_v<T, ErrorStmt>) {
           // Declarations are emitted elsewhere.
         } else if constexpr (std::is_same_v<T, StatusReturnStmt>) {
-          result_.unsupported.push_back("`return STATUS body` (HTTP handlers)");
+          line(status_return(s, st.span));
         }
       },
       st.data);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -55,9 +56,36 @@ class Gen {
   void emit_inits();
   void emit_main();
   bool declares_tests(ModuleId m) const;
-  void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body);
+  void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body, bool http = false);
   std::string fn_signature(FnId id, const std::string& name, bool with_param_names);
   std::string default_arg(const FnInfo& callee_info, ModuleId module, FnId fn, uint32_t param);
+
+  // ---- HTTP services (emit_http.cpp, emit_json.cpp)
+  // Routes, middleware and health checks of the whole program, collected before emission.
+  struct HttpRoute {
+    ModuleId module;
+    FnId fn;
+    const Decorator* route = nullptr;
+    std::string method;    // get, post, ...
+    std::string tmpl;      // the template as written, `{name}` placeholders included
+  };
+  struct HttpFnRef {
+    ModuleId module;
+    FnId fn;
+    bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
+  };
+  void collect_http();
+  bool has_http() const { return !http_routes_.empty(); }
+  bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
+  std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);
+  void emit_http_prelude();
+  void emit_http_fns();       // hm_* versions of handlers and middleware (answers, not values)
+  void emit_http_wrappers();  // per route: bind, call, respond; per middleware: adapt
+  void emit_http_serve();     // the App: config, routes, middleware, CORS, health, OpenAPI
+  void emit_builtin_structs();
+  void emit_json_codecs();    // JsonDecode per boundary type, JsonEncode for @hidden fields
+  std::string http_fn_signature(FnId id, const std::string& name);
+  std::string status_return(const StatusReturnStmt& s, Span at);
 
   // ---- statements (emit_stmts.cpp)
   void block(BlockId id);
@@ -129,6 +157,7 @@ class Gen {
     TypeId ret;
     bool in_method = false;
     bool top_level = false;
+    bool http = false;  // handler or middleware: returns become fzh::Out answers
     std::unordered_set<uint32_t> declared;  // symbols with a C++ declaration in this function
   };
   FnCtx* fn_ = nullptr;
@@ -142,6 +171,10 @@ class Gen {
   std::vector<LoopCtx> loops_;
   LoopCtx* loop_target(const std::optional<Ident>& label);
 
+  std::vector<HttpRoute> http_routes_;
+  std::vector<HttpFnRef> http_fns_;  // handlers and middleware functions (hm_* versions)
+  const FnDecl* server_ = nullptr;   // the @server placeholder
+  ModuleId server_module_;
   std::unordered_set<uint32_t> boxed_;  // symbols captured by a closure: held in a shared cell
   std::unordered_map<std::string, uint32_t> file_ids_;
   std::string out_;

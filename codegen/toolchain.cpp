@@ -88,6 +88,16 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
     if (fs::exists(db, ec) && fs::exists(pg, ec))
       loc.extra_libs = {db.string(), pg.string(), lib.string(), "-Wl,--as-needed", "-lssl", "-lcrypto"};
     loc.extra_libs.push_back("-lpthread");
+    // The HTTP runtime sits beside the core runtime too (build tree and installed layouts).
+    std::vector<fs::path> http = {lib.parent_path() / "libfitz_http.a"};
+#ifdef FITZ_HTTP_LIBRARY
+    http.push_back(FITZ_HTTP_LIBRARY);
+#endif
+    for (const fs::path& h : http)
+      if (fs::exists(h, ec) && fs::exists(inc / "fitz" / "http.h", ec)) {
+        loc.http_library = h;
+        break;
+      }
     return loc;
   }
   error = "cannot find the fitz runtime (fitz/runtime.h and libfitz_runtime.a) next to the fitz binary";
@@ -144,6 +154,13 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   key_material += "\n--\n" + cxx + "\n";
   for (const auto& f : flags) key_material += f + " ";
   key_material += "\n" + file_stamp(runtime.library) + "\n" + runtime.include_dir.string();
+  if (options.http) {
+    if (runtime.http_library.empty()) {
+      result.diagnostics = "cannot find the fitz HTTP runtime (libfitz_http.a) next to " + runtime.library.string() + "\n";
+      return result;
+    }
+    key_material += "\n" + file_stamp(runtime.http_library);
+  }
   for (const auto& l : runtime.extra_libs)
     if (!l.starts_with("-")) key_material += "\n" + file_stamp(l);
   std::string key = content_hash(key_material);
@@ -181,6 +198,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.push_back(src.string());
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
+  if (options.http) argv.push_back(runtime.http_library.string());  // before the core it uses
   argv.push_back(runtime.library.string());
   for (const auto& l : runtime.extra_libs) argv.push_back(l);
   for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);

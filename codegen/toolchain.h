@@ -14,6 +14,7 @@ struct RuntimeLocation {
   std::filesystem::path include_dir;  // holds fitz/runtime.h
   std::filesystem::path library;      // libfitz_runtime.a
   std::vector<std::string> extra_libs; // further link inputs (-lpthread, ...)
+  std::filesystem::path http_library;  // libfitz_http.a (empty when not found)
 };
 
 // Looks next to the running `fitz` (build tree: bin/../lib, installed: bin/../lib/fitz) and
@@ -25,6 +26,7 @@ struct CompileOptions {
   std::string opt_level = "-O2";
   bool sanitize = false;          // -fsanitize=address,undefined
   bool warnings_as_errors = false;  // -Wall -Werror, for the differential tests
+  bool http = false;                // the program serves HTTP: link libfitz_http.a
   std::vector<std::string> extra_flags;
 };
 

@@ -1,0 +1,541 @@
+// HTTP services: the program's routes, middleware and health checks become a fitz::http::App.
+// Handlers and middleware are emitted a second time as `hm_*` functions whose returns are
+// answers (`fzh::Out`: a response, or "continue" for a before middleware); a wrapper per route
+// binds the request with fitz::http::Binder and calls it. See runtime/http/README.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/gen.h"
+#include "openapi/openapi.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+bool is_route_decorator(std::string_view n) {
+  return n == "get" || n == "post" || n == "put" || n == "patch" || n == "delete";
+}
+
+std::string cpp_string_literal(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += fmt::format("\\{:03o}", c);  // octal escapes never swallow the next character
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// The runtime pieces every service shares, written once into the translation unit.
+constexpr const char* kPrelude = R"cpp(
+namespace fzh {
+using fitz::http::Request;
+using fitz::http::Response;
+template <class T> inline constexpr bool is_result = false;
+template <class T, class E> inline constexpr bool is_result<fitz::Result<T, E>> = true;
+template <class T> inline constexpr bool is_nullable = false;
+template <class T> inline constexpr bool is_nullable<fitz::Nullable<T>> = true;
+
+inline fitz::Ref<fzb::T_Request> request(const Request& r) {
+  auto o = fitz::make<fzb::T_Request>();
+  o->fld_method = r.method_str();
+  o->fld_path = r.path;
+  o->fld_headers = r.header_map();
+  return o;
+}
+inline fitz::Ref<fzb::T_Response> to_fitz(const Response& r) {
+  auto o = fitz::make<fzb::T_Response>();
+  o->fld_status = r.status;
+  o->fld_content_type = r.content_type;
+  for (const auto& h : r.headers) o->fld_headers.set(h.first, h.second);
+  o->fld_body = r.body;
+  return o;
+}
+inline Response from_fitz(const fitz::Ref<fzb::T_Response>& o) {
+  Response r;
+  if (!o) return Response::json(200, fitz::Str::lit("null"));
+  r.status = o->fld_status >= 100 && o->fld_status <= 999 ? int(o->fld_status) : 500;
+  r.content_type = o->fld_content_type;
+  for (const auto& e : o->fld_headers.entries_vec()) r.set_header(e.key, e.value);
+  if (o->fld_body_bytes.has_value()) {
+    const fitz::Bytes& b = o->fld_body_bytes.value();
+    r.body = fitz::Str(reinterpret_cast<const char*>(b.data()), b.size());
+  } else if (o->fld_body.has_value()) {
+    r.body = o->fld_body.value();
+  } else {
+    r.body = fitz::Str();
+  }
+  return r;
+}
+
+// An Err: a string is {"error": msg}; a value with a `status` field answers with that status
+// and the whole value; anything else is {"error": value}. All 500 unless a status says otherwise.
+template <class E> Response err_response(const E& e) {
+  if constexpr (std::is_same_v<E, fitz::Str>) {
+    return Response::error(500, fitz::http::Text(e));
+  } else {
+    if constexpr (requires { e->fld_status; }) {
+      if (e) {
+        int64_t s = int64_t(e->fld_status);
+        return Response::json_value(s >= 100 && s <= 999 ? int(s) : 500, e);
+      }
+    }
+    fitz::Buf b;
+    fitz::http::JsonWriter w(b);
+    w.begin_object();
+    w.key("error");
+    w.value(e);
+    w.end_object();
+    return Response::json(500, b.take());
+  }
+}
+
+// What a handler or middleware body produced: a response, or nothing (`none`: a before
+// middleware lets the request through; a handler that returns nothing answers `null`).
+struct Out {
+  Response r;
+  bool none = false;
+  Out() : none(true) {}
+  Out(Response x) : r(static_cast<Response&&>(x)) {}
+  template <class E> Out(fitz::detail::ErrVal<E> e) : r(err_response(e.e)) {}
+  static Out pass() { return Out(); }
+};
+
+template <class T> Out out(const T& v) {
+  if constexpr (std::is_same_v<T, fitz::Ref<fzb::T_Response>>) {
+    return Out(from_fitz(v));
+  } else if constexpr (std::is_same_v<T, fitz::Null>) {
+    return Out::pass();
+  } else if constexpr (is_nullable<T>) {
+    if (!v.has_value()) return Out::pass();
+    return out(v.value());
+  } else if constexpr (is_result<T>) {
+    if (v.is_ok()) return out(v.value());
+    return Out(err_response(v.error()));
+  } else {
+    return Out(Response::json_value(200, v));
+  }
+}
+inline Response finish(Out o) {
+  if (o.none) return Response::json(200, fitz::Str::lit("null"));
+  return static_cast<Response&&>(o.r);
+}
+
+template <class T> fitz::Any opt_any(const fitz::Nullable<T>& v) {
+  return v.has_value() ? fitz::to_any(v.value()) : fitz::Any();
+}
+template <class T> bool healthy(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) return v;
+  else if constexpr (is_result<T>) return v.is_ok();
+  else return true;
+}
+}  // namespace fzh
+)cpp";
+
+}  // namespace
+
+void Gen::emit_builtin_structs() {
+  // Request and Response as Fitz code sees them (fields of the built-in table); the HTTP
+  // wrappers convert from and to fitz::http::Request / Response at the boundary.
+  line(R"cpp(namespace fzb {
+struct T_Request {
+  static constexpr const char* fitz_name = "Request";
+  static constexpr const char* fitz_field_names[] = {"method", "path", "headers"};
+  fitz::Str fld_method{};
+  fitz::Str fld_path{};
+  fitz::Map<fitz::Str, fitz::Str> fld_headers{};
+  auto fitz_fields() const { return std::tie(fld_method, fld_path, fld_headers); }
+  auto fitz_fields() { return std::tie(fld_method, fld_path, fld_headers); }
+  static fitz::Str dflt_method() { return fitz::Str::lit("GET"); }
+  static fitz::Str dflt_path() { return fitz::Str::lit("/"); }
+  static fitz::Map<fitz::Str, fitz::Str> dflt_headers() { return {}; }
+};
+struct T_Response {
+  static constexpr const char* fitz_name = "Response";
+  static constexpr const char* fitz_field_names[] = {"status", "content_type", "headers", "body", "body_bytes"};
+  int64_t fld_status = 200;
+  fitz::Str fld_content_type = fitz::Str::lit("application/json");
+  fitz::Map<fitz::Str, fitz::Str> fld_headers{};
+  fitz::Nullable<fitz::Str> fld_body{};
+  fitz::Nullable<fitz::Bytes> fld_body_bytes{};
+  auto fitz_fields() const { return std::tie(fld_status, fld_content_type, fld_headers, fld_body, fld_body_bytes); }
+  auto fitz_fields() { return std::tie(fld_status, fld_content_type, fld_headers, fld_body, fld_body_bytes); }
+  static int64_t dflt_status() { return 200; }
+  static fitz::Str dflt_content_type() { return fitz::Str::lit("application/json"); }
+  static fitz::Map<fitz::Str, fitz::Str> dflt_headers() { return {}; }
+  static fitz::Nullable<fitz::Str> dflt_body() { return {}; }
+  static fitz::Nullable<fitz::Bytes> dflt_body_bytes() { return {}; }
+};
+}  // namespace fzb
+)cpp");
+}
+
+void Gen::emit_http_prelude() { line(kPrelude); }
+
+std::optional<Gen::HttpFnRef> Gen::middleware_fn(ModuleId m, ExprId arg) {
+  const ModuleTir& tir = prog_.modules[m.index];
+  const Ast& ast = graph_.get(m).ast;
+  if (!std::holds_alternative<NameRef>(ast.get(arg).data)) return std::nullopt;
+  const Ref& r = tir.ref_of(arg);
+  if (r.kind != RefKind::Symbol) return std::nullopt;
+  SymbolId sid(r.id);
+  while (prog_.symbol(sid).kind == SymbolKind::Import) sid = prog_.symbol(sid).target;
+  const Symbol& s = prog_.symbol(sid);
+  if (s.kind != SymbolKind::Function || !s.fn.valid()) return std::nullopt;
+  return HttpFnRef{s.module, s.fn};
+}
+
+void Gen::collect_http() {
+  for (ModuleId m : graph_.init_order) {
+    const Ast& ast = graph_.get(m).ast;
+    for (StmtId s : ast.top_level) {
+      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+      if (!f) continue;
+      const FnDecl& d = ast.get(f->fn);
+      for (const Decorator& dec : d.decorators) {
+        if (dec.name.text == "server" && !server_) {
+          server_ = &d;
+          server_module_ = m;
+        }
+        if (!is_route_decorator(dec.name.text) || dec.args.empty()) continue;
+        auto* lit = std::get_if<StrLit>(&ast.get(dec.args[0].value).data);
+        if (!lit) continue;
+        HttpRoute r;
+        r.module = m;
+        r.fn = f->fn;
+        r.route = &dec;
+        r.method = std::string(dec.name.text);
+        const SourceFile& file = sources_.file(ast.get(dec.args[0].value).span.file);
+        for (const StrPart& p : lit->parts) {
+          if (p.is_hole()) {
+            Span hs = ast.get(p.hole).span;
+            r.tmpl += "{" + std::string(file.text().substr(hs.begin, hs.end - hs.begin)) + "}";
+          } else {
+            r.tmpl += p.text;
+          }
+        }
+        http_routes_.push_back(std::move(r));
+        if (std::find(http_fns_.begin(), http_fns_.end(), HttpFnRef{m, f->fn}) == http_fns_.end())
+          http_fns_.push_back(HttpFnRef{m, f->fn});
+      }
+    }
+  }
+  for (const HttpRoute& r : http_routes_) {
+    for (const Decorator& dec : graph_.get(r.module).ast.get(r.fn).decorators) {
+      if (dec.name.text != "middleware" || dec.args.size() != 1) continue;
+      if (auto mw = middleware_fn(r.module, dec.args[0].value))
+        if (std::find(http_fns_.begin(), http_fns_.end(), *mw) == http_fns_.end()) http_fns_.push_back(*mw);
+    }
+  }
+  result_.http = has_http();
+}
+
+bool Gen::http_mode_fn(ModuleId m, FnId f) const {
+  return std::find(http_fns_.begin(), http_fns_.end(), HttpFnRef{m, f}) != http_fns_.end();
+}
+
+std::string Gen::http_fn_signature(FnId id, const std::string& name) {
+  std::string sig = fn_signature(id, name, true);
+  // Same parameters, but the function answers the request instead of returning its value.
+  const FnInfo& info = tir_->fns[id.index];
+  std::string ret = cpp_type(info.return_type);
+  if (info.is_async) ret = "fitz::Task<" + ret + ">";
+  return (info.is_async ? "fitz::Task<fzh::Out>" : "fzh::Out") + sig.substr(ret.size());
+}
+
+std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
+  if (!fn_ || !fn_->http)
+    return fmt::format("fitz::runtime_error({}, \"`return STATUS body` only answers an HTTP request\");", pos(at));
+  std::string status = s.status.valid() ? expr_as(s.status, types_.int_()) : "int64_t(200)";
+  std::string body = "fitz::Null{}";
+  if (s.body.valid()) {
+    // `{}` is a Map<Any, Any>; JSON keys are strings, so such maps go through Any.
+    TypeId bt = tir_->type_of(s.body);
+    bool any_keys = types_.kind(bt) == TypeKind::Map && types_.kind(types_.key(bt)) != TypeKind::Str;
+    body = any_keys ? expr_as(s.body, types_.any()) : expr(s.body);
+  }
+  return return_stmt(fmt::format("fzh::Out(fitz::http::Response::json_value(int({}), {}))", status, body));
+}
+
+void Gen::emit_http_fns() {
+  for (const HttpFnRef& h : http_fns_) {
+    mod_ = h.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    const FnInfo& info = tir_->fns[h.fn.index];
+    if (!info.symbol.valid()) continue;
+    std::string name = "hm_" + prog_.symbol(info.symbol).name;
+    line(fmt::format("namespace {} {{ {}; }}", ns(mod_), http_fn_signature(h.fn, name)));
+  }
+  for (const HttpFnRef& h : http_fns_) {
+    mod_ = h.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    const FnInfo& info = tir_->fns[h.fn.index];
+    if (!info.symbol.valid()) continue;
+    std::string name = "hm_" + prog_.symbol(info.symbol).name;
+    line_directive(ast_->get(h.fn).span);
+    line(http_fn_signature(h.fn, ns(mod_) + "::" + name) + " {");
+    ++indent_;
+    emit_fn(h.fn, name, false, true);
+    --indent_;
+    line("}");
+  }
+  line("");
+}
+
+void Gen::emit_http_wrappers() {
+  // Middleware adapters, one per middleware function.
+  for (const HttpFnRef& h : http_fns_) {
+    mod_ = h.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    const FnInfo& info = tir_->fns[h.fn.index];
+    if (info.is_handler || !info.symbol.valid()) continue;
+    std::string fname = prog_.symbol(info.symbol).name;
+    std::string callee = fmt::format("{}::hm_{}", ns(mod_), fname);
+    auto req_arg = [&](size_t i) {
+      return types_.kind(info.params[i].type) == TypeKind::Any ? std::string("fitz::to_any(fzh::request(req))")
+                                                               : std::string("fzh::request(req)");
+    };
+    std::string aw = info.is_async ? "co_await " : "";
+    std::string ret = info.is_async ? "co_return " : "return ";
+    std::string id = fmt::format("{}_{}", mod_.index, fname);
+    if (info.params.size() == 1) {
+      line(fmt::format("static {} fzmb_{}(fitz::http::Request& req) {{",
+                       info.is_async ? "fitz::Task<fitz::Nullable<fitz::http::Response>>"
+                                     : "fitz::Nullable<fitz::http::Response>",
+                       id));
+      line(fmt::format("  fzh::Out o = {}{}({});", aw, callee, req_arg(0)));
+      line(fmt::format("  if (o.none) {}fitz::Nullable<fitz::http::Response>();", ret));
+      line(fmt::format("  {}fitz::Nullable<fitz::http::Response>(static_cast<fitz::http::Response&&>(o.r));", ret));
+      line("}");
+    } else if (info.params.size() == 2 && types_.kind(info.params[1].type) == TypeKind::Fn) {
+      TypeId nt = info.params[1].type;
+      TypeId nr = types_.fn_result(nt);
+      std::string conv = types_.kind(nr) == TypeKind::Any ? "fitz::to_any(fzh::to_fitz(next.call()))"
+                                                          : "fzh::to_fitz(next.call())";
+      line(fmt::format("static fitz::http::Response fzmw_{}(fitz::http::Request& req, fitz::http::Next& next) {{", id));
+      line(fmt::format("  {} n([&next]() -> {} {{ return {}; }});", cpp_type(nt), cpp_type(nr), conv));
+      line(fmt::format("  return fzh::finish({}({}, n));", callee, req_arg(0)));
+      line("}");
+    } else if (info.params.size() == 2) {
+      std::string resp = types_.kind(info.params[1].type) == TypeKind::Any ? "fitz::to_any(fzh::to_fitz(resp))"
+                                                                          : "fzh::to_fitz(resp)";
+      line(fmt::format("static {} fzma_{}(fitz::http::Request& req, fitz::http::Response resp) {{",
+                       info.is_async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", id));
+      line(fmt::format("  fzh::Out o = {}{}({}, {});", aw, callee, req_arg(0), resp));
+      line(fmt::format("  if (o.none) {}resp;", ret));
+      line(fmt::format("  {}static_cast<fitz::http::Response&&>(o.r);", ret));
+      line("}");
+    }
+  }
+  // Route wrappers: bind every parameter, stop at the first failure, call, answer.
+  for (size_t ri = 0; ri < http_routes_.size(); ++ri) {
+    const HttpRoute& r = http_routes_[ri];
+    mod_ = r.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    const FnDecl& decl = ast_->get(r.fn);
+    const FnInfo& info = tir_->fns[r.fn.index];
+    std::vector<std::string> path_names, query_names;
+    {
+      size_t q = r.tmpl.find('?');
+      for (size_t pos = 0; (pos = r.tmpl.find('{', pos)) != std::string::npos;) {
+        size_t end = r.tmpl.find('}', pos);
+        if (end == std::string::npos) break;
+        (q != std::string::npos && pos > q ? query_names : path_names).push_back(r.tmpl.substr(pos + 1, end - pos - 1));
+        pos = end + 1;
+      }
+    }
+    // `@header(name=...)` bindings: parameter name -> header name.
+    std::vector<std::pair<std::string, std::string>> headers;
+    for (const Decorator& d : decl.decorators) {
+      if (d.name.text != "header") continue;
+      std::string header, into;
+      for (const DecoratorArg& a : d.args) {
+        auto* s = std::get_if<StrLit>(&ast_->get(a.value).data);
+        if (!s || !a.name) continue;
+        std::string v;
+        for (const StrPart& p : s->parts) v += p.text;
+        (a.name->text == "name" ? header : into) = v;
+      }
+      if (into.empty())
+        for (char c : header) into += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      headers.emplace_back(into, header);
+    }
+    FnCtx ctx;
+    ctx.top_level = true;
+    fn_ = &ctx;
+    line(fmt::format("static {} fzw_{}(fitz::http::Request& req) {{",
+                     info.is_async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri));
+    ++indent_;
+    line("fitz::http::Binder b(req);");
+    std::vector<std::string> args;
+    for (size_t i = 0; i < info.params.size(); ++i) {
+      const auto& p = info.params[i];
+      TypeId t = p.type;
+      TypeId inner = types_.non_null(t);
+      TypeKind k = types_.kind(inner);
+      bool nullable = types_.kind(t) == TypeKind::Nullable;
+      std::string a = fmt::format("a{}", i);
+      std::string cname = cpp_string_literal(p.name);
+      auto pi = std::find(path_names.begin(), path_names.end(), p.name);
+      auto qi = std::find(query_names.begin(), query_names.end(), p.name);
+      auto hi = std::find_if(headers.begin(), headers.end(), [&](const auto& h) { return h.first == p.name; });
+      const char* suffix = k == TypeKind::Int ? "int" : k == TypeKind::Float ? "float" : k == TypeKind::Bool ? "bool" : "str";
+      std::string code;
+      if (pi != path_names.end()) {
+        code = fmt::format("b.path_{}({}, {})", suffix, pi - path_names.begin(), cname);
+        if (k == TypeKind::Any) code = "fitz::to_any(" + code + ")";
+      } else if (qi != query_names.end()) {
+        bool has_default = i < decl.params.size() && decl.params[i].default_value.valid();
+        if (nullable || k == TypeKind::Any) {
+          code = fmt::format("b.query_{}_opt({})", suffix, cname);
+          if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
+        } else if (has_default) {
+          code = fmt::format("({{ auto _q = b.query_{}_opt({}); _q.has_value() ? _q.value() : {}; }})", suffix, cname,
+                             default_arg(info, mod_, r.fn, uint32_t(i)));
+        } else {
+          code = fmt::format("b.query_{}({})", suffix, cname);
+        }
+      } else if (hi != headers.end()) {
+        code = nullable || k == TypeKind::Any ? fmt::format("b.header_opt({})", cpp_string_literal(hi->second))
+                                              : fmt::format("b.header_str({})", cpp_string_literal(hi->second));
+        if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
+      } else if (types_.kind(t) == TypeKind::Struct && types_.struct_info(types_.struct_of(t)).builtin) {
+        code = "fzh::request(req)";
+      } else {
+        code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_string_literal(types_.display(t)));
+      }
+      line(fmt::format("{} {} = {};", cpp_type(t), a, code));
+      args.push_back(a);
+    }
+    std::string ret = info.is_async ? "co_return " : "return ";
+    line(fmt::format("if (b.failed()) {}b.error();", ret));
+    std::string call_args;
+    for (size_t i = 0; i < args.size(); ++i) call_args += (i ? ", " : "") + args[i];
+    std::string callee = fmt::format("{}::hm_{}", ns(mod_), prog_.symbol(info.symbol).name);
+    if (info.is_async)
+      line(fmt::format("co_return fzh::finish(co_await {}({}));", callee, call_args));
+    else
+      line(fmt::format("return fzh::finish({}({}));", callee, call_args));
+    --indent_;
+    line("}");
+    fn_ = nullptr;
+  }
+  line("");
+}
+
+void Gen::emit_http_serve() {
+  line("static int fitz_serve() {");
+  ++indent_;
+  line("fitz::http::App app;");
+  line("fitz::http::ServerConfig& cfg = app.config();");
+  FnCtx ctx;
+  ctx.top_level = true;
+  fn_ = &ctx;
+  if (server_) {
+    mod_ = server_module_;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    for (const Decorator& d : server_->decorators) {
+      if (d.name.text != "server") continue;
+      for (size_t i = 0; i < d.args.size(); ++i) {
+        const DecoratorArg& a = d.args[i];
+        std::string key = a.name ? std::string(a.name->text) : i == 0 ? "port" : "host";
+        TypeId t = tir_->type_of(a.value);
+        // Route strings are typed Str without being checked as interpolations; literals are
+        // written directly.
+        std::string v;
+        if (auto* s = std::get_if<StrLit>(&ast_->get(a.value).data)) {
+          std::string text;
+          for (const StrPart& p : s->parts) text += p.text;
+          v = "fitz::Str::lit(" + cpp_string_literal(text) + ")";
+        } else {
+          v = expr(a.value);
+          if (types_.kind(t) == TypeKind::Any) v = "fitz::to_any(" + v + ")";
+        }
+        if (key == "port" || key == "shutdown_timeout_secs")
+          line(fmt::format("cfg.{} = int64_t({});", key, v));
+        else if (key == "host" || key == "api_version")
+          line(fmt::format("cfg.{} = fitz::Str({});", key, v));
+        else if (key == "docs" || key == "observability" || key == "prometheus")
+          line(fmt::format("cfg.{} = bool({});", key, v));
+      }
+    }
+  }
+  for (size_t ri = 0; ri < http_routes_.size(); ++ri) {
+    const HttpRoute& r = http_routes_[ri];
+    mod_ = r.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    const FnDecl& decl = ast_->get(r.fn);
+    const FnInfo& info = tir_->fns[r.fn.index];
+    std::string method = r.method == "delete" ? "Delete" : std::string(1, char(std::toupper(r.method[0]))) + r.method.substr(1);
+    line("{");
+    ++indent_;
+    line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_string_literal(r.tmpl), ri));
+    line(fmt::format("r.name(fitz::Str::lit({}));", cpp_string_literal(prog_.symbol(info.symbol).name)));
+    for (const Decorator& d : decl.decorators) {
+      if (d.name.text != "middleware" || d.args.size() != 1) continue;
+      ExprId arg = d.args[0].value;
+      if (auto* call = std::get_if<CallExpr>(&ast_->get(arg).data); call && call->args.size() == 1) {
+        ExprId opts = call->args[0].value;
+        line(fmt::format("auto cors = fitz::http::CorsOptions::from_map({});",
+                         expr_as(opts, types_.map(types_.str(), types_.any()))));
+        line(fmt::format("if (cors.is_err()) fitz::runtime_error({}, cors.error());", pos(ast_->get(arg).span)));
+        line("r.cors(cors.value());");
+        continue;
+      }
+      auto mw = middleware_fn(mod_, arg);
+      if (!mw) continue;
+      const FnInfo& mi = prog_.modules[mw->module.index].fns[mw->fn.index];
+      std::string id = fmt::format("{}_{}", mw->module.index, prog_.symbol(mi.symbol).name);
+      if (mi.params.size() == 1)
+        line(fmt::format("r.before(&fzmb_{});", id));
+      else if (mi.params.size() == 2 && types_.kind(mi.params[1].type) == TypeKind::Fn)
+        line(fmt::format("r.around(&fzmw_{});", id));
+      else if (mi.params.size() == 2)
+        line(fmt::format("r.after(&fzma_{});", id));
+    }
+    --indent_;
+    line("}");
+  }
+  // @healthz / @readyz replace the built-in checks.
+  for (ModuleId m : graph_.init_order) {
+    mod_ = m;
+    ast_ = &graph_.get(m).ast;
+    tir_ = &prog_.modules[m.index];
+    for (StmtId s : ast_->top_level) {
+      auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
+      if (!f) continue;
+      const FnInfo& info = tir_->fns[f->fn.index];
+      if (!info.symbol.valid() || !info.params.empty()) continue;
+      for (const Decorator& d : ast_->get(f->fn).decorators) {
+        if (d.name.text != "healthz" && d.name.text != "readyz") continue;
+        std::string call = fmt::format("{}::{}()", ns(m), fn_name(info));
+        if (info.is_async) call = fmt::format("fitz::block_on({}, {})", call, pos(d.name.span));
+        line(fmt::format("app.{}([]() -> bool {{ return fzh::healthy({}); }});", d.name.text, call));
+      }
+    }
+  }
+  std::string doc = openapi::generate(prog_, graph_, sources_, {});
+  line(fmt::format("static const char kOpenApi[] = {};", cpp_string_literal(doc)));
+  line("app.openapi(fitz::Str(kOpenApi, sizeof kOpenApi - 1));");
+  line("return app.run();");
+  fn_ = nullptr;
+  --indent_;
+  line("}");
+  line("");
+}
+
+}  // namespace fitz::codegen

@@ -1,0 +1,140 @@
+// JSON at the HTTP boundary: a JsonDecode per user type a request body can hold (fields in
+// any order, defaults and nullables filled, unknown and duplicate keys rejected, errors with the
+// field path), and a JsonEncode for types with @hidden fields (the runtime's default encoder
+// writes every field in declaration order).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/gen.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+bool is_hidden(const Ast& ast, const checker::StructInfo& info, const std::string& field) {
+  if (!info.decl.valid()) return false;
+  for (const FieldDecl& f : ast.get(info.decl).fields)
+    if (f.name.text == field)
+      return std::any_of(f.decorators.begin(), f.decorators.end(),
+                         [](const Decorator& d) { return d.name.text == "hidden"; });
+  return false;
+}
+
+}  // namespace
+
+void Gen::emit_json_codecs() {
+  // User types reachable from a body parameter, in discovery order.
+  std::vector<StructId> decoded;
+  std::function<void(TypeId, int)> visit = [&](TypeId t, int depth) {
+    if (depth > 64) return;
+    switch (types_.kind(t)) {
+      case TypeKind::List:
+      case TypeKind::Nullable:
+      case TypeKind::Map:
+        for (TypeId a : types_.args(t)) visit(a, depth + 1);
+        return;
+      case TypeKind::Struct: {
+        StructId sid = types_.struct_of(t);
+        const auto& info = types_.struct_info(sid);
+        if (info.builtin || std::find(decoded.begin(), decoded.end(), sid) != decoded.end()) return;
+        decoded.push_back(sid);
+        for (const auto& f : info.fields) visit(f.type, depth + 1);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  for (const HttpRoute& r : http_routes_)
+    for (const auto& p : prog_.modules[r.module.index].fns[r.fn.index].params) visit(p.type, 0);
+
+  line("namespace fitz::http {");
+  for (StructId sid : decoded) {
+    std::string t = "fitz::Ref<" + struct_name(sid) + ">";
+    line(fmt::format("template <> struct JsonDecode<{}> {{ static bool read(JsonReader& r, {}* out); }};", t, t));
+  }
+  // @hidden fields are never written.
+  std::vector<StructId> hidden_types;
+  for (uint32_t i = 0; i < types_.struct_count(); ++i) {
+    const auto& info = types_.struct_info(StructId(i));
+    if (info.builtin) continue;
+    const Ast& ast = graph_.get(info.module).ast;
+    bool any = std::any_of(info.fields.begin(), info.fields.end(),
+                           [&](const auto& f) { return is_hidden(ast, info, f.name); });
+    if (!any) continue;
+    hidden_types.push_back(StructId(i));
+    std::string t = "fitz::Ref<" + struct_name(StructId(i)) + ">";
+    line(fmt::format("template <> struct JsonEncode<{}> {{ static void write(JsonWriter& w, const {}& v); }};", t, t));
+  }
+  for (StructId sid : hidden_types) {
+    const auto& info = types_.struct_info(sid);
+    const Ast& ast = graph_.get(info.module).ast;
+    std::string t = "fitz::Ref<" + struct_name(sid) + ">";
+    line(fmt::format("void JsonEncode<{}>::write(JsonWriter& w, const {}& v) {{", t, t));
+    line("  if (!v) { w.null(); return; }");
+    line("  w.begin_object();");
+    for (const auto& f : info.fields) {
+      if (is_hidden(ast, info, f.name)) continue;
+      line(fmt::format("  w.key(\"{}\");", f.name));
+      line(fmt::format("  JsonEncode<{}>::write(w, v->fld_{});", cpp_type(f.type), f.name));
+    }
+    line("  w.end_object();");
+    line("}");
+  }
+  for (StructId sid : decoded) {
+    const auto& info = types_.struct_info(sid);
+    const Ast& ast = graph_.get(info.module).ast;
+    std::string name = struct_name(sid);
+    std::string t = "fitz::Ref<" + name + ">";
+    std::vector<size_t> read;  // fields read from JSON (not @hidden)
+    for (size_t i = 0; i < info.fields.size(); ++i)
+      if (!is_hidden(ast, info, info.fields[i].name)) read.push_back(i);
+    line(fmt::format("bool JsonDecode<{}>::read(JsonReader& r, {}* out) {{", t, t));
+    ++indent_;
+    line(fmt::format("auto o = fitz::make<{}>();", name));
+    if (read.empty()) {
+      line("if (!r.begin_object() || !read_fields(r, nullptr, 0, nullptr, [](size_t) { return false; })) return false;");
+    } else if (read.size() > 64) {
+      result_.unsupported.push_back(fmt::format("a request body of type `{}` with more than 64 fields", info.name));
+    } else {
+      std::string names;
+      for (size_t i : read) names += (names.empty() ? "" : ", ") + fmt::format("Text(\"{}\")", info.fields[i].name);
+      line(fmt::format("static const Text kFields[] = {{{}}};", names));
+      line("uint64_t seen = 0;");
+      line(fmt::format("if (!r.begin_object() || !read_fields(r, kFields, {}, &seen, [&](size_t i) {{", read.size()));
+      line("  switch (i) {");
+      for (size_t k = 0; k < read.size(); ++k)
+        line(fmt::format("    {}: return r.read(&o->fld_{});", k + 1 == read.size() ? "default" : fmt::format("case {}", k),
+                         info.fields[read[k]].name));
+      line("  }");
+      line("})) return false;");
+      for (size_t k = 0; k < read.size(); ++k) {
+        const auto& f = info.fields[read[k]];
+        TypeKind fk = types_.kind(f.type);
+        std::string missing;
+        if (f.has_default)
+          missing = fmt::format("o->fld_{} = {}::dflt_{}();", f.name, name, f.name);
+        else if (fk == TypeKind::Nullable || fk == TypeKind::Any || fk == TypeKind::Null)
+          continue;  // absent means null
+        else
+          missing = fmt::format("{{ r.fail_missing(\"{}\"); return false; }}", f.name);
+        line(fmt::format("if (!(seen & (uint64_t(1) << {}))) {}", k, missing));
+      }
+    }
+    // Hidden fields keep their defaults.
+    for (size_t i = 0; i < info.fields.size(); ++i) {
+      const auto& f = info.fields[i];
+      if (std::find(read.begin(), read.end(), i) != read.end() || !f.has_default) continue;
+      line(fmt::format("o->fld_{} = {}::dflt_{}();", f.name, name, f.name));
+    }
+    line("*out = o;");
+    line("return true;");
+    --indent_;
+    line("}");
+  }
+  line("}  // namespace fitz::http");
+  line("");
+}
+
+}  // namespace fitz::codegen

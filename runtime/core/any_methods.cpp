@@ -67,6 +67,8 @@ bool str_method(const Str& s, const Call& c, Any* out) {
   if (c.is("is_alpha", 0)) return *out = Any(s.is_alpha()), true;
   if (c.is("is_digit", 0)) return *out = Any(s.is_digit()), true;
   if (c.is("is_numeric", 0)) return *out = Any(s.is_numeric()), true;
+  if (c.is("to_int", 0)) return *out = to_any(s.to_int()), true;
+  if (c.is("to_float", 0)) return *out = to_any(s.to_float()), true;
   if (c.is("replace", 2)) return *out = Any(s.replace(c.arg<Str>(0), c.arg<Str>(1))), true;
   if (c.is("repeat", 1)) return *out = Any(s.repeat(c.arg<int64_t>(0))), true;
   if (c.is("repeat_with", 2)) return *out = Any(s.repeat_with(c.arg<int64_t>(0), c.arg<Str>(1))), true;

@@ -2,6 +2,7 @@
 // Range and Bytes methods, and the program entry point.
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 
 #include "fitz/runtime.h"
 
@@ -10,6 +11,21 @@ namespace fitz {
 namespace {
 List<Str> g_args;
 }
+
+namespace detail {
+// Per thread, so handlers on several server threads never share (or lock) one generator.
+std::mt19937_64& random_engine() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  return engine;
+}
+}  // namespace detail
+
+int64_t random_int(int64_t lo, int64_t hi, SourcePos pos) {
+  if (lo > hi) runtime_error(pos, Str::lit("random_int: the low bound is above the high bound"));
+  return std::uniform_int_distribution<int64_t>(lo, hi)(detail::random_engine());
+}
+
+double random_float() { return std::uniform_real_distribution<double>(0.0, 1.0)(detail::random_engine()); }
 
 Result<Str, Str> env(const Str& name) {
   const char* v = std::getenv(name.c_str());

@@ -1,5 +1,6 @@
 // The Str methods of spec section 4. Case mapping covers ASCII, Latin-1, Latin Extended-A,
 // Greek and Cyrillic; "alphabetic" and "whitespace" follow Unicode for the common scripts.
+#include <cstdlib>
 #include <cstring>
 
 #include "fitz/runtime.h"
@@ -389,6 +390,31 @@ std::tuple<Str, Str> Str::split_at(int64_t index) const {
   int64_t k = index < 0 ? 0 : (index > l ? l : index);
   size_t off = detail::char_offset(*this, k);
   return {Str(data(), off), Str(data() + off, size() - off)};
+}
+
+Result<int64_t, Str> Str::to_int() const {
+  const char* p = data();
+  const char* end = p + size();
+  bool neg = p < end && *p == '-';
+  if (p < end && (*p == '+' || *p == '-')) ++p;
+  if (p == end) return Err(Str::lit("invalid Int: '") + *this + Str::lit("'"));
+  uint64_t v = 0;
+  const uint64_t limit = neg ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
+  for (; p < end; ++p) {
+    if (*p < '0' || *p > '9') return Err(Str::lit("invalid Int: '") + *this + Str::lit("'"));
+    uint64_t d = uint64_t(*p - '0');
+    if (v > (limit - d) / 10) return Err(Str::lit("Int out of range: '") + *this + Str::lit("'"));
+    v = v * 10 + d;
+  }
+  return Ok(neg ? int64_t(0 - v) : int64_t(v));
+}
+
+Result<double, Str> Str::to_float() const {
+  Str t = *this;
+  if (is_numeric() || t == Str::lit("inf") || t == Str::lit("-inf") || t == Str::lit("+inf") || t == Str::lit("nan") ||
+      t == Str::lit("NaN"))
+    return Ok(std::strtod(t.c_str(), nullptr));
+  return Err(Str::lit("invalid Float: '") + *this + Str::lit("'"));
 }
 
 Result<int64_t, Str> Str::find(const Str& s) const {

@@ -44,6 +44,10 @@ Str env_or(const Str& name, const Str& fallback);
 // environment; variables already set keep their value.
 Result<Null, Str> load_env(const Str& path);
 
+// ---- random numbers (not for secrets: a per-thread Mersenne Twister seeded at start) ------
+int64_t random_int(int64_t lo, int64_t hi, SourcePos pos = {});  // uniform in lo..=hi
+double random_float();                                           // uniform in [0, 1)
+
 // ---- bits ----------------------------------------------------------------------------------
 inline int64_t popcount(int64_t n) { return __builtin_popcountll(uint64_t(n)); }
 inline int64_t leading_zeros(int64_t n) { return n == 0 ? 64 : __builtin_clzll(uint64_t(n)); }

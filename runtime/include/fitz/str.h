@@ -93,6 +93,10 @@ class Str {
   bool is_alpha() const;
   bool is_digit() const;
   bool is_numeric() const;
+  // Whole-string parses: an optional sign and decimal digits in the Int range / a number as
+  // is_numeric reads it (also inf and nan). Err names the text otherwise.
+  Result<int64_t, Str> to_int() const;
+  Result<double, Str> to_float() const;
   Str replace(const Str& from, const Str& to) const;
   Str repeat(int64_t n) const;
   Str repeat_with(int64_t n, const Str& sep) const;

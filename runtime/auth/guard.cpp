@@ -106,11 +106,13 @@ Nullable<Str> claims_role(const Claims& c) {
 }
 
 Guard<Claims> jwt_guard(Str key, Alg alg, JwtOptions options) {
+  Result<JwtKey, Str> parsed = JwtKey::parse(key, alg);
   return Guard<Claims>(
-      [key, alg, options](Map<Str, Str> headers) -> Result<Claims, Str> {
+      [parsed, options](Map<Str, Str> headers) -> Result<Claims, Str> {
+        if (!parsed.is_ok()) return Err(parsed.error());
         Result<Str, Str> tok = bearer_token(headers);
         if (!tok.is_ok()) return Err(tok.error());
-        return jwt_decode(tok.value(), key, alg, options);
+        return jwt_decode(tok.value(), parsed.value(), options);
       },
       Guard<Claims>::RoleOf([](const Claims& c) { return claims_role(c); }));
 }

@@ -3,7 +3,11 @@
 // checked by cpp-jwt's OpenSSL primitives, always with the algorithm the program fixed. The
 // token's own `alg` must name that algorithm exactly, so `none` and algorithm confusion (an
 // HS256 token signed with an RSA public key as secret) fail before any key is touched.
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 
 #include <jwt/algorithm.hpp>
 
@@ -46,32 +50,58 @@ Result<Str, Str> sign_raw(Alg alg, const Str& key, jwt::string_view input) {
   return Ok(msg(r.first));
 }
 
-// Checks `sig_b64` (already validated as strict base64url, `sig_raw` its bytes) over `input`.
-Result<Null, Str> verify(Alg alg, const Str& key, jwt::string_view input, jwt::string_view sig_b64,
-                         const std::string& sig_raw) {
-  if (is_hmac(alg)) {
-    Result<Str, Str> want = sign_raw(alg, key, input);
-    if (!want.is_ok()) return Err(want.error());
-    const Str& w = want.value();
-    // Lengths are public (fixed per algorithm); the bytes are compared in constant time.
-    if (w.size() != sig_raw.size() || CRYPTO_memcmp(w.data(), sig_raw.data(), w.size()) != 0)
-      return Err("invalid signature"_s);
-    return Ok();
-  }
-  jwt::string_view k(key.data(), key.size());
-  jwt::verify_result_t r;
-  try {
-    if (alg == Alg::RS256)
-      r = jwt::PEMSign<jwt::algo::RS256>::verify(k, input, sig_b64);
-    else
-      r = jwt::PEMSign<jwt::algo::ES256>::verify(k, input, sig_b64);
-  } catch (const std::exception&) {
+Result<Null, Str> verify_hmac(Alg alg, const Str& key, jwt::string_view input, const std::string& sig_raw) {
+  Result<Str, Str> want = sign_raw(alg, key, input);
+  if (!want.is_ok()) return Err(want.error());
+  const Str& w = want.value();
+  // Lengths are public (fixed per algorithm); the bytes are compared in constant time.
+  if (w.size() != sig_raw.size() || CRYPTO_memcmp(w.data(), sig_raw.data(), w.size()) != 0)
     return Err("invalid signature"_s);
-  }
-  if (r.second == jwt::AlgorithmErrc::InvalidKeyErr)
-    return Err(msg(std::string("invalid public key for ") + alg_name(alg) + " (expected PEM)"));
-  if (r.second || !r.first) return Err("invalid signature"_s);
   return Ok();
+}
+
+// RS256 / ES256 with a parsed key (OpenSSL's EVP verification). JWS carries ES256 signatures
+// as r||s (32 bytes each); OpenSSL wants DER.
+Result<Null, Str> verify_pkey(Alg alg, EVP_PKEY* pkey, jwt::string_view input, const std::string& sig_raw) {
+  std::string der;
+  const unsigned char* sig = reinterpret_cast<const unsigned char*>(sig_raw.data());
+  size_t sig_len = sig_raw.size();
+  if (alg == Alg::ES256) {
+    if (sig_raw.size() != 64) return Err("invalid signature"_s);
+    ECDSA_SIG* es = ECDSA_SIG_new();
+    BIGNUM* r = BN_bin2bn(sig, 32, nullptr);
+    BIGNUM* s = BN_bin2bn(sig + 32, 32, nullptr);
+    if (!es || !r || !s || ECDSA_SIG_set0(es, r, s) != 1) {
+      BN_free(r);
+      BN_free(s);
+      ECDSA_SIG_free(es);
+      return Err("invalid signature"_s);
+    }
+    int n = i2d_ECDSA_SIG(es, nullptr);
+    if (n > 0) {
+      der.resize(size_t(n));
+      unsigned char* p = reinterpret_cast<unsigned char*>(der.data());
+      n = i2d_ECDSA_SIG(es, &p);
+    }
+    ECDSA_SIG_free(es);
+    if (n <= 0) return Err("invalid signature"_s);
+    sig = reinterpret_cast<const unsigned char*>(der.data());
+    sig_len = der.size();
+  }
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  bool ok = ctx && EVP_DigestVerifyInit(ctx, nullptr, EVP_sha256(), nullptr, pkey) == 1 &&
+            EVP_DigestVerify(ctx, sig, sig_len, reinterpret_cast<const unsigned char*>(input.data()), input.size()) == 1;
+  EVP_MD_CTX_free(ctx);
+  if (!ok) return Err("invalid signature"_s);
+  return Ok();
+}
+
+EVP_PKEY* read_public_key(const Str& pem) {
+  BIO* b = BIO_new_mem_buf(pem.data(), int(pem.size()));
+  if (!b) return nullptr;
+  EVP_PKEY* k = PEM_read_bio_PUBKEY(b, nullptr, nullptr, nullptr);
+  BIO_free(b);
+  return k;
 }
 
 Result<Claims, Str> parse_object(const std::string& json, const char* what) {
@@ -170,11 +200,40 @@ Result<Str, Str> jwt_encode(const Claims& claims, const Str& key, Alg alg) {
   return Ok(tok.take());
 }
 
+Result<JwtKey, Str> JwtKey::parse(const Str& key, Alg alg) {
+  JwtKey k;
+  k.alg_ = alg;
+  if (key.empty()) return Err("empty key"_s);
+  if (is_hmac(alg)) {
+    k.secret_ = key;
+    return Ok(k);
+  }
+  EVP_PKEY* p = read_public_key(key);
+  bool fits = p && (alg == Alg::RS256 ? EVP_PKEY_get_base_id(p) == EVP_PKEY_RSA
+                                      : EVP_PKEY_get_base_id(p) == EVP_PKEY_EC && EVP_PKEY_get_bits(p) == 256);
+  if (!fits) {
+    EVP_PKEY_free(p);
+    return Err(msg(std::string("invalid public key for ") + alg_name(alg) + " (expected a PEM " +
+                   (alg == Alg::RS256 ? "RSA" : "EC P-256") + " public key)"));
+  }
+  k.pkey_ = std::shared_ptr<void>(p, [](void* x) { EVP_PKEY_free(static_cast<EVP_PKEY*>(x)); });
+  return Ok(k);
+}
+
 Result<Claims, Str> jwt_decode(const Str& token, const Str& key, Alg alg, const JwtOptions& o) {
   if (token.size() > o.max_token_bytes)
     return Err(msg("token too large (" + std::to_string(token.size()) + " bytes, limit " +
                    std::to_string(o.max_token_bytes) + ")"));
-  if (key.empty()) return Err("empty key"_s);
+  Result<JwtKey, Str> k = JwtKey::parse(key, alg);
+  if (!k.is_ok()) return Err(k.error());
+  return jwt_decode(token, k.value(), o);
+}
+
+Result<Claims, Str> jwt_decode(const Str& token, const JwtKey& key, const JwtOptions& o) {
+  Alg alg = key.alg_;
+  if (token.size() > o.max_token_bytes)
+    return Err(msg("token too large (" + std::to_string(token.size()) + " bytes, limit " +
+                   std::to_string(o.max_token_bytes) + ")"));
   const char* p = token.data();
   size_t n = token.size();
   size_t d1 = 0;
@@ -207,7 +266,8 @@ Result<Claims, Str> jwt_decode(const Str& token, const Str& key, Alg alg, const 
     return Err("unsupported critical header parameters ('crit')"_s);
   if (n == d2 + 1) return Err("missing signature"_s);
 
-  Result<Null, Str> v = verify(alg, key, jwt::string_view(p, d2), jwt::string_view(p + d2 + 1, n - d2 - 1), sig_raw);
+  Result<Null, Str> v = is_hmac(alg) ? verify_hmac(alg, key.secret_, jwt::string_view(p, d2), sig_raw)
+                                     : verify_pkey(alg, static_cast<EVP_PKEY*>(key.pkey_.get()), jwt::string_view(p, d2), sig_raw);
   if (!v.is_ok()) return Err(v.error());
 
   Result<Claims, Str> claims = parse_object(payload_json, "payload");

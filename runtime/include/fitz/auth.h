@@ -11,6 +11,7 @@
 //   bool ok = fitz::auth::verify_password("hunter2"_s, phc);
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -50,6 +51,23 @@ Result<Claims, Str> jwt_decode(const Str& token, const Str& key, Alg alg = Alg::
 Result<Str, Str> jwt_encode(const Claims& claims, const Str& key, const Str& alg);
 Result<Claims, Str> jwt_decode(const Str& token, const Str& key, const Str& alg,
                                const JwtOptions& options = JwtOptions());
+
+// A verification key parsed once: the secret for HS*, or the PEM public key of RS256 / ES256
+// (P-256) loaded into OpenSSL. Parsing a PEM key costs far more than a signature check, so a
+// program that verifies with a fixed key (a guard, a key read from the environment at start)
+// keeps a JwtKey. Copies share the parsed key; safe to use from several threads.
+class JwtKey {
+ public:
+  static Result<JwtKey, Str> parse(const Str& key, Alg alg);
+  Alg alg() const { return alg_; }
+
+ private:
+  friend Result<Claims, Str> jwt_decode(const Str& token, const JwtKey& key, const JwtOptions& options);
+  Alg alg_ = Alg::HS256;
+  Str secret_;                  // HS*
+  std::shared_ptr<void> pkey_;  // RS256 / ES256: the OpenSSL key
+};
+Result<Claims, Str> jwt_decode(const Str& token, const JwtKey& key, const JwtOptions& options = JwtOptions());
 
 // base64url without padding (RFC 7515 §2). Decoding is strict: only the URL alphabet, no
 // padding, no impossible length, zero trailing bits.
@@ -196,7 +214,8 @@ template <class U> class Guard {
 };
 
 // The common provider: the bearer token decoded as JWT claims (revocation and time checks
-// per `options`), role from the `role` claim.
+// per `options`), role from the `role` claim. The key is parsed once; a key that does not
+// parse makes every request a 401 with the reason.
 Guard<Claims> jwt_guard(Str key, Alg alg, JwtOptions options = JwtOptions());
 
 }  // namespace fitz::auth

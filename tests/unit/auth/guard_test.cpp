@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fitz/auth.h"
+#include "test_keys.h"
 
 namespace fitz::auth {
 namespace {
@@ -157,6 +158,39 @@ TEST(Guards, EveryBadTokenIsA401) {
     }
   }
   EXPECT_EQ(svc.handler_runs, 0);
+}
+
+TEST(Guards, Rs256RouteRefusesAnHs256Token) {
+  // Algorithm confusion end to end: the attacker signs HS256 with the server's public key.
+  const std::string& pub = testing::rsa_keys().public_pem;
+  App app;
+  app.config().access_log = false;
+  Guard<Claims> g = jwt_guard(Str(pub.data(), pub.size()), Alg::RS256);
+  app.get("/me", [&g](Request& req) -> Response {
+    Result<Claims, Response> u = g.check(req, Requirement::authenticated());
+    if (!u.is_ok()) return u.error();
+    return Response::json_value(200, u.value().at("sub"_s));
+  });
+  Guard<Claims> broken = jwt_guard("not a key"_s, Alg::ES256);
+  app.get("/broken", [&broken](Request& req) -> Response {
+    Result<Claims, Response> u = broken.check(req, Requirement::authenticated());
+    return u.is_ok() ? Response::empty(204) : u.error();
+  });
+  Claims c;
+  c.set("sub"_s, Any("mallory"_s));
+  std::string forged = s(jwt_encode(c, Str(pub.data(), pub.size()), Alg::HS256).value()), st;
+  Response r = call(app, "/me", bearer(forged, st));
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(s(r.body), R"x({"error":"unexpected algorithm 'HS256' (expected RS256)"})x");
+  const std::string& priv = testing::rsa_keys().private_pem;
+  c.set("sub"_s, Any("alice"_s));
+  std::string real = s(jwt_encode(c, Str(priv.data(), priv.size()), Alg::RS256).value());
+  Response ok = call(app, "/me", bearer(real, st));
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(s(ok.body), R"("alice")");
+  // A guard built with a key that does not parse answers 401 with the reason.
+  EXPECT_EQ(s(call(app, "/broken", bearer(real, st)).body),
+            R"x({"error":"invalid public key for ES256 (expected a PEM EC P-256 public key)"})x");
 }
 
 TEST(Guards, AdminAndRequires) {

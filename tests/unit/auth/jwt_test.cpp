@@ -131,7 +131,33 @@ TEST(Jwt, RsaAndEcWithPemKeys) {
   EXPECT_EQ(sig.size(), 64u);
   // The wrong key type for the algorithm.
   Result<Str, Str> rs = jwt_encode(sample(), S(rsa_keys().private_pem), Alg::RS256);
-  EXPECT_EQ(error_of(jwt_decode(rs.value(), S(ec_keys().public_pem), Alg::RS256, at(kNow))), "invalid signature");
+  EXPECT_EQ(error_of(jwt_decode(rs.value(), S(ec_keys().public_pem), Alg::RS256, at(kNow))),
+            "invalid public key for RS256 (expected a PEM RSA public key)");
+  EXPECT_EQ(error_of(jwt_decode(es.value(), S(rsa_keys().public_pem), Alg::ES256, at(kNow))),
+            "invalid public key for ES256 (expected a PEM EC P-256 public key)");
+  // An ES256 signature of the wrong length.
+  std::string short_sig = t.substr(0, t.rfind('.') + 1) + s(base64url_encode(sig.data(), 48));
+  EXPECT_EQ(error_of(jwt_decode(S(short_sig), S(ec_keys().public_pem), Alg::ES256, at(kNow))), "invalid signature");
+}
+
+TEST(Jwt, ParsedKeysAreReusable) {
+  Result<JwtKey, Str> rk = JwtKey::parse(S(rsa_keys().public_pem), Alg::RS256);
+  ASSERT_TRUE(rk.is_ok()) << s(rk.error());
+  EXPECT_EQ(rk.value().alg(), Alg::RS256);
+  for (int i = 0; i < 3; ++i) {
+    Claims c = sample();
+    c.set("n"_s, Any(int64_t(i)));
+    Str tok = jwt_encode(c, S(rsa_keys().private_pem), Alg::RS256).value();
+    Result<Claims, Str> back = jwt_decode(tok, rk.value(), at(kNow));
+    ASSERT_TRUE(back.is_ok()) << s(back.error());
+    EXPECT_EQ(back.value().find("n"_s)->int_value(), i);
+  }
+  // The key's algorithm is the one enforced.
+  Str hs = jwt_encode(sample(), S(rsa_keys().public_pem), Alg::HS256).value();
+  EXPECT_EQ(error_of(jwt_decode(hs, rk.value(), at(kNow))), "unexpected algorithm 'HS256' (expected RS256)");
+  EXPECT_FALSE(JwtKey::parse(S(rsa_keys().private_pem.substr(0, 40)), Alg::RS256).is_ok());
+  EXPECT_FALSE(JwtKey::parse(Str(), Alg::HS256).is_ok());
+  EXPECT_TRUE(JwtKey::parse(kSecret, Alg::HS512).is_ok());
 }
 
 TEST(Jwt, AlgNoneIsRejected) {

@@ -12,7 +12,10 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "checker/checker.h"
 #include "cli/driver.h"
+#include "frontend/project.h"
+#include "openapi/openapi.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -150,6 +153,141 @@ TEST(OpenApi, UsageAndIoErrors) {
   CliRun help = run_in(testdata(), {"openapi", "--help"});
   EXPECT_EQ(help.rc, 0);
   EXPECT_NE(help.out.find("usage: fitz openapi"), std::string::npos);
+}
+
+// The document of one source text, checked or not: codegen and the language server may ask for
+// documents of programs with errors, so the generator must never crash on them.
+struct Generated {
+  std::string text;
+  size_t errors = 0;
+};
+
+Generated generate_text(const std::string& source, const fitz::openapi::Options& options = {}) {
+  fs::path dir = fs::temp_directory_path() / ("fitz_openapi_src_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path file = dir / "svc.fitz";
+  std::ofstream(file, std::ios::binary) << source;
+  fitz::frontend::SourceManager sources;
+  fitz::frontend::DiagnosticBag diags;
+  fitz::frontend::LoadRequest req;
+  req.target = file;
+  fitz::frontend::LoadResult loaded = fitz::frontend::load_program(req, sources, diags);
+  fitz::checker::TypedProgram program = fitz::checker::check_program(loaded.graph, sources, diags);
+  Generated g{fitz::openapi::generate(program, loaded.graph, sources, options), diags.error_count()};
+  fs::remove_all(dir);
+  return g;
+}
+
+json schema_of(const json& doc, const std::string& name) { return doc["components"]["schemas"][name]; }
+
+TEST(OpenApi, TypeMapping) {
+  Generated g = generate_text(R"(type Shape {
+    pair: (Int, Str)
+    data: Bytes
+    maybe: List<Int?>
+    outcome: Result<Int, Str>
+    when: Any
+    nested: Map<Str, List<Float>>
+}
+type Error {
+    code: Int
+}
+@post("/shapes")
+fn add(s: Shape) -> Error => Error { code: 1 }
+)");
+  json doc = json::parse(g.text);
+  json shape = schema_of(doc, "Shape")["properties"];
+  EXPECT_EQ(shape["pair"], json::parse(R"({"type":"array","prefixItems":[{"type":"integer","format":"int64"},
+      {"type":"string"}],"minItems":2,"maxItems":2})"));
+  EXPECT_EQ(shape["data"]["contentEncoding"], "base64");
+  EXPECT_EQ(shape["maybe"]["items"]["type"], json::parse(R"(["integer","null"])"));
+  EXPECT_EQ(shape["outcome"]["oneOf"][0]["required"], json::parse(R"(["Ok"])"));
+  EXPECT_EQ(shape["when"], json::object());
+  EXPECT_EQ(shape["nested"]["additionalProperties"]["items"]["type"], "number");
+  // The user's own `Error` keeps its name; the error body schema steps aside.
+  EXPECT_EQ(schema_of(doc, "Error")["required"], json::parse(R"(["code"])"));
+  EXPECT_EQ(doc["paths"]["/shapes"]["post"]["responses"]["400"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/HttpError");
+  EXPECT_TRUE(problems(doc).empty());
+}
+
+TEST(OpenApi, TitleAndCompactOutput) {
+  fitz::openapi::Options options;
+  options.title = "Shop";
+  options.indent = 0;
+  Generated g = generate_text("@get(\"/a\")\nfn a() -> Int => 1\n", options);
+  EXPECT_EQ(g.text.find('\n'), std::string::npos);
+  EXPECT_EQ(json::parse(g.text)["info"]["title"], "Shop");
+}
+
+TEST(OpenApi, CommentsBecomeDescriptions) {
+  Generated g = generate_text(R"(// A point.
+// On a plane.
+type P {
+    // Across.
+    x: Int
+    y: Int  // Up.
+    z: Int
+}
+
+// Where.
+// Returns the origin.
+@get("/p")
+fn origin() -> P => P { x: 0, y: 0, z: 0 }
+)");
+  json doc = json::parse(g.text);
+  EXPECT_EQ(schema_of(doc, "P")["description"], "A point.\nOn a plane.");
+  EXPECT_EQ(schema_of(doc, "P")["properties"]["x"]["description"], "Across.");
+  EXPECT_EQ(schema_of(doc, "P")["properties"]["y"]["description"], "Up.");
+  EXPECT_FALSE(schema_of(doc, "P")["properties"]["z"].contains("description"));
+  json op = doc["paths"]["/p"]["get"];
+  EXPECT_EQ(op["summary"], "Where.");
+  EXPECT_EQ(op["description"], "Returns the origin.");
+}
+
+TEST(OpenApi, InvalidUtf8InCommentsIsReplaced) {
+  Generated g = generate_text("// caf\xe9\n@get(\"/a\")\nfn a() -> Int => 1\n");
+  json doc = json::parse(g.text);  // valid UTF-8, or parse would throw
+  EXPECT_NE(doc["paths"]["/a"]["get"]["summary"].get<std::string>().find("caf"), std::string::npos);
+}
+
+TEST(OpenApi, AuthUserIsNotTheBody) {
+  // Generated even though the checker may object: the user parameter of a protected route is
+  // bound by the auth provider, not read from the request.
+  Generated g = generate_text(R"(type User {
+    id: Int
+}
+@auth_provider
+fn who(headers: Map<Str, Str>) -> Result<User> => Ok(User { id: 1 })
+@post("/notes")
+@authenticated
+fn add_note(user: User, text: Map<Str, Str>) -> Int => user.id
+)");
+  json op = json::parse(g.text)["paths"]["/notes"]["post"];
+  EXPECT_EQ(op["requestBody"]["content"]["application/json"]["schema"]["additionalProperties"]["type"], "string");
+  EXPECT_EQ(op["security"], json::parse(R"([{"bearerAuth": []}])"));
+  EXPECT_TRUE(op["responses"].contains("401"));
+  EXPECT_FALSE(op["responses"].contains("403"));
+}
+
+// Every test source of the repository, most of them with errors: the generator still returns a
+// parseable document.
+TEST(OpenApi, NeverCrashesOnBrokenPrograms) {
+  size_t n = 0;
+  for (const char* suite : {"check", "syntax", "ast", "tir", "modules"}) {
+    fs::path dir = fs::path(FITZ_SOURCE_DIR) / "tests" / "testdata" / suite;
+    if (!fs::is_directory(dir)) continue;
+    for (auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() != ".fitz") continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      Generated g = generate_text(text.str());
+      EXPECT_NO_THROW((void)json::parse(g.text)) << e.path();
+      ++n;
+    }
+  }
+  EXPECT_GT(n, 50u);
 }
 
 }  // namespace

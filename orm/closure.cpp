@@ -338,8 +338,9 @@ class Translator {
   std::vector<SqlParam>& params_;
 };
 
-// The single expression of a `fn(x) => expr` (or `fn(x) { return expr }`) lambda.
-ExprId body_expr(const Ast& ast, const FnDecl& fn) {
+}  // namespace
+
+ExprId closure_body(const Ast& ast, const FnDecl& fn) {
   if (!fn.body.valid()) return ExprId();
   const Block& b = ast.get(fn.body);
   if (b.stmts.size() != 1) return ExprId();
@@ -348,8 +349,6 @@ ExprId body_expr(const Ast& ast, const FnDecl& fn) {
   if (auto* x = std::get_if<ExprStmt>(&s.data)) return x->expr;
   return ExprId();
 }
-
-}  // namespace
 
 Translated translate_closure(const QueryEnv& env, const TableModel& table, ExprId lambda,
                              std::vector<SqlParam>& params, bool order_key) {
@@ -363,7 +362,7 @@ Translated translate_closure(const QueryEnv& env, const TableModel& table, ExprI
     return out;
   }
   const FnDecl& fn = ast.get(l->fn);
-  ExprId body = body_expr(ast, fn);
+  ExprId body = closure_body(ast, fn);
   if (fn.params.size() != 1 || !body.valid()) {
     out.error = OrmError{OrmErrorCode::Untranslatable, lx.span,
                          "a query closure takes one parameter and has a single expression body", ""};

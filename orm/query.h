@@ -68,6 +68,8 @@ struct Translated {
   bool descending = false;  // order keys: a top-level unary minus
   std::optional<OrmError> error;
 };
+// The single expression of a `fn(x) => expr` (or `fn(x) { return expr }`) lambda, or invalid.
+frontend::ExprId closure_body(const frontend::Ast& ast, const frontend::FnDecl& fn);
 Translated translate_closure(const QueryEnv& env, const TableModel& table, frontend::ExprId lambda,
                              std::vector<SqlParam>& params, bool order_key = false);
 

@@ -1,0 +1,338 @@
+// ORM calls in the checker: `@table` types get the query builder (`where`, `order_by`, `limit`,
+// `offset`, `group_by`, `preload`) and its terminals. A builder step has type `Query<T>`, a
+// built-in struct per row type whose only (private) field names the row; terminals are futures
+// of results. Each chain is planned by the orm library, whose errors are reported at the step
+// that causes them.
+#include "checker/check_orm.h"
+
+#include <array>
+
+#include "checker/check_internal.h"
+
+namespace fitz::checker {
+
+namespace {
+
+orm::FieldShape shape_of(const TypeStore& ts, TypeId t) {
+  orm::FieldShape s;
+  switch (ts.kind(t)) {
+    case TypeKind::Nullable:
+      s = shape_of(ts, ts.inner(t));
+      s.nullable = true;
+      return s;
+    case TypeKind::Int: s.kind = orm::FieldShape::Int; break;
+    case TypeKind::Float: s.kind = orm::FieldShape::Float; break;
+    case TypeKind::Str: s.kind = orm::FieldShape::Str; break;
+    case TypeKind::Bool: s.kind = orm::FieldShape::Bool; break;
+    case TypeKind::Map: s.kind = orm::FieldShape::Map; break;
+    case TypeKind::List: {
+      orm::FieldShape e = shape_of(ts, ts.elem(t));
+      s.kind = orm::FieldShape::List;
+      s.elem = e.kind;
+      s.struct_name = e.struct_name;
+      break;
+    }
+    case TypeKind::Struct: {
+      const StructInfo& si = ts.struct_info(ts.struct_of(t));
+      if (si.builtin && si.name == "Date") s.kind = orm::FieldShape::Date;
+      else if (si.builtin && si.name == "DateTime") s.kind = orm::FieldShape::DateTime;
+      else if (si.builtin && si.name == "Uuid") s.kind = orm::FieldShape::Uuid;
+      else {
+        s.kind = orm::FieldShape::Struct;
+        s.struct_name = si.name;
+      }
+      break;
+    }
+    default: s.kind = orm::FieldShape::Other;
+  }
+  return s;
+}
+
+orm::ValueClass class_of_type(const TypeStore& ts, TypeId t) {
+  switch (ts.kind(t)) {
+    case TypeKind::Int: return orm::ValueClass::Int;
+    case TypeKind::Float: return orm::ValueClass::Float;
+    case TypeKind::Str: return orm::ValueClass::Str;
+    case TypeKind::Bool: return orm::ValueClass::Bool;
+    case TypeKind::Null: return orm::ValueClass::Null;
+    case TypeKind::List: return orm::ValueClass::List;
+    case TypeKind::Map: return orm::ValueClass::Map;
+    case TypeKind::Nullable: return class_of_type(ts, ts.inner(t));
+    case TypeKind::Struct: return orm::ValueClass::Other;
+    default: return orm::ValueClass::Unknown;
+  }
+}
+
+}  // namespace
+
+const orm::TableModel* OrmModels::table(StructId id, std::vector<orm::ModelError>* errors) {
+  if (!id.valid()) return nullptr;
+  for (auto& [sid, t] : tables_)
+    if (sid == id.index) return &t;
+  const TypeStore& ts = *program_.types;
+  const StructInfo& si = ts.struct_info(id);
+  if (si.builtin || !si.decl.valid() || !si.module.valid()) return nullptr;
+  const frontend::Ast& ast = graph_.get(si.module).ast;
+  const frontend::TypeDecl& decl = ast.get(si.decl);
+  if (!orm::is_table(decl)) return nullptr;
+  std::vector<orm::FieldShape> shapes;
+  for (const frontend::FieldDecl& fd : decl.fields) {
+    const FieldInfo* fi = si.field(fd.name.text);
+    shapes.push_back(fi ? shape_of(ts, fi->type) : orm::FieldShape{});
+  }
+  std::vector<orm::ModelError> errs;
+  tables_.emplace_back(id.index, orm::build_table(ast, decl, shapes, errs));
+  if (errors) *errors = std::move(errs);
+  return &tables_.back().second;
+}
+
+const orm::TableModel* OrmModels::table_named(std::string_view type_name) {
+  const TypeStore& ts = *program_.types;
+  for (uint32_t i = 0; i < ts.struct_count(); ++i) {
+    const StructInfo& si = ts.struct_info(StructId(i));
+    if (!si.builtin && si.name == type_name)
+      if (const orm::TableModel* t = table(StructId(i))) return t;
+  }
+  return nullptr;
+}
+
+orm::QueryEnv OrmModels::env(ModuleId module) {
+  orm::QueryEnv env;
+  env.ast = &graph_.get(module).ast;
+  const ModuleTir* tir = &program_.modules[module.index];
+  const TypeStore* ts = program_.types.get();
+  env.table_of_root = [this, tir](ExprId e) -> const orm::TableModel* {
+    const Ref& r = tir->ref_of(e);
+    if (r.kind != RefKind::Symbol) return nullptr;
+    const Symbol& s = program_.symbol(SymbolId(r.id));
+    return s.kind == SymbolKind::Type ? table(s.struct_id) : nullptr;
+  };
+  env.table_named = [this](std::string_view n) { return table_named(n); };
+  env.class_of = [tir, ts](ExprId e) {
+    return e.index < tir->expr_types.size() ? class_of_type(*ts, tir->type_of(e)) : orm::ValueClass::Unknown;
+  };
+  return env;
+}
+
+orm::PlanResult OrmModels::plan(ModuleId module, ExprId call) { return orm::plan_query(env(module), call); }
+
+StructId orm_query_row(const TypeStore& types, TypeId t) {
+  if (types.kind(t) != TypeKind::Struct) return StructId();
+  const StructInfo& si = types.struct_info(types.struct_of(t));
+  if (!si.builtin || !si.name.starts_with("Query<") || si.fields.size() != 1 || si.fields[0].name != "_row")
+    return StructId();
+  return types.struct_of(si.fields[0].type);
+}
+
+}  // namespace fitz::checker
+
+namespace fitz::checker::detail {
+
+namespace {
+
+TypeId query_type(Checker& ck, StructId row) {
+  TypeStore& ts = *ck.types_;
+  TypeId row_t = ts.struct_type(row);
+  for (uint32_t i = 0; i < ts.struct_count(); ++i) {
+    TypeId t = ts.struct_type(StructId(i));
+    if (orm_query_row(ts, t) == row) return t;
+  }
+  StructInfo si;
+  si.name = "Query<" + ts.struct_info(row).name + ">";
+  si.builtin = true;
+  FieldInfo f;
+  f.name = "_row";
+  f.type = row_t;
+  f.is_private = true;
+  si.fields.push_back(f);
+  si.field_index.emplace("_row", 0);
+  return ts.struct_type(ts.add_struct(std::move(si)));
+}
+
+DiagKind diag_kind_of(orm::OrmErrorCode c) {
+  switch (c) {
+    case orm::OrmErrorCode::Untranslatable: return DiagKind::OrmUntranslatable;
+    case orm::OrmErrorCode::UnknownColumn: return DiagKind::OrmUnknownColumn;
+    case orm::OrmErrorCode::TypeMismatch: return DiagKind::OrmTypeMismatch;
+    case orm::OrmErrorCode::UnfilteredWrite: return DiagKind::OrmUnfilteredWrite;
+    case orm::OrmErrorCode::BadQuery: return DiagKind::OrmBadQuery;
+    case orm::OrmErrorCode::UnknownRelation: return DiagKind::OrmUnknownRelation;
+  }
+  return DiagKind::OrmBadQuery;
+}
+
+bool within(Span inner, Span outer) { return inner.begin >= outer.begin && inner.end <= outer.end; }
+
+// Types a query closure without checking it as an ordinary lambda: `row.field` is a column
+// (typed as the field), column methods such as `is_in` or `starts_with` exist only in SQL, and
+// every other value is an ordinary expression of the enclosing scope. Forms the translator
+// rejects are left unchecked; the translator reports them.
+class ClosureTyper {
+ public:
+  ClosureTyper(Checker& ck, StructId row) : ck_(ck), ts_(*ck.types_), row_(row), row_t_(ts_.struct_type(row)) {}
+
+  void run(ExprId lam, TypeId ret) {
+    auto* l = std::get_if<LambdaExpr>(&ck_.expr(lam).data);
+    if (!l) {
+      ck_.check_expr(lam);
+      return;
+    }
+    const FnDecl& fn = ck_.ast_->get(l->fn);
+    ExprId body = orm::closure_body(*ck_.ast_, fn);
+    std::array<TypeId, 1> params{row_t_};
+    ck_.set_type(lam, ts_.fn(params, ret));
+    if (fn.params.size() != 1 || !body.valid()) return;
+    name_ = fn.params[0].name.text;
+    walk(body);
+  }
+
+ private:
+  bool rooted_at_row(ExprId e) const {
+    for (;;) {
+      const Expr& x = ck_.expr(e);
+      if (auto* n = std::get_if<NameRef>(&x.data)) return n->name.text == name_;
+      auto* f = std::get_if<FieldExpr>(&x.data);
+      if (!f) return false;
+      e = f->object;
+    }
+  }
+  void walk(ExprId e) {
+    const Expr& x = ck_.expr(e);
+    if (auto* n = std::get_if<NameRef>(&x.data)) {
+      if (n->name.text == name_) ck_.set_type(e, row_t_);
+      else ck_.check_expr(e);
+    } else if (auto* f = std::get_if<FieldExpr>(&x.data)) {
+      if (!rooted_at_row(e)) {
+        ck_.check_expr(e);
+        return;
+      }
+      auto* n = std::get_if<NameRef>(&ck_.expr(f->object).data);
+      if (!n) return;  // through a nested relation: rejected by the translator
+      ck_.set_type(f->object, row_t_);
+      const StructInfo& si = ts_.struct_info(row_);
+      if (const FieldInfo* fi = si.field(f->field.text)) {
+        ck_.set_type(e, fi->type);
+        ck_.tir_->refs[e.index] = Ref{RefKind::Field, si.field_index.at(fi->name), row_};
+      }
+    } else if (auto* u = std::get_if<UnaryExpr>(&x.data)) {
+      walk(u->operand);
+      ck_.set_type(e, u->op == UnaryOp::Not ? ts_.bool_() : ts_.any());
+    } else if (auto* b = std::get_if<BinaryExpr>(&x.data)) {
+      walk(b->lhs);
+      walk(b->rhs);
+      bool arith = b->op == BinaryOp::Add || b->op == BinaryOp::Sub || b->op == BinaryOp::Mul ||
+                   b->op == BinaryOp::Div || b->op == BinaryOp::Mod;
+      ck_.set_type(e, arith ? ts_.any() : ts_.bool_());
+    } else if (auto* c = std::get_if<CallExpr>(&x.data)) {
+      auto* callee = std::get_if<FieldExpr>(&ck_.expr(c->callee).data);
+      if (!callee || !rooted_at_row(callee->object)) return;
+      walk(callee->object);
+      for (const Arg& a : c->args) walk(a.value);
+      ck_.set_type(e, ts_.any());
+    } else if (auto* l = std::get_if<ListExpr>(&x.data)) {
+      for (ExprId el : l->elems) walk(el);
+      ck_.set_type(e, ts_.list(ts_.any()));
+    } else if (auto* s = std::get_if<StrLit>(&x.data)) {
+      for (const StrPart& p : s->parts)
+        if (p.is_hole()) return;
+      ck_.check_expr(e);
+    } else if (std::holds_alternative<IntLit>(x.data) || std::holds_alternative<FloatLit>(x.data) ||
+               std::holds_alternative<BoolLit>(x.data) || std::holds_alternative<NullLit>(x.data) ||
+               std::holds_alternative<MapExpr>(x.data)) {
+      ck_.check_expr(e);
+    }
+  }
+
+  Checker& ck_;
+  TypeStore& ts_;
+  StructId row_;
+  TypeId row_t_;
+  std::string_view name_;
+};
+
+std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f, StructId row,
+                                     bool on_table) {
+  std::string_view m = f.field.text;
+  bool builder = orm::is_builder_method(m);
+  if (!builder && !orm::is_terminal_method(m)) return std::nullopt;
+  TypeStore& ts = *ck.types_;
+  TypeId row_t = ts.struct_type(row);
+  std::optional<StructId> db_sid = ck.builtins_->nominal("DbConn");
+  TypeId db = db_sid ? ts.struct_type(*db_sid) : ts.any();
+  std::array<TypeId, 1> row_param{row_t};
+  TypeId where_fn = ts.fn(row_param, ts.bool_());
+  TypeId key_fn = ts.fn(row_param, ts.any());
+  std::string what = fmt::format("`{}.{}`", ts.struct_info(row).name, m);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    ExprId a = c.args[i].value;
+    TypeId want;
+    if (m == "where") want = where_fn;
+    else if (m == "order_by" || m == "group_by") want = key_fn;
+    else if (m == "limit" || m == "offset") want = ts.int_();
+    else if (m == "preload") want = ts.str();
+    else if (m == "sum" || m == "avg" || m == "min" || m == "max") want = i == 0 ? key_fn : db;
+    else if (m == "insert") want = i == 0 ? db : row_t;
+    else if (m == "bulk_insert") want = i == 0 ? ts.list(row_t) : db;
+    else if (m == "update") want = i == 0 ? db : ts.map(ts.str(), ts.any());
+    else want = i == 0 ? db : TypeId();
+    if (want.valid() && ts.kind(want) == TypeKind::Fn) {
+      ClosureTyper(ck, row).run(a, ts.fn_result(want));
+      continue;
+    }
+    TypeId got = ck.check_expr(a, want);
+    if (!want.valid() || ts.is_dynamic(got)) continue;
+    if (!ck.coerce(a, got, want)) ck.arg_mismatch(a, i, c.args[i].name, what, want, got);
+  }
+  ck.set_type(c.callee, ts.any());
+
+  OrmModels models(ck.prog_, ck.graph_);
+  orm::PlanResult plan = models.plan(ck.mod_, e);
+  if (!plan.is_orm && !on_table) {
+    ck.error(DiagKind::OrmBadQuery, ck.span_of(f.object),
+             "this query is not one chain from a `@table` type, so it cannot be compiled to constant SQL")
+        .with_hint("write the query in one expression, e.g. `User.where(fn(u) => ...).all(db)`");
+  }
+  if (plan.error && (within(plan.error->span, c.args_span) || plan.error->span == f.field.span)) {
+    const orm::OrmError& err = *plan.error;
+    Diagnostic& d = ck.error(diag_kind_of(err.code), err.span, err.message);
+    if (!err.hint.empty()) d.with_hint(err.hint);
+  }
+  if (builder) return query_type(ck, row);
+  bool grouped = plan.plan && plan.plan->grouped;
+  TypeId rows_of_maps = ts.list(ts.map(ts.str(), ts.any()));
+  TypeId value;
+  if (grouped) value = rows_of_maps;
+  else if (m == "all") value = ts.list(row_t);
+  else if (m == "first" || m == "insert") value = row_t;
+  else if (m == "sum" || m == "avg" || m == "min" || m == "max") value = ts.float_();
+  else value = ts.int_();
+  return ts.future(ts.result(value, ts.str()));
+}
+
+}  // namespace
+
+std::optional<TypeId> check_orm_static_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f,
+                                            StructId table) {
+  OrmModels models(ck.prog_, ck.graph_);
+  if (!models.table(table)) return std::nullopt;
+  return check_orm_call(ck, e, c, f, table, true);
+}
+
+std::optional<TypeId> check_orm_query_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f, TypeId obj) {
+  StructId row = orm_query_row(*ck.types_, obj);
+  if (!row.valid()) return std::nullopt;
+  return check_orm_call(ck, e, c, f, row, false);
+}
+
+void check_orm_tables(Checker& ck) {
+  OrmModels models(ck.prog_, ck.graph_);
+  for (uint32_t i = 0; i < ck.tir_->type_decls.size(); ++i) {
+    StructId sid = ck.tir_->type_decls[i];
+    if (!sid.valid()) continue;
+    std::vector<orm::ModelError> errors;
+    models.table(sid, &errors);
+    for (const orm::ModelError& err : errors) ck.error(DiagKind::OrmTableModel, err.span, err.message);
+  }
+}
+
+}  // namespace fitz::checker::detail

@@ -2,6 +2,7 @@
 // methods, built-ins typed from the table (type variables bound by unification, lambdas typed
 // from the expected Fn), Fn values, and dynamic calls on Any.
 #include "checker/check_internal.h"
+#include "checker/check_orm.h"
 
 namespace fitz::checker::detail {
 
@@ -274,6 +275,8 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
       tir_->refs[f.object.index] = Ref{RefKind::Symbol, t.index};
       const StructInfo& si = types_->struct_info(sid);
       const MethodInfo* m = si.method(name.text);
+      if (!m)
+        if (auto orm_type = check_orm_static_call(*this, e, c, f, sid)) return *orm_type;
       if (!m) {
         std::vector<std::string_view> names;
         for (const MethodInfo& x : si.methods) names.push_back(x.name);
@@ -345,6 +348,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
     return types_->error();
   }
   if (k == TypeKind::Struct) {
+    if (auto orm_type = check_orm_query_call(*this, e, c, f, obj)) return *orm_type;
     StructId sid = types_->struct_of(obj);
     const StructInfo& si = types_->struct_info(sid);
     if (const MethodInfo* m = si.method(name.text)) {

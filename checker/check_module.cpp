@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "checker/check_orm.h"
 
 namespace fitz::checker {
 
@@ -153,6 +154,7 @@ void Checker::check_module(ModuleId id) {
     return;
   }
   collect_top_level();
+  check_orm_tables(*this);
 
   // Passes: a variable's type is the LUB of everything assigned to it, which may only be known
   // after its first reads. A pass that widens a variable after using it is repeated with the

@@ -3,6 +3,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "checker/check_orm.h"
 #include "checker/checker.h"
 #include "cli/driver.h"
 #include "frontend/lower.h"
@@ -20,7 +21,8 @@ the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/).
 
 options:
   --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
-  --dump=cst|ast|tir          print the syntax tree, the AST or the typed program of each root module
+  --dump=cst|ast|tir|orm      print the syntax tree, the AST, the typed program or the SQL of the ORM
+                              queries of each root module
   --warnings-as-errors        exit 1 when there are warnings
   -h, --help                  show this help
 )";
@@ -71,8 +73,8 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     io.err << "error: unknown format `" << opt.format << "` (expected text, json or github)\n";
     return kUsageError;
   }
-  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast" && opt.dump != "tir") {
-    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast or tir)\n";
+  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast" && opt.dump != "tir" && opt.dump != "orm") {
+    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast, tir or orm)\n";
     return kUsageError;
   }
 
@@ -94,6 +96,8 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
       if (graph.roots.size() > 1) io.out << "// " << m.path.string() << "\n";
       if (opt.dump == "cst")
         io.out << frontend::cst_sexp(m.tree) << "\n";
+      else if (opt.dump == "orm")
+        io.out << checker::dump_orm(program, graph, id, sources);
       else if (opt.dump == "tir")
         io.out << checker::dump_tir(program, graph, id, sources);
       else

@@ -30,6 +30,7 @@ const std::vector<Suite>& suites() {
       {"modules", {"check"}},
       {"check", {"check"}},
       {"tir", {"check", "--dump=tir"}},
+      {"orm", {"check", "--dump=orm"}},
       {"openapi", {"openapi"}},
   };
   return s;

@@ -10,6 +10,8 @@ Info strings (words after ```fitz, in any order):
   file=PATH        the block is also written to PATH (imports of other blocks can then find it)
   dir=NAME         files of this block live in the sub-folder NAME of the page's folder
   project          run the command in the block's folder without a PATH (project mode)
+  db               the program needs Postgres: it runs with DATABASE_URL set to
+                   $FITZ_TEST_DATABASE_URL (scripts/run-tests.sh starts one); fails when unset
   --update rewrites each ```output block with what its program printed (review the diff).
 Blocks in other languages with file=PATH (```toml file=fitz.toml) are written and not checked.
 A page's named files are all written before any block of that page is checked.
@@ -26,7 +28,7 @@ import tempfile
 
 CODE = re.compile(r"^[EW]\d{4}$")
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-MODES = {"run", "test", "fail", "project"}
+MODES = {"run", "test", "fail", "project", "db"}
 
 
 class Block:
@@ -115,10 +117,10 @@ class Runner:
         self.actual = {}  # block -> stdout, for --update
         self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0}
 
-    def call(self, args, cwd):
+    def call(self, args, cwd, env=None):
         try:
             p = subprocess.run([self.fitz] + args, cwd=cwd, capture_output=True, text=True,
-                               timeout=self.timeout)
+                               timeout=self.timeout, env=env)
             return p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired:
             return None, "", f"timed out after {self.timeout} s"
@@ -161,7 +163,14 @@ class Runner:
             self.counts[cmd] += 1
             if cmd == "run" and b.output is None:
                 return "a `run` block needs an ```output block right after it"
-            rc, out, err = self.call([cmd] + target, cwd)
+            env = None
+            if "db" in b.words:
+                url = os.environ.get("FITZ_TEST_DATABASE_URL", "")
+                if not url:
+                    return ("a `db` block needs FITZ_TEST_DATABASE_URL (bash scripts/pg-local.sh "
+                            "start); scripts/run-tests.sh sets it")
+                env = dict(os.environ, DATABASE_URL=url)
+            rc, out, err = self.call([cmd] + target, cwd, env)
             if rc != 0:
                 return f"`fitz {cmd}` exited {rc}: {(err or out).strip()[:2000]}"
             self.actual[b] = out

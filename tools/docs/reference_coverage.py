@@ -132,8 +132,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fitz", required=True)
     ap.add_argument("--root", required=True, help="the repository")
+    ap.add_argument("--reference", help="the reference pages (default: ROOT/docs/reference)")
     a = ap.parse_args()
-    ref = os.path.join(a.root, "docs", "reference")
+    ref = a.reference or os.path.join(a.root, "docs", "reference")
     problems = []
     check_cli(os.path.abspath(a.fitz), ref, problems)
     check_diagnostics(a.root, ref, problems)

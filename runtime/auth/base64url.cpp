@@ -7,14 +7,15 @@ namespace fitz::auth {
 namespace {
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-int value_of(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '-') return 62;
-  if (c == '_') return 63;
-  return -1;
-}
+// -1 for bytes outside the URL alphabet.
+struct DecodeTable {
+  int8_t v[256];
+  constexpr DecodeTable() : v() {
+    for (int i = 0; i < 256; ++i) v[i] = -1;
+    for (int i = 0; i < 64; ++i) v[static_cast<unsigned char>(kAlphabet[i])] = int8_t(i);
+  }
+};
+constexpr DecodeTable kDecode;
 }  // namespace
 
 Str base64url_encode(const char* p, size_t n) {
@@ -44,21 +45,29 @@ Str base64url_encode(const char* p, size_t n) {
 bool base64url_decode(const char* p, size_t n, std::string* out) {
   out->clear();
   if (n % 4 == 1) return false;
-  out->reserve(n / 4 * 3 + 2);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; ++i) {
-    int v = value_of(static_cast<unsigned char>(p[i]));
-    if (v < 0) return false;
-    acc = (acc << 6) | uint32_t(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(char((acc >> bits) & 0xff));
-    }
+  out->resize(n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0));
+  char* w = out->data();
+  const auto* s = reinterpret_cast<const unsigned char*>(p);
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    int a = kDecode.v[s[i]], b = kDecode.v[s[i + 1]], c = kDecode.v[s[i + 2]], d = kDecode.v[s[i + 3]];
+    if ((a | b | c | d) < 0) return false;
+    uint32_t v = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6) | uint32_t(d);
+    *w++ = char(v >> 16);
+    *w++ = char(v >> 8);
+    *w++ = char(v);
   }
-  // Leftover bits (2 or 4) must be zero.
-  return (acc & ((1u << bits) - 1)) == 0;
+  size_t rest = n - i;
+  if (rest) {
+    int a = kDecode.v[s[i]], b = kDecode.v[s[i + 1]], c = rest == 3 ? kDecode.v[s[i + 2]] : 0;
+    if ((a | b | c) < 0) return false;
+    uint32_t v = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6);
+    *w++ = char(v >> 16);
+    if (rest == 3) *w++ = char(v >> 8);
+    // Unused trailing bits must be zero (one encoding per value).
+    if (rest == 2 ? (v & 0xffff) != 0 : (v & 0xff) != 0) return false;
+  }
+  return true;
 }
 
 }  // namespace fitz::auth

@@ -259,6 +259,10 @@ class Generator {
       bound.insert(name);
       bool optional = p && (p->has_default || (p->type.valid() && types.kind(p->type) == TypeKind::Nullable));
       Json q{{"name", key}, {"in", "query"}, {"required", !optional}, {"schema", scalar(p)}};
+      if (p && p->has_default)
+        for (const frontend::Param& decl : fn.params)
+          if (decl.name.text == name)
+            if (std::optional<Json> v = literal_value(ast, decl.default_value)) q["schema"]["default"] = *v;
       params.push_back(std::move(q));
     }
     for (const Decorator& d : fn.decorators) {

@@ -153,27 +153,66 @@ struct SimpleAwait {
 
 // ---- DbConn ---------------------------------------------------------------------------------
 
+// A DbConn holds a pooled connection only while it has work: from db.connect until its first
+// round, while rounds are in flight, and inside a transaction (its own, or one the program
+// opened with BEGIN). In between the connection goes back to the pool, so a DbConn kept in a
+// variable (locals live for the whole function) never starves other tasks of connections.
 struct ConnState {
+  std::shared_ptr<pg::Pool> pool;
   pg::Pool::Lease lease;
+  int in_flight = 0;
   bool closed = false;
   bool in_transaction = false;
+
   pg::AsyncConnection* conn() { return closed || !lease ? nullptr : &*lease; }
+  void settle() {
+    if (!lease || in_flight > 0 || in_transaction) return;
+    if (lease->is_broken() || lease->transaction_status() == pg::TransactionStatus::Idle) lease.release();
+  }
 };
 
 Str closed_text() { return Str::lit("the connection was closed"); }
 
-Task<Result<List<Any>, Str>> query_task(std::shared_ptr<ConnState> st, std::string sql, Any args) {
-  using R = Result<List<Any>, Str>;
-  pg::AsyncConnection* conn = st->conn();
-  if (!conn) co_return R::err(closed_text());
+// Leases a connection for this DbConn unless it holds one.
+Task<Result<Null, Str>> hold_connection(std::shared_ptr<ConnState> st) {
+  using R = Result<Null, Str>;
+  if (st->closed) co_return R::err(closed_text());
+  if (st->lease) co_return R::ok(Null{});
+  AcquireAwait acquire{st->pool, std::nullopt};
+  pg::Result<pg::Pool::Lease> lease = co_await acquire;
+  if (!lease) co_return R::err(error_text(lease.error()));
+  if (st->closed) co_return R::err(closed_text());
+  if (!st->lease) st->lease = std::move(*lease);  // else a concurrent round got one first
+  co_return R::ok(Null{});
+}
+
+using Rows = std::shared_ptr<const pg::QueryResult>;
+
+// One extended-protocol round on this DbConn's connection.
+Task<Result<Rows, Str>> run_round(std::shared_ptr<ConnState> st, std::string sql, Any args) {
+  using R = Result<Rows, Str>;
   auto params = params_from_any(args);
   if (!params.is_ok()) co_return R::err(params.error());
+  Task<Result<Null, Str>> hold = hold_connection(st);
+  Result<Null, Str> held = co_await hold;
+  if (!held.is_ok()) co_return R::err(held.error());
+  ++st->in_flight;
   auto start = std::chrono::steady_clock::now();
-  RoundAwait round{conn, sql, params.value(), std::nullopt};
+  RoundAwait round{&*st->lease, sql, params.value(), std::nullopt};
   pg::Result<pg::QueryResult> r = co_await round;
+  --st->in_flight;
   log_round(sql, params.value(), start, r ? nullptr : &r.error());
+  st->settle();
   if (!r) co_return R::err(error_text(r.error()));
-  auto result = std::make_shared<const pg::QueryResult>(std::move(*r));
+  co_return R::ok(std::make_shared<const pg::QueryResult>(std::move(*r)));
+}
+
+Task<Result<List<Any>, Str>> query_task(std::shared_ptr<ConnState> st, std::string sql, Any args) {
+  using R = Result<List<Any>, Str>;
+  Task<Result<Rows, Str>> round = run_round(std::move(st), std::move(sql), std::move(args));
+  Result<Rows, Str> r = co_await round;
+  if (!r.is_ok()) co_return R::err(r.error());
+  const Rows& result = r.value();
   List<Any> rows = List<Any>::with_capacity(int64_t(result->size()));
   for (std::size_t i = 0; i < result->size(); ++i) rows.push(make_row(result, i));
   co_return R::ok(std::move(rows));
@@ -181,16 +220,10 @@ Task<Result<List<Any>, Str>> query_task(std::shared_ptr<ConnState> st, std::stri
 
 Task<Result<int64_t, Str>> exec_task(std::shared_ptr<ConnState> st, std::string sql, Any args) {
   using R = Result<int64_t, Str>;
-  pg::AsyncConnection* conn = st->conn();
-  if (!conn) co_return R::err(closed_text());
-  auto params = params_from_any(args);
-  if (!params.is_ok()) co_return R::err(params.error());
-  auto start = std::chrono::steady_clock::now();
-  RoundAwait round{conn, sql, params.value(), std::nullopt};
-  pg::Result<pg::QueryResult> r = co_await round;
-  log_round(sql, params.value(), start, r ? nullptr : &r.error());
-  if (!r) co_return R::err(error_text(r.error()));
-  co_return R::ok(int64_t(r->rows_affected.value_or(0)));
+  Task<Result<Rows, Str>> round = run_round(std::move(st), std::move(sql), std::move(args));
+  Result<Rows, Str> r = co_await round;
+  if (!r.is_ok()) co_return R::err(r.error());
+  co_return R::ok(int64_t(r.value()->rows_affected.value_or(0)));
 }
 
 Any err_any(Str message) { return to_any(Result<Any, Str>::err(std::move(message))); }
@@ -239,13 +272,18 @@ class ConnBox final : public AnyObj {
 // returns Err or raises a runtime error (which then propagates). A body that returned Ok after
 // one of its statements failed is rolled back too: Postgres would refuse the COMMIT anyway.
 Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos pos) {
-  pg::AsyncConnection* conn = st->conn();
-  if (!conn) co_return err_any(closed_text());
   if (st->in_transaction) co_return err_any(Str::lit("nested transactions are not supported"));
-  SimpleAwait begin{conn, "BEGIN", std::nullopt};
+  Task<Result<Null, Str>> hold = hold_connection(st);
+  Result<Null, Str> held = co_await hold;
+  if (!held.is_ok()) co_return err_any(held.error());
+  st->in_transaction = true;  // keeps the connection leased until COMMIT or ROLLBACK
+  SimpleAwait begin{st->conn(), "BEGIN", std::nullopt};
   pg::Status begun = co_await begin;
-  if (!begun) co_return err_any(error_text(begun.error()));
-  st->in_transaction = true;
+  if (!begun) {
+    st->in_transaction = false;
+    st->settle();
+    co_return err_any(error_text(begun.error()));
+  }
   Any result;
   std::optional<Panic> failure;
   try {
@@ -255,12 +293,13 @@ Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos po
   } catch (Panic& p) {
     failure.emplace(std::move(p));
   }
-  st->in_transaction = false;
-  conn = st->conn();
+  pg::AsyncConnection* conn = st->conn();
   bool ok = !failure && result.is_kind(ObjKind::Result) && result.obj()->is_ok();
   if (ok && conn && conn->transaction_status() != pg::TransactionStatus::Failed) {
     SimpleAwait commit{conn, "COMMIT", std::nullopt};
     pg::Status committed = co_await commit;
+    st->in_transaction = false;
+    st->settle();
     if (!committed) co_return err_any(error_text(committed.error()));
     co_return result;
   }
@@ -268,6 +307,8 @@ Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos po
     SimpleAwait rollback{conn, "ROLLBACK", std::nullopt};
     (void)co_await rollback;
   }
+  st->in_transaction = false;
+  st->settle();
   if (failure) raise_panic(std::move(*failure));
   if (ok) co_return err_any(Str::lit("the transaction was rolled back: a statement in it failed"));
   if (!conn && !result.is_kind(ObjKind::Result)) co_return err_any(closed_text());
@@ -282,6 +323,7 @@ Task<Result<Any, Str>> connect_task(Str url) {
   pg::Result<pg::Pool::Lease> lease = co_await acquire;
   if (!lease) co_return R::err(error_text(lease.error()));
   auto st = std::make_shared<ConnState>();
+  st->pool = pool.value();
   st->lease = std::move(*lease);
   co_return R::ok(Any(new ConnBox(std::move(st))));
 }

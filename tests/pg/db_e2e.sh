@@ -31,6 +31,7 @@ exhausted: Err("database unavailable: timed out after 300 ms waiting for a free 
 bad statement: Err("ERROR: division by zero (SQLSTATE 22012)")
 after an error: Ok(42)
 concurrent: Ok(70210)
+reconnecting in loops: Ok(4900)
 setup: Ok(0)
 committed: Ok(2), rows: Ok(1)
 before the runtime error'

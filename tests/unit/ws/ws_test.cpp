@@ -403,6 +403,38 @@ TEST(WebSocket, SilentClientIsDroppedByTheHeartbeat) {
   EXPECT_EQ(live.read_or(), R"({"text":"still","n":1})");
 }
 
+TEST(WebSocket, ThousandConnectionsWithBroadcasts) {
+  rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 4096) {
+    rl.rlim_cur = std::min<rlim_t>(rl.rlim_max, 4096);
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+  Server srv;
+  const int kClients = 1000, kMessages = 20;
+  std::vector<std::unique_ptr<Client>> cs;
+  for (int i = 0; i < kClients; ++i) {
+    cs.push_back(std::make_unique<Client>());
+    ASSERT_TRUE(cs.back()->connect(srv.port, "/room")) << i << ": " << cs.back()->handshake_error.message();
+  }
+  ASSERT_TRUE(srv.eventually([&](const HubStats& s) { return s.open == kClients; }, 20000));
+  // Broadcasts from an HTTP-side caller and from a client, while nobody reads yet: each
+  // connection's outbox (or socket buffer) holds them.
+  for (int m = 0; m < kMessages; ++m)
+    srv.hub->broadcast_text("/room", Str(("{\"text\":\"m\",\"n\":" + std::to_string(m) + "}").c_str()));
+  ASSERT_TRUE(cs[0]->send_text(R"({"text":"last","n":99})"));
+  for (int i = 0; i < kClients; ++i) {
+    for (int m = 0; m < kMessages; ++m)
+      ASSERT_EQ(cs[i]->read_or(), "{\"text\":\"m\",\"n\":" + std::to_string(m) + "}") << "client " << i;
+    ASSERT_EQ(cs[i]->read_or(), R"({"text":"last","n":99})") << "client " << i;
+  }
+  HubStats st = srv.hub->stats();
+  EXPECT_EQ(st.closed_slow, 0);
+  EXPECT_EQ(st.accepted, kClients);
+  srv.expect_serving();
+  cs.clear();
+  EXPECT_TRUE(srv.eventually([](const HubStats& s) { return s.open == 0; }, 20000));
+}
+
 TEST(WebSocket, FailingHandlerClosesWith1011) {
   Server srv;
   Client c;

@@ -46,6 +46,9 @@ run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
 step "db module end to end: the users-pg example, faults as values, transactions, FITZ_DB_LOG"
 run e2e-db bash tests/pg/db_e2e.sh "$build/bin/fitz"
 
+step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
+run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
+
 step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
 run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
 

@@ -244,7 +244,7 @@ class Planner {
       if (!order.empty() || !tail.empty())
         return fail(OrmErrorCode::BadQuery, s.method.span,
                     fmt::format("`{}` over a whole query cannot follow `order_by`, `limit` or `offset`", m));
-      plan.sql = fmt::format("SELECT {}({})::float8 FROM {}{}", fn, agg.sql, table, where);
+      plan.sql = fmt::format("SELECT {}({})::float8 AS {} FROM {}{}", fn, agg.sql, quote_ident(m), table, where);
       return true;
     }
     if (m == "delete" || m == "update") {

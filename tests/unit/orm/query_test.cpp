@@ -236,7 +236,7 @@ TEST(OrmQuery, InsertHasAVariantWithoutTheSerialKey) {
 
 TEST(OrmQuery, AggregatesAndGroupBy) {
   EXPECT_EQ(sql("Post.where(fn(p) => p.user_id == i_u).avg(fn(p) => p.score, db)\n"),
-            "SELECT AVG(\"score\")::float8 FROM \"app\".\"posts\" WHERE (\"user_id\" = $1)");
+            "SELECT AVG(\"score\")::float8 AS \"avg\" FROM \"app\".\"posts\" WHERE (\"user_id\" = $1)");
   EXPECT_EQ(sql("Post.group_by(fn(p) => p.user_id).count(db)\n"),
             "SELECT \"user_id\", COUNT(*) AS \"count\" FROM \"app\".\"posts\" GROUP BY \"user_id\"");
   EXPECT_EQ(sql("Post.group_by(fn(p) => p.user_id).sum(fn(p) => p.score, db)\n"),

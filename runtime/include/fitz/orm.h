@@ -1,0 +1,119 @@
+// Running the ORM's compiled queries: each generated call passes one constant SQL string, its
+// parameters as values (never spliced into the text) and a row decoder the code generator
+// wrote for the table's struct. Everything goes through the `db` module's DbConn (fitz/db.h),
+// so this header stays free of Boost.
+#pragma once
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "fitz/any.h"
+#include "fitz/list.h"
+#include "fitz/map.h"
+#include "fitz/result.h"
+#include "fitz/str.h"
+#include "fitz/task.h"
+
+namespace fitz::orm {
+
+// How a LIKE parameter is built from a Str: its wildcards escaped (`\` is Postgres's default
+// LIKE escape), then wrapped.
+enum class Like : int { Contains, Prefix, Suffix };
+
+inline Str like_param(const Str& v, Like form) {
+  std::vector<char> out;
+  out.reserve(v.size() + 4);
+  if (form != Like::Prefix) out.push_back('%');
+  for (size_t i = 0; i < v.size(); ++i) {
+    char c = v.data()[i];
+    if (c == '%' || c == '_' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  if (form != Like::Suffix) out.push_back('%');
+  return Str(out.data(), out.size());
+}
+
+// The rows of `sql` as DbRow values.
+inline Task<Result<List<Any>, Str>> rows(Any conn, const char* sql, List<Any> params, SourcePos pos) {
+  Any args[2] = {Any(Str(sql)), to_any(params)};
+  Any task = any_method_n(conn, "query", args, 2, pos);
+  Any done = co_await any_await(task, pos);
+  co_return from_any<Result<List<Any>, Str>>(done, pos);
+}
+
+// A column of a DbRow converted to the field's type (a type mismatch is a runtime error that
+// names the column).
+template <class T> T column(const Any& row, const char* name, SourcePos pos) {
+  Any args[1] = {Any(Str(name))};
+  return from_any<T>(any_method_n(row, "get", args, 1, pos), pos);
+}
+
+template <class T, class Decode>
+Task<Result<List<T>, Str>> all(Any conn, const char* sql, List<Any> params, Decode decode, SourcePos pos) {
+  using R = Result<List<T>, Str>;
+  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
+  if (!r.is_ok()) co_return R::err(r.error());
+  List<T> out = List<T>::with_capacity(int64_t(r.value().vec().size()));
+  for (const Any& row : r.value().vec()) out.push(decode(row, pos));
+  co_return R::ok(std::move(out));
+}
+
+// `.first` and `insert`: one row, or Err when the query matched none.
+template <class T, class Decode>
+Task<Result<T, Str>> one(Any conn, const char* sql, List<Any> params, Decode decode, SourcePos pos) {
+  using R = Result<T, Str>;
+  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
+  if (!r.is_ok()) co_return R::err(r.error());
+  if (r.value().vec().empty()) co_return R::err(Str("no row matched the query"));
+  co_return R::ok(decode(r.value().vec().front(), pos));
+}
+
+// COUNT(*) and aggregates: the one column of the one row, by name. An aggregate over no rows is
+// NULL in SQL: `sum` gives 0.0, the others an Err.
+inline Task<Result<int64_t, Str>> count(Any conn, const char* sql, List<Any> params, SourcePos pos) {
+  using R = Result<int64_t, Str>;
+  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
+  if (!r.is_ok()) co_return R::err(r.error());
+  if (r.value().vec().empty()) co_return R::ok(0);
+  co_return R::ok(column<int64_t>(r.value().vec().front(), "count", pos));
+}
+
+inline Task<Result<double, Str>> aggregate(Any conn, const char* sql, List<Any> params, const char* name,
+                                           SourcePos pos) {
+  using R = Result<double, Str>;
+  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
+  if (!r.is_ok()) co_return R::err(r.error());
+  Nullable<double> v = r.value().vec().empty() ? Nullable<double>() : column<Nullable<double>>(r.value().vec().front(), name, pos);
+  if (v.is_null()) {
+    if (std::string_view(name) == "sum") co_return R::ok(0.0);
+    co_return R::err(Str("no rows to aggregate"));
+  }
+  co_return R::ok(v.value());
+}
+
+// `group_by` terminals: each row as a map of its columns.
+inline Task<Result<List<Map<Str, Any>>, Str>> grouped(Any conn, const char* sql, List<Any> params,
+                                                      std::initializer_list<const char*> keys, SourcePos pos) {
+  using R = Result<List<Map<Str, Any>>, Str>;
+  std::vector<const char*> names(keys);
+  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
+  if (!r.is_ok()) co_return R::err(r.error());
+  List<Map<Str, Any>> out;
+  for (const Any& row : r.value().vec()) {
+    Map<Str, Any> m;
+    for (const char* k : names) m.set(Str(k), column<Any>(row, k, pos));
+    out.push(std::move(m));
+  }
+  co_return R::ok(std::move(out));
+}
+
+// update, delete, bulk_insert: the affected row count.
+inline Task<Result<int64_t, Str>> exec(Any conn, const char* sql, List<Any> params, SourcePos pos) {
+  Any args[2] = {Any(Str(sql)), to_any(params)};
+  Any task = any_method_n(conn, "exec", args, 2, pos);
+  Any done = co_await any_await(task, pos);
+  co_return from_any<Result<int64_t, Str>>(done, pos);
+}
+
+}  // namespace fitz::orm

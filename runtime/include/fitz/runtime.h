@@ -39,3 +39,4 @@
 #include "fitz/any.h"
 #include "fitz/builtins.h"
 #include "fitz/db.h"
+#include "fitz/orm.h"

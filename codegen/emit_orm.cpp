@@ -1,0 +1,151 @@
+// ORM terminals compiled to calls of fitz::orm (runtime/include/fitz/orm.h) with the SQL the
+// orm library planned as a string literal. Values reach the database only as parameters.
+#include "codegen/emit_orm.h"
+
+#include <fmt/format.h>
+
+#include "checker/check_orm.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+std::string cpp_string(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (ch == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += ch;
+  }
+  return out + "\"";
+}
+
+// A lambda that builds the struct of `table` from a DbRow: columns by name, other fields from
+// their defaults.
+std::string decoder(Gen& g, StructId sid, const orm::TableModel& table) {
+  const checker::StructInfo& si = g.types_.struct_info(sid);
+  std::string name = g.struct_name(sid);
+  std::string body = fmt::format("[](const fitz::Any& _row, fitz::SourcePos _pos) {{ auto _o = fitz::make<{}>(); ", name);
+  for (const checker::FieldInfo& f : si.fields) {
+    if (const orm::Column* col = table.column_of_field(f.name))
+      body += fmt::format("_o->fld_{} = fitz::orm::column<{}>(_row, {}, _pos); ", f.name, g.cpp_type(f.type),
+                          cpp_string(col->name));
+    else if (f.has_default)
+      body += fmt::format("_o->fld_{} = {}::dflt_{}(); ", f.name, name, f.name);
+  }
+  return body + "return _o; }";
+}
+
+}  // namespace
+
+std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
+  if (g.tir_->call_of(id)) return std::nullopt;
+  checker::OrmModels models(g.prog_, g.graph_);
+  orm::PlanResult r = models.plan(g.mod_, id);
+  if (!r.is_orm) return std::nullopt;
+  if (r.builder || !r.plan) {
+    g.result_.unsupported.push_back("a query that does not end in a terminal (all, first, count, ...)");
+    return "fitz::Any()";
+  }
+  const orm::QueryPlan& p = *r.plan;
+  if (!p.preloads.empty()) {
+    g.result_.unsupported.push_back("`preload` in compiled queries");
+    return "fitz::Any()";
+  }
+  StructId sid;
+  for (uint32_t i = 0; i < g.types_.struct_count(); ++i) {
+    const checker::StructInfo& si = g.types_.struct_info(StructId(i));
+    if (!si.builtin && si.name == p.table->type_name && models.table(StructId(i)) ) sid = StructId(i);
+  }
+  if (!sid.valid()) return std::nullopt;
+  Span at = g.ast_->get(id).span;
+  std::string pos = g.pos(at);
+  const Ast& ast = *g.ast_;
+  bool insert = p.terminal == orm::Terminal::Insert;
+  bool bulk = p.terminal == orm::Terminal::BulkInsert;
+  if (bulk) {
+    g.result_.unsupported.push_back("`bulk_insert` in compiled queries");
+    return "fitz::Any()";
+  }
+
+  // Operands in source order: the database, then the row (insert) or the parameters.
+  std::vector<Gen::Child> children;
+  children.push_back(Gen::child_of(&g, p.db_arg));
+  auto value_of = [&g, &ast](const orm::SqlParam& sp) {
+    ExprId e = sp.expr;
+    std::string code = g.expr_raw(e);
+    switch (sp.form) {
+      case orm::ParamForm::LikeContains: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Contains))", code);
+      case orm::ParamForm::LikePrefix: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Prefix))", code);
+      case orm::ParamForm::LikeSuffix: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Suffix))", code);
+      default: break;
+    }
+    (void)ast;
+    return fmt::format("fitz::to_any<{}>({})", g.cpp_type(g.tir_->type_of(e)), code);
+  };
+  if (insert) {
+    children.push_back(Gen::child_of(&g, p.row_arg));
+  } else {
+    for (const orm::SqlParam& sp : p.params) children.push_back(Gen::Child{[&value_of, sp] { return value_of(sp); }, sp.expr});
+  }
+  std::vector<std::string> code = g.sequence(children);
+  const std::string& db = code[0];
+  std::string row_cpp = fmt::format("fitz::Ref<{}>", g.struct_name(sid));
+  auto param_list = [&](size_t from) {
+    std::string s;
+    for (size_t i = from; i < code.size(); ++i) s += (i > from ? ", " : "") + code[i];
+    return "fitz::List<fitz::Any>{" + s + "}";
+  };
+  std::string sql = cpp_string(p.sql);
+  switch (p.terminal) {
+    case orm::Terminal::All:
+    case orm::Terminal::Count:
+    case orm::Terminal::Sum:
+    case orm::Terminal::Avg:
+    case orm::Terminal::Min:
+    case orm::Terminal::Max:
+      if (p.grouped) {
+        std::string keys;
+        for (const std::string& k : p.group_keys) keys += (keys.empty() ? "" : ", ") + cpp_string(k);
+        return fmt::format("fitz::orm::grouped({}, {}, {}, {{{}}}, {})", db, sql, param_list(1), keys, pos);
+      }
+      if (p.terminal == orm::Terminal::All)
+        return fmt::format("fitz::orm::all<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
+                           decoder(g, sid, *p.table), pos);
+      if (p.terminal == orm::Terminal::Count)
+        return fmt::format("fitz::orm::count({}, {}, {}, {})", db, sql, param_list(1), pos);
+      return fmt::format("fitz::orm::aggregate({}, {}, {}, {}, {})", db, sql, param_list(1),
+                         cpp_string(orm::terminal_name(p.terminal)), pos);
+    case orm::Terminal::First:
+      return fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
+                         decoder(g, sid, *p.table), pos);
+    case orm::Terminal::Update:
+    case orm::Terminal::Delete:
+      return fmt::format("fitz::orm::exec({}, {}, {}, {})", db, sql, param_list(1), pos);
+    case orm::Terminal::Insert: {
+      const checker::StructInfo& si = g.types_.struct_info(sid);
+      auto fields = [&](const std::vector<orm::SqlParam>& ps) {
+        std::string s;
+        for (const orm::SqlParam& sp : ps) {
+          const checker::FieldInfo* f = si.field(sp.field);
+          s += fmt::format("{}fitz::to_any<{}>(_r->fld_{})", s.empty() ? "" : ", ", g.cpp_type(f->type), sp.field);
+        }
+        return "fitz::List<fitz::Any>{" + s + "}";
+      };
+      std::string dec = decoder(g, sid, *p.table);
+      std::string with_key = fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, fields(p.params), dec, pos);
+      if (p.sql_without_key.empty()) return fmt::format("({{ auto _r = {}; {}; }})", code[1], with_key);
+      std::string without = fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, cpp_string(p.sql_without_key),
+                                        fields(p.params_without_key), dec, pos);
+      return fmt::format("({{ auto _r = {}; _r->fld_{} == 0 ? {} : {}; }})", code[1], p.key_field, without, with_key);
+    }
+    default: break;
+  }
+  g.result_.unsupported.push_back("this ORM call");
+  return "fitz::Any()";
+}
+
+}  // namespace fitz::codegen

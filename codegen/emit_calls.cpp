@@ -2,6 +2,7 @@
 // built-ins from the checker's table, closures and dynamic calls on `Any`.
 #include <fmt/format.h>
 
+#include "codegen/emit_orm.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -43,6 +44,8 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
   const CallInfo* ci = tir_->call_of(id);
   const Expr& callee = ast_->get(c.callee);
   Span at = ast_->get(id).span;
+  if (!ci)
+    if (auto orm_code = emit_orm_call(*this, id, c)) return *orm_code;
   if (!ci || ci->kind == CallKind::None) {
     result_.unsupported.push_back("an unresolved call");
     return "fitz::Any()";

@@ -45,6 +45,28 @@ if "$py" "$here/openapi/validate.py" "$work/broken.json" > "$work/broken.txt"; t
 fi
 grep -q "description" "$work/broken.txt" && grep -q "components/schemas/Broken" "$work/broken.txt"
 
+# A built service serves the same document at /openapi.json and the viewer at /docs.
+export FITZ_CACHE_DIR=$work/cache
+cp "$data/crud.fitz" "$work/crud.fitz"
+(cd "$work" && "$fitz" build crud.fitz -o "$work/crud" > "$work/build.txt" 2>&1) || { cat "$work/build.txt" >&2; exit 1; }
+port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$port "$work/crud" > "$work/service.log" 2>&1 &
+service=$!
+trap 'kill "$service" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break
+  sleep 0.1
+done
+(cd "$work" && "$fitz" openapi crud.fitz) > "$work/printed.json"
+curl -sf "http://127.0.0.1:$port/openapi.json" > "$work/served.json"
+echo >> "$work/served.json"  # the CLI ends its output with a newline
+cmp "$work/printed.json" "$work/served.json"
+curl -sf -D "$work/docs.headers" "http://127.0.0.1:$port/docs" > "$work/docs.html"
+grep -qi '^content-type: text/html' "$work/docs.headers"
+grep -q 'fetch("openapi.json")' "$work/docs.html"
+kill "$service"
+echo "openapi.sh: the built service serves the printed document and the docs page"
+
 # The /docs page's script is valid JavaScript.
 sed -n '/^<script>$/,/^<\/script>/p' "$here/../../runtime/http/docs_page.cpp" | sed '1d;$d' > "$work/docs.js"
 [[ -s $work/docs.js ]]

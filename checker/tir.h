@@ -177,6 +177,20 @@ struct ModuleTir {
   }
 };
 
+// Ids that an incremental re-check hands back to the module it re-checks, so that the tables of
+// the modules it did not re-check keep pointing at the right symbols: top-level names get their
+// previous ids (by kind and name), other new symbols of the module reuse its remaining old ids.
+struct SymbolRecycler {
+  ModuleId module;
+  std::unordered_map<std::string, std::vector<SymbolId>> top;  // next id at back()
+  std::vector<SymbolId> rest;                                  // next id at back()
+  std::vector<SymbolId> handed;                                // ids taken so far
+
+  // The id a new symbol `s` of `module` takes, or an invalid id to append one.
+  SymbolId take(const Symbol& s);
+  static std::string key(SymbolKind kind, std::string_view name);
+};
+
 // The whole checked program. Owns the type store, the built-in table resolved against it,
 // every symbol, and one ModuleTir per module of the graph (indexed by ModuleId).
 struct TypedProgram {
@@ -192,7 +206,15 @@ struct TypedProgram {
 
   const Symbol& symbol(SymbolId id) const { return symbols[id.index]; }
   Symbol& symbol(SymbolId id) { return symbols[id.index]; }
+  std::unique_ptr<SymbolRecycler> recycler;  // set only while the checker re-checks a module
+
   SymbolId add_symbol(Symbol s) {
+    if (recycler && s.module == recycler->module) {
+      if (SymbolId id = recycler->take(s); id.valid()) {
+        symbols[id.index] = std::move(s);
+        return id;
+      }
+    }
     symbols.push_back(std::move(s));
     return SymbolId(static_cast<uint32_t>(symbols.size() - 1));
   }

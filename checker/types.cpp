@@ -132,8 +132,47 @@ TypeId TypeStore::strip_never(TypeId t) {
 StructId TypeStore::add_struct(StructInfo info) {
   for (uint32_t i = 0; i < info.fields.size(); ++i) info.field_index.emplace(info.fields[i].name, i);
   for (uint32_t i = 0; i < info.methods.size(); ++i) info.method_index.emplace(info.methods[i].name, i);
+  if (recycle_module_.valid() && info.module == recycle_module_) {
+    uint32_t id = UINT32_MAX;
+    if (auto it = recycle_by_name_.find(info.name); it != recycle_by_name_.end() && !it->second.empty()) {
+      id = it->second.back();
+      it->second.pop_back();
+    } else if (!recycle_rest_.empty()) {
+      id = recycle_rest_.back();
+      recycle_rest_.pop_back();
+    }
+    if (id != UINT32_MAX) {
+      structs_[id] = std::move(info);
+      return StructId(id);
+    }
+  }
   structs_.push_back(std::move(info));
   return StructId(static_cast<uint32_t>(structs_.size() - 1));
+}
+
+void TypeStore::recycle_structs(ModuleId module) {
+  end_recycling();
+  recycle_module_ = module;
+  for (uint32_t i = static_cast<uint32_t>(structs_.size()); i-- > 0;) {
+    const StructInfo& s = structs_[i];
+    if (s.builtin || s.module != module) continue;
+    if (s.name.empty()) recycle_rest_.push_back(i);
+    else recycle_by_name_[s.name].push_back(i);
+  }
+}
+
+void TypeStore::end_recycling() {
+  auto blank = [&](uint32_t i) {
+    StructInfo b;
+    b.module = recycle_module_;  // still the module's, for its next re-check
+    structs_[i] = std::move(b);
+  };
+  for (auto& [name, ids] : recycle_by_name_)
+    for (uint32_t i : ids) blank(i);
+  for (uint32_t i : recycle_rest_) blank(i);
+  recycle_by_name_.clear();
+  recycle_rest_.clear();
+  recycle_module_ = ModuleId();
 }
 
 StructId TypeStore::struct_of(TypeId t) const {

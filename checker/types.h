@@ -142,6 +142,11 @@ class TypeStore {
   TypeId strip_never(TypeId t);
 
   StructId add_struct(StructInfo info);
+  // While an incremental re-check of `module` runs, its new structs get its previous struct ids
+  // (by name first), so types held by the modules it did not re-check still name them.
+  // end_recycling() blanks the old ids no new struct took.
+  void recycle_structs(ModuleId module);
+  void end_recycling();
   StructInfo& struct_info(StructId id) { return structs_[id.index]; }
   const StructInfo& struct_info(StructId id) const { return structs_[id.index]; }
   size_t struct_count() const { return structs_.size(); }
@@ -180,6 +185,9 @@ class TypeStore {
   std::unordered_map<std::string, TypeId> index_;
   std::string key_scratch_;
   std::vector<StructInfo> structs_;
+  ModuleId recycle_module_;
+  std::unordered_map<std::string, std::vector<uint32_t>> recycle_by_name_;  // next at back()
+  std::vector<uint32_t> recycle_rest_;
   std::vector<std::string> module_names_;
 };
 

@@ -1,0 +1,266 @@
+// The incremental driver: walks the init order like Checker::run, but reuses the tables and the
+// diagnostics of modules that nothing forces to be checked again (see incremental.h).
+#include "checker/incremental.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "checker/check_internal.h"
+
+namespace fitz::checker {
+
+std::string SymbolRecycler::key(SymbolKind kind, std::string_view name) {
+  std::string k(1, static_cast<char>('A' + static_cast<int>(kind)));
+  k += name;
+  return k;
+}
+
+SymbolId SymbolRecycler::take(const Symbol& s) {
+  SymbolId id;
+  switch (s.kind) {
+    case SymbolKind::Global:
+    case SymbolKind::Function:
+    case SymbolKind::Type:
+    case SymbolKind::Module:
+    case SymbolKind::Import:
+      if (auto it = top.find(key(s.kind, s.name)); it != top.end() && !it->second.empty()) {
+        id = it->second.back();
+        it->second.pop_back();
+      }
+      break;
+    default: break;
+  }
+  if (!id.valid() && !rest.empty()) {
+    id = rest.back();
+    rest.pop_back();
+  }
+  if (id.valid()) handed.push_back(id);
+  return id;
+}
+
+namespace {
+
+using frontend::Diagnostic;
+using frontend::ModuleGraph;
+
+// FNV-1a, continued from `h`.
+struct Hasher {
+  uint64_t h;
+  void mix(std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;
+    h *= 1099511628211ull;
+  }
+  void mix(uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  }
+};
+
+void mix_fn(Hasher& h, const TypedProgram& p, ModuleId module, frontend::FnId fn) {
+  if (!module.valid() || module.index >= p.modules.size()) return;
+  const ModuleTir& t = p.modules[module.index];
+  if (!fn.valid() || fn.index >= t.fns.size()) return;
+  const FnInfo& f = t.fns[fn.index];
+  h.mix(uint64_t(f.is_async) | uint64_t(f.is_static) << 1 | uint64_t(f.is_handler) << 2);
+  for (const ParamInfo& pi : f.params) {
+    h.mix(pi.name);
+    h.mix(uint64_t(pi.has_default) | uint64_t(pi.variadic) << 1);
+    h.mix(uint64_t(pi.type.index));
+  }
+}
+
+// What importers of `m` may depend on beyond the interface's display strings: the kinds and ids
+// of the symbols they resolve to, parameter names and defaults (named arguments), struct ids,
+// and, for re-exported modules, what those show.
+uint64_t exported_hash(const TypedProgram& p, ModuleId m, const std::vector<uint64_t>& module_hashes) {
+  const ModuleTir& tir = p.modules[m.index];
+  Hasher h{tir.interface.hash};
+  for (const ModuleInterface::Export& ex : tir.interface.exports) {
+    h.mix(uint64_t(ex.symbol.index));
+    SymbolId sid = ex.symbol;
+    for (int hops = 0; hops < 64 && sid.valid() && p.symbol(sid).kind == SymbolKind::Import; ++hops) {
+      sid = p.symbol(sid).target;
+      h.mix(uint64_t(sid.valid() ? sid.index : UINT32_MAX));
+    }
+    if (!sid.valid()) continue;
+    const Symbol& s = p.symbol(sid);
+    h.mix(uint64_t(s.kind) | uint64_t(s.annotated) << 8);
+    h.mix(uint64_t(s.type.valid() ? s.type.index : UINT32_MAX));
+    switch (s.kind) {
+      case SymbolKind::Function: mix_fn(h, p, s.module, s.fn); break;
+      case SymbolKind::Type: {
+        h.mix(uint64_t(s.struct_id.index));
+        const StructInfo& si = p.types->struct_info(s.struct_id);
+        for (const FieldInfo& f : si.fields) {
+          h.mix(f.name);
+          h.mix(uint64_t(f.type.index) | uint64_t(f.has_default) << 32 | uint64_t(f.is_private) << 33);
+        }
+        for (const MethodInfo& mi : si.methods) {
+          h.mix(mi.name);
+          h.mix(uint64_t(mi.type.index));
+          mix_fn(h, p, si.module, mi.fn);
+        }
+        break;
+      }
+      case SymbolKind::Module:
+        h.mix(uint64_t(s.target_module.valid() ? s.target_module.index : UINT32_MAX));
+        if (s.target_module.valid() && s.target_module.index < module_hashes.size())
+          h.mix(module_hashes[s.target_module.index]);
+        break;
+      default: break;
+    }
+  }
+  return h.h;
+}
+
+std::vector<uint32_t> files_of(const std::vector<Diagnostic>& diags) {
+  std::vector<uint32_t> out;
+  auto add = [&](frontend::Span s) {
+    if (s.file.valid()) out.push_back(s.file.value);
+  };
+  for (const Diagnostic& d : diags) {
+    add(d.span);
+    for (const auto& l : d.labels) add(l.span);
+    for (const auto& f : d.fixes) add(f.span);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Re-checking a module that `previous` already holds: its symbols and structs get their old ids.
+void start_recycling(TypedProgram& prog, const ModuleTir& old, ModuleId m) {
+  auto r = std::make_unique<SymbolRecycler>();
+  r->module = m;
+  std::unordered_set<uint32_t> top;
+  // Reversed so that back() is the first of each name.
+  for (auto it = old.top_level.rbegin(); it != old.top_level.rend(); ++it) {
+    const Symbol& s = prog.symbol(*it);
+    if (s.module != m) continue;
+    r->top[SymbolRecycler::key(s.kind, s.name)].push_back(*it);
+    top.insert(it->index);
+  }
+  for (uint32_t i = static_cast<uint32_t>(prog.symbols.size()); i-- > 0;)
+    if (prog.symbols[i].module == m && !top.count(i)) r->rest.push_back(SymbolId(i));
+  prog.recycler = std::move(r);
+  prog.types->recycle_structs(m);
+}
+
+// Old ids nobody took are blanked (still the module's, so its next re-check finds them).
+void end_recycling(TypedProgram& prog) {
+  auto blank = [&](SymbolId id) {
+    Symbol b;
+    b.module = prog.recycler->module;
+    prog.symbols[id.index] = std::move(b);
+  };
+  for (auto& [k, ids] : prog.recycler->top)
+    for (SymbolId id : ids) blank(id);
+  for (SymbolId id : prog.recycler->rest) blank(id);
+  prog.recycler.reset();
+  prog.types->end_recycling();
+}
+
+}  // namespace
+
+void CheckSession::reset() {
+  sources_ = nullptr;
+  types_ = nullptr;
+  paths_.clear();
+  init_order_.clear();
+  records_.clear();
+  symbols_after_full_ = 0;
+}
+
+TypedProgram CheckSession::check(const ModuleGraph& graph, const frontend::SourceManager& sources,
+                                 frontend::DiagnosticBag& diags, TypedProgram* previous, const CheckOptions& options) {
+  const size_t n = graph.modules.size();
+  std::vector<std::string> paths;
+  paths.reserve(n);
+  for (const auto& m : graph.modules) paths.push_back(m.path.string() + '\n' + m.name);
+
+  // A full check when the previous program is not the one this session made, the module set or
+  // order changed, or recycled symbols have piled up (their tables are rebuilt compactly).
+  bool full = !previous || previous->types.get() != types_ || types_ == nullptr || &sources != sources_ ||
+              options.warnings != options_.warnings || paths != paths_ || graph.init_order != init_order_ ||
+              records_.size() != n || previous->modules.size() != n ||
+              previous->symbols.size() > 2 * symbols_after_full_ + 4096;
+
+  frontend::DiagnosticBag scratch;
+  detail::Checker c(graph, sources, scratch, options);
+  if (!full) {
+    c.prog_ = std::move(*previous);
+    c.types_ = c.prog_.types.get();
+    c.builtins_ = c.prog_.builtins.get();
+  }
+  c.read_untyped_.assign(c.prog_.symbols.size(), 0);
+
+  std::vector<ModuleRecord> records(n);
+  std::vector<uint64_t> hashes(n, 0);
+  std::vector<uint8_t> processed(n, 0), iface_dirty(n, 0);
+  std::unordered_set<uint32_t> current_files;
+  for (const auto& m : graph.modules) current_files.insert(m.file.value);
+  rechecked_.clear();
+
+  auto visit = [&](ModuleId id) {
+    const frontend::Module& m = graph.get(id);
+    bool reuse = !full;
+    if (reuse) {
+      const ModuleRecord& old = records_[id.index];
+      reuse = old.checked && old.file == m.file && old.server_before == c.any_server_;
+      for (const auto& ri : m.imports)
+        if (reuse && ri.target.valid() && processed[ri.target.index] && iface_dirty[ri.target.index]) reuse = false;
+      for (uint32_t f : old.files)
+        if (reuse && !current_files.count(f)) reuse = false;
+    }
+    if (reuse) {
+      records[id.index] = std::move(records_[id.index]);
+      ModuleRecord& r = records[id.index];
+      c.module_state_[id.index] = 2;
+      c.any_server_ = r.server_after;
+      for (const Diagnostic& d : r.diagnostics) diags.report(d);
+    } else {
+      ModuleRecord& r = records[id.index];
+      r.file = m.file;
+      r.server_before = c.any_server_;
+      if (!full) start_recycling(c.prog_, c.prog_.modules[id.index], id);
+      scratch.clear();
+      c.check_module(id);
+      if (!full) end_recycling(c.prog_);
+      r.checked = c.prog_.modules[id.index].checked;
+      r.server_after = c.any_server_;
+      r.diagnostics.assign(scratch.begin(), scratch.end());
+      r.files = files_of(r.diagnostics);
+      for (const Diagnostic& d : r.diagnostics) diags.report(d);
+      r.exported_hash = exported_hash(c.prog_, id, hashes);
+      iface_dirty[id.index] = full || r.exported_hash != records_[id.index].exported_hash;
+      rechecked_.push_back(id);
+    }
+    hashes[id.index] = records[id.index].exported_hash;
+    // What importers see of this module includes what it sees of its own imports.
+    for (const auto& ri : m.imports)
+      if (ri.target.valid() && processed[ri.target.index] && iface_dirty[ri.target.index]) iface_dirty[id.index] = 1;
+    processed[id.index] = 1;
+  };
+  for (ModuleId id : graph.init_order) visit(id);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!processed[i]) visit(ModuleId(i));
+
+  TypedProgram out = std::move(c.prog_);
+  if (full) symbols_after_full_ = out.symbols.size();
+  last_full_ = full;
+  sources_ = &sources;
+  types_ = out.types.get();
+  options_ = options;
+  paths_ = std::move(paths);
+  init_order_ = graph.init_order;
+  records_ = std::move(records);
+  return out;
+}
+
+}  // namespace fitz::checker

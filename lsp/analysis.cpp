@@ -37,7 +37,8 @@ fs::path Analysis::path_of(frontend::FileId file) const {
 }
 
 std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
-                                        frontend::ParseCache* cache) {
+                                        frontend::ParseCache* cache, checker::CheckSession* session,
+                                        checker::TypedProgram* previous) {
   auto start = std::chrono::steady_clock::now();
   auto a = cache ? std::make_shared<Analysis>(cache->shared_sources()) : std::make_shared<Analysis>();
   frontend::DiagnosticBag diags;
@@ -49,7 +50,16 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;
   a->graph = std::move(loaded.graph);
-  if (!a->fatal) a->program = checker::check_program(a->graph, a->sources, diags);
+  if (a->fatal) {
+    if (session) session->reset();
+  } else if (session) {
+    a->program = session->check(a->graph, a->sources, diags, previous);
+    a->rechecked = session->rechecked();
+    a->full_check = session->last_was_full();
+  } else {
+    a->program = checker::check_program(a->graph, a->sources, diags);
+    for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
+  }
   a->diagnostics = diags.sorted();
   if (cache) {
     // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with

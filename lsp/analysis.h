@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/checker.h"
+#include "checker/incremental.h"
 #include "frontend/diagnostics.h"
 #include "frontend/modules.h"
 #include "frontend/parse_cache.h"
@@ -38,6 +39,10 @@ struct Analysis {
   std::vector<frontend::Diagnostic> diagnostics;  // sorted exactly as the CLI prints them
   std::optional<std::string> fatal;               // the request itself was unusable
   double elapsed_ms = 0;
+  // The modules the checker checked for this analysis (the others' results were reused from
+  // the previous analysis of the same unit), and whether it checked everything.
+  std::vector<ModuleId> rechecked;
+  bool full_check = true;
 
   // The module loaded from `path` (compared after normalisation); invalid when absent.
   ModuleId module_at(const std::filesystem::path& path) const;
@@ -55,8 +60,12 @@ struct Analysis {
 // Loads and checks like `fitz check TARGET` run from `cwd`, reading through `reader`.
 // With a `cache`, files are added to the cache's SourceManager and unchanged ones are not
 // parsed again; the result is the same as without (diagnostics sorted in load order).
+// With a `session` (and the program it produced last time as `previous`, moved from), only the
+// modules that changed, and the importers of modules whose interface changed, are checked again.
 std::shared_ptr<const Analysis> analyze(const std::filesystem::path& target, const std::filesystem::path& cwd,
-                                        frontend::FileReader reader, frontend::ParseCache* cache = nullptr);
+                                        frontend::FileReader reader, frontend::ParseCache* cache = nullptr,
+                                        checker::CheckSession* session = nullptr,
+                                        checker::TypedProgram* previous = nullptr);
 
 // Normalised absolute form used as a path's identity everywhere in the server.
 std::filesystem::path normalise_path(const std::filesystem::path& p);

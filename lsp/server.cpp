@@ -259,7 +259,7 @@ void Server::run_due_analyses(bool force) {
   due_.reset();
   pending_since_.reset();
   for (Unit* u : workspace_.units()) {
-    if (!u->dirty && u->analysis && published_analysis_[u->key] == u->analysis.get()) continue;
+    if (!u->dirty && u->analysis && published_analysis_[u->key] == u->generation) continue;
     // Superseded: a newer edit of this unit is already queued; its own debounce will run.
     if (!force && change_pending_for(*u)) {
       schedule();
@@ -277,8 +277,8 @@ void Server::analyse_and_publish(Unit& unit) {
     log(fmt::format("analysed {} in {:.1f} ms ({} modules, {} diagnostics)", unit.key, unit.analysis->elapsed_ms,
                     unit.analysis->graph.modules.size(), unit.analysis->diagnostics.size()));
   }
-  if (published_analysis_[unit.key] == unit.analysis.get()) return;
-  published_analysis_[unit.key] = unit.analysis.get();
+  if (published_analysis_[unit.key] == unit.generation) return;
+  published_analysis_[unit.key] = unit.generation;
   const Analysis& a = *unit.analysis;
   // Group by file: every module of a project (open or not); for a loose file only itself.
   std::map<std::string, json> by_uri;

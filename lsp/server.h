@@ -122,7 +122,7 @@ class Server {
   // What was last published per URI (to skip identical republishing), per unit.
   std::unordered_map<std::string, size_t> published_hash_;
   std::unordered_map<std::string, std::set<std::string>> published_by_unit_;
-  std::unordered_map<std::string, const Analysis*> published_analysis_;
+  std::unordered_map<std::string, uint64_t> published_analysis_;  // Unit::generation
 
   // Semantic tokens sent per URI, for deltas.
   struct TokensResult {

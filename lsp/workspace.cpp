@@ -126,11 +126,21 @@ void Workspace::refresh(Unit& unit) {
   if (!parse_cache_ || sources_->size() > parse_cache_->size() + kMaxDeadFiles) {
     sources_ = std::make_shared<frontend::SourceManager>();
     parse_cache_ = std::make_unique<frontend::ParseCache>(sources_);
+    // Check results name FileIds of the old manager.
+    for (auto& [key, u] : units_) u->session.reset();
   }
   // The buffers' incremental trees spare the loader a parse of the edited files.
   for (const auto& [path, doc] : by_path_)
     if (doc->tree().valid()) parse_cache_->offer_tree(path, doc->text(), doc->tree().clone());
-  unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get());
+  // The previous analysis gives its program to the new one when nothing else holds it (the
+  // server answers requests between analyses, never during one); otherwise a full check.
+  std::optional<checker::TypedProgram> previous;
+  if (unit.analysis && unit.analysis.use_count() == 1 && !unit.analysis->fatal)
+    previous.emplace(std::move(const_cast<Analysis&>(*unit.analysis).program));
+  unit.analysis.reset();
+  unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
+                          previous ? &*previous : nullptr);
+  unit.generation = ++analyses_;
   unit.dirty = false;
   unit.module_hashes.clear();
   for (const auto& m : unit.analysis->graph.modules)

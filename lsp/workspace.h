@@ -26,9 +26,12 @@ struct Unit {
   std::filesystem::path cwd;
   bool project = false;
   std::shared_ptr<const Analysis> analysis;  // the latest, possibly stale
+  uint64_t generation = 0;                   // identifies the analysis (addresses get reused)
   bool dirty = true;
   // Content hash of every module the analysis read, to tell real changes from no-op saves.
   std::unordered_map<std::string, uint64_t> module_hashes;
+  // Per-module check results of the latest analysis, for the next one to reuse.
+  checker::CheckSession session;
 };
 
 class Workspace {
@@ -72,6 +75,7 @@ class Workspace {
   std::unordered_map<std::string, Document*> by_path_;           // by normalised path
   std::map<std::string, std::unique_ptr<Unit>> units_;           // by key
   double recent_ms_ = 0;
+  uint64_t analyses_ = 0;
   // Shared by every analysis: unchanged files keep their FileId and their cached parse. Each
   // new content adds a file to the manager for good, so once it holds many files that no
   // cache entry uses, a new manager and cache start (analyses keep the old one alive).

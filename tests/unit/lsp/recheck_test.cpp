@@ -1,0 +1,215 @@
+// Which modules an analysis re-checks: an edit inside a function body re-checks that module
+// only, an interface edit also re-checks the modules that import it (directly or not), and the
+// others keep their previous tables (with the same top-level symbol ids). Every analysis's
+// diagnostics must equal a fresh check of the same texts, also across randomised edits.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+
+#include "lsp/analysis.h"
+#include "lsp/protocol.h"
+#include "lsp/uri.h"
+#include "lsp/workspace.h"
+
+namespace fitz::lsp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// base <- mid <- top (a chain of imports); other imports nothing; main imports top and other.
+const std::map<std::string, std::string> kProject = {
+    {"base.fitz",
+     "type Point {\n    x: Int\n    y: Int = 0\n    fn norm() -> Int => x * x + y * y\n}\n\n"
+     "fn make(x: Int, y: Int) -> Point {\n    let p = Point { x: x, y: y }\n    return p\n}\n\n"
+     "fn scale(n: Int) -> Int {\n    let k = 2\n    return n * k\n}\n"},
+    {"mid.fitz",
+     "from base import make, scale, Point\n\nfn twice(p: Point) -> Int {\n    return scale(p.norm())\n}\n\n"
+     "fn origin() -> Point => make(0, y: 1)\n"},
+    {"top.fitz", "import mid\n\nfn run() -> Int {\n    let o = mid.origin()\n    return mid.twice(o) + o.x\n}\n"},
+    {"other.fitz", "fn alone(s: Str) -> Int {\n    return len(s)\n}\n"},
+    {"main.fitz", "import top\nimport other\n\nprint(top.run() + other.alone(\"hi\"))\n"},
+};
+
+class Recheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("fitz-lsp-recheck-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "src");
+    std::ofstream(root_ / "fitz.toml") << "[package]\nname = \"recheck\"\nversion = \"0.1.0\"\nedition = \"2026\"\n\n"
+                                          "[bin]\nmain = \"src/main.fitz\"\n";
+    root_ = fs::weakly_canonical(root_);
+    texts_ = kProject;
+    for (const auto& [name, text] : texts_) std::ofstream(root_ / "src" / name) << text;
+    for (const auto& [name, text] : texts_) ws_.open(uri(name), 1, text);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  fs::path path(const std::string& name) const { return root_ / "src" / name; }
+  std::string uri(const std::string& name) const { return path_to_uri(path(name)); }
+
+  void edit(const std::string& name, const std::string& text) {
+    texts_[name] = text;
+    ws_.change(uri(name), ++version_, {ContentChange{std::nullopt, text}});
+  }
+  // Replaces the first `from` in a module's text.
+  void replace(const std::string& name, const std::string& from, const std::string& to) {
+    std::string t = texts_[name];
+    size_t at = t.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    t.replace(at, from.size(), to);
+    edit(name, t);
+  }
+
+  // Analyses the project and returns the names of the modules that were checked.
+  std::set<std::string> analyse() {
+    auto a = ws_.analysis_for(path("main.fitz"));
+    std::set<std::string> names;
+    for (ModuleId m : a->rechecked) names.insert(a->module(m).path.filename().string());
+    return names;
+  }
+
+  // Every diagnostic as text with its file, range and related locations.
+  static std::vector<std::string> render(const Analysis& a) {
+    std::vector<std::string> out;
+    for (const auto& d : a.diagnostics)
+      out.push_back(a.path_of(d.span.file).filename().string() + " " + diagnostic_to_json(a, d).dump());
+    return out;
+  }
+  // The server's current analysis against a fresh check of the same texts, like `fitz check`.
+  void expect_fresh(const std::string& when) {
+    auto a = ws_.analysis_for(path("main.fitz"));
+    auto fresh = analyze(root_, root_, ws_.reader());
+    ASSERT_FALSE(fresh->fatal) << *fresh->fatal;
+    EXPECT_EQ(render(*a), render(*fresh)) << when;
+  }
+
+  // The symbol id of a top-level name of a module.
+  checker::SymbolId top_symbol(const std::string& module, const std::string& name) {
+    auto a = ws_.analysis_for(path("main.fitz"));
+    const checker::ModuleTir* t = a->tir(a->module_at(path(module)));
+    if (!t) return {};
+    auto it = t->interface.by_name.find(name);
+    return it == t->interface.by_name.end() ? checker::SymbolId() : it->second;
+  }
+
+  fs::path root_;
+  std::map<std::string, std::string> texts_;
+  Workspace ws_;
+  int version_ = 1;
+};
+
+using Names = std::set<std::string>;
+
+TEST_F(Recheck, FirstAnalysisChecksEverything) {
+  EXPECT_EQ(analyse(), (Names{"base.fitz", "mid.fitz", "top.fitz", "other.fitz", "main.fitz"}));
+  expect_fresh("first");
+}
+
+TEST_F(Recheck, BodyEditRechecksOnlyThatModule) {
+  analyse();
+  checker::SymbolId scale = top_symbol("base.fitz", "scale");
+  checker::SymbolId point = top_symbol("base.fitz", "Point");
+  ASSERT_TRUE(scale.valid());
+  replace("base.fitz", "let k = 2", "let k = 3 + 4");
+  EXPECT_EQ(analyse(), (Names{"base.fitz"}));
+  expect_fresh("body edit");
+  EXPECT_EQ(top_symbol("base.fitz", "scale"), scale);
+  EXPECT_EQ(top_symbol("base.fitz", "Point"), point);
+
+  // A new local and a lambda shift ids inside the module; its importers stay untouched.
+  replace("base.fitz", "return n * k", "let m = [1, 2].map(fn(v) => v * k)\n    return n * k + len(m)");
+  EXPECT_EQ(analyse(), (Names{"base.fitz"}));
+  expect_fresh("body edit with a lambda");
+  EXPECT_EQ(top_symbol("base.fitz", "scale"), scale);
+
+  replace("other.fitz", "return len(s)", "return len(s) + 1");
+  EXPECT_EQ(analyse(), (Names{"other.fitz"}));
+  expect_fresh("body edit in a leaf");
+
+  // An error inside a body is reported, and only that module is re-checked to report it.
+  replace("mid.fitz", "return scale(p.norm())", "return scale(p.norm()) + \"s\"");
+  EXPECT_EQ(analyse(), (Names{"mid.fitz"}));
+  expect_fresh("error in a body");
+  replace("mid.fitz", "return scale(p.norm()) + \"s\"", "return scale(p.norm())");
+  EXPECT_EQ(analyse(), (Names{"mid.fitz"}));
+  expect_fresh("error fixed");
+}
+
+TEST_F(Recheck, InterfaceEditRechecksImportersTransitively) {
+  analyse();
+  // scale now returns Str: mid and, through it, top and main are checked again; other is not.
+  replace("base.fitz", "fn scale(n: Int) -> Int {\n    let k = 2\n    return n * k", "fn scale(n: Int) -> Str {\n    let k = 2\n    return \"{n * k}\"");
+  EXPECT_EQ(analyse(), (Names{"base.fitz", "mid.fitz", "top.fitz", "main.fitz"}));
+  expect_fresh("return type changed");
+
+  // A field added to a type other modules use.
+  replace("base.fitz", "    y: Int = 0\n", "    y: Int = 0\n    z: Int\n");
+  EXPECT_EQ(analyse(), (Names{"base.fitz", "mid.fitz", "top.fitz", "main.fitz"}));
+  expect_fresh("field added");
+
+  // Same types, different parameter name: `make(0, y: 1)` in mid no longer binds.
+  replace("base.fitz", "fn make(x: Int, y: Int)", "fn make(x: Int, w: Int)");
+  Names names = analyse();
+  EXPECT_TRUE(names.count("mid.fitz")) << "parameter names are part of what importers see";
+  expect_fresh("parameter renamed");
+
+  // A function removed and put back.
+  replace("mid.fitz", "fn origin() -> Point => make(0, y: 1)\n", "");
+  EXPECT_TRUE(analyse().count("top.fitz"));
+  expect_fresh("function removed");
+  edit("mid.fitz", kProject.at("mid.fitz"));
+  EXPECT_TRUE(analyse().count("top.fitz"));
+  expect_fresh("function back");
+}
+
+TEST_F(Recheck, DiagnosticsPointingIntoAChangedFileAreRechecked) {
+  analyse();
+  // mid passes a Str to make's Int parameter: the error's related location is in base.
+  replace("mid.fitz", "make(0, y: 1)", "make(\"zero\", y: 1)");
+  analyse();
+  expect_fresh("argument error");
+  // Lines added at the top of base move the parameter mid's diagnostic points at.
+  replace("base.fitz", "type Point {", "// a comment\n// another\ntype Point {");
+  EXPECT_EQ(analyse(), (Names{"base.fitz", "mid.fitz"}));
+  expect_fresh("moved declaration");
+}
+
+TEST_F(Recheck, RandomEditsAcrossModulesEqualAFreshCheck) {
+  const char* snippets[] = {"x", " ", "\n", "let q = 1\n", "}", "{", "(", "1", "\"", "+ 1", "return 0\n",
+                            "fn extra(a: Int) -> Int => a\n", "mid.", "Point { x: 1 }", "scale(", ", "};
+  std::vector<std::string> names;
+  for (const auto& [n, t] : kProject) names.push_back(n);
+  std::mt19937 rng(7);
+  auto pick = [&](size_t n) { return n == 0 ? size_t(0) : size_t(rng() % n); };
+  size_t incremental = 0;
+  for (int i = 0; i < 400; ++i) {
+    const std::string& name = names[pick(names.size())];
+    std::string t = texts_[name];
+    size_t a = pick(t.size() + 1);
+    size_t b = std::min(t.size(), a + pick(6));
+    switch (pick(4)) {
+      case 0: t.insert(a, snippets[pick(std::size(snippets))]); break;
+      case 1: t.erase(a, b - a); break;
+      case 2: t = kProject.at(name); break;  // back to the original now and then
+      default: t.replace(a, b - a, snippets[pick(std::size(snippets))]); break;
+    }
+    edit(name, t);
+    if (i % 3 == 0) {
+      auto checked = analyse();
+      incremental += checked.size() < names.size();
+      expect_fresh("edit " + std::to_string(i) + " of " + name);
+      if (HasFailure()) break;
+    }
+  }
+  EXPECT_GT(incremental, 50u) << "most analyses should reuse some modules";
+}
+
+}  // namespace
+}  // namespace fitz::lsp

@@ -6,6 +6,8 @@ Info strings (words after ```fitz, in any order):
   run              checked clean, then `fitz run`; the next fenced block must be ```output and
                    equals the program's standard output
   test             `fitz test` must pass; an ```output block right after it is compared too
+  orm              checked clean; the next ```output block equals `fitz check --dump=orm`
+                   (the SQL of each ORM query)
   fail CODE...     `fitz check` must report each CODE (E0301, W0200, ...)
   file=PATH        the block is also written to PATH (imports of other blocks can then find it)
   dir=NAME         files of this block live in the sub-folder NAME of the page's folder
@@ -28,7 +30,7 @@ import tempfile
 
 CODE = re.compile(r"^[EW]\d{4}$")
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-MODES = {"run", "test", "fail", "project", "db"}
+MODES = {"run", "test", "fail", "project", "db", "orm"}
 
 
 class Block:
@@ -83,9 +85,9 @@ def parse_page(path, rel):
     for b in blocks:
         if b.lang == "output":
             prev = result[-1] if result else None
-            if prev is None or prev.lang != "fitz" or not ({"run", "test"} & set(prev.words)) \
+            if prev is None or prev.lang != "fitz" or not ({"run", "test", "orm"} & set(prev.words)) \
                     or prev.output is not None:
-                errors.append(f"{b.where()}: ```output block follows no ```fitz run or ```fitz test block")
+                errors.append(f"{b.where()}: ```output block follows no ```fitz run, test or orm block")
             else:
                 prev.output = b.text
                 prev.output_lines = (b.line, b.end)
@@ -115,7 +117,7 @@ class Runner:
     def __init__(self, fitz, timeout):
         self.fitz, self.timeout = fitz, timeout
         self.actual = {}  # block -> stdout, for --update
-        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0}
+        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "orm": 0}
 
     def call(self, args, cwd, env=None):
         try:
@@ -158,6 +160,17 @@ class Runner:
         rc, diags, err = self.check(b, cwd, target)
         if diags or rc != 0:
             return f"`fitz check` is not clean (exit {rc}): {describe(diags) or err.strip()}"
+        if "orm" in b.words:
+            self.counts["orm"] += 1
+            if b.output is None:
+                return "an `orm` block needs an ```output block right after it"
+            rc, out, err = self.call(["check", "--dump=orm"] + target, cwd)
+            if rc != 0:
+                return f"`fitz check --dump=orm` exited {rc}: {(err or out).strip()[:2000]}"
+            self.actual[b] = out
+            if out != b.output:
+                return ("SQL differs\n--- expected\n" + b.output + "--- actual\n" + out).rstrip()
+            return None
         if "run" in b.words or "test" in b.words:
             cmd = "run" if "run" in b.words else "test"
             self.counts[cmd] += 1
@@ -210,8 +223,8 @@ def main():
     runner = Runner(fitz, a.timeout)
     failures = []
     try:
-        for n, (path, rel) in enumerate(pages):
-            blocks, errors = parse_page(path, rel)
+        for n, (page_path, rel) in enumerate(pages):
+            blocks, errors = parse_page(page_path, rel)
             failures += errors
             updates = []
             pagedir = os.path.join(work, f"{n}_" + rel.replace(os.sep, "_"))
@@ -233,10 +246,10 @@ def main():
                 if problem:
                     failures.append(f"{b.where()}: {problem}")
             if updates:
-                lines = open(path, encoding="utf-8").read().split("\n")
+                lines = open(page_path, encoding="utf-8").read().split("\n")
                 for (first, end), out in sorted(updates, reverse=True):
                     lines[first:end] = out.rstrip("\n").split("\n") if out else []
-                with open(path, "w", encoding="utf-8") as f:
+                with open(page_path, "w", encoding="utf-8") as f:
                     f.write("\n".join(lines))
                 print(f"updated {len(updates)} output block(s) in {rel}")
     finally:
@@ -246,7 +259,8 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     c = runner.counts
     print(f"doc tests: {len(pages)} pages, {c['check']} checked, {c['run']} run, "
-          f"{c['test']} tested, {c['fail']} failing as expected, {len(failures)} broken")
+          f"{c['test']} tested, {c['orm']} ORM dumps, {c['fail']} failing as expected, "
+          f"{len(failures)} broken")
     for f in failures:
         print(f"{f}", file=sys.stderr)
     return 1 if failures else 0

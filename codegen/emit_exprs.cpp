@@ -398,12 +398,13 @@ std::string Gen::expr_raw(ExprId id) {
           }
           return "({ " + body + o + "; })";
         } else if constexpr (std::is_same_v<T, ResultExpr>) {
-          std::string v = expr(d.value);
           if (types_.kind(type) != TypeKind::Result)
             return fmt::format("fitz::to_any({}(fitz::{}({})))", "fitz::Result<fitz::Any, fitz::Any>",
-                               d.is_ok ? "Ok" : "Err", v);
+                               d.is_ok ? "Ok" : "Err", expr(d.value));
           TypeId side = d.is_ok ? types_.ok(type) : types_.err(type);
-          v = convert_to(v, tir_->type_of(d.value), side, ast_->get(d.value).span);
+          // expr_as: the value may carry a conversion of its own already (e.g. List<Any> to
+          // List<User>); converting again from its unconverted type would undo it.
+          std::string v = expr_as(d.value, side);
           return fmt::format("{}(fitz::{}({}))", cpp_type(type), d.is_ok ? "Ok" : "Err", v);
         } else if constexpr (std::is_same_v<T, IfExpr>) {
           return if_expr(id, d, true);

@@ -159,6 +159,12 @@ void Gen::stmt(StmtId id) {
             line("return;");
             return;
           }
+          if (s.value.valid() && types_.kind(tir_->type_of(s.value)) == TypeKind::Never) {
+            // `return match x { ... }` where every arm returns by itself: there is no value
+            // left to return, and a Never-typed temporary must not reach co_return.
+            line("(void)(" + expr(s.value) + ");");
+            return;
+          }
           if (fn_->http) {  // a handler or middleware answers the request
             line(return_stmt(s.value.valid() ? "fzh::out(" + expr_as(s.value, fn_->ret) + ")" : "fzh::Out::pass()"));
             return;

@@ -78,11 +78,14 @@ int cmd_openapi(const std::vector<std::string>& args, Io io) {
   if (diags.error_count() > 0) {
     frontend::TextRenderOptions text_options;
     text_options.color = io.color;
-    for (const auto& d : diags.sorted()) io.err << frontend::render(d, sources, frontend::DiagnosticFormat::Text, text_options);
+    bool unreadable = false;
+    for (const auto& d : diags.sorted()) {
+      io.err << frontend::render(d, sources, frontend::DiagnosticFormat::Text, text_options);
+      unreadable = unreadable || d.kind == frontend::DiagKind::CannotReadFile;
+    }
     io.err << frontend::render_summary(diags.error_count(), diags.warning_count(), io.color);
-    for (const auto& d : diags.sorted())
-      if (d.kind == frontend::DiagKind::CannotReadFile) return kUsageError;
-    return kUserError;
+    // Files that could not be read at all are I/O errors, not program errors.
+    return unreadable ? kUsageError : kUserError;
   }
 
   std::string doc = openapi::generate(program, loaded.graph, sources, options) + "\n";

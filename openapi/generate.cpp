@@ -213,11 +213,11 @@ class Generator {
     const frontend::Ast& ast = graph_.get(m).ast;
     const checker::TypeStore& types = *program_.types;
     Json op = Json::object();
+    // Function names repeat across modules; operation ids may not.
     std::string id(fn.name->text);
-    if (!operation_ids_.insert(id).second) {
-      id = graph_.get(m).name + "_" + id;
-      for (int n = 2; !operation_ids_.insert(id).second; ++n) id = graph_.get(m).name + "_" + std::string(fn.name->text) + "_" + std::to_string(n);
-    }
+    const std::string qualified = graph_.get(m).name + "_" + id;
+    for (int n = 1; !operation_ids_.insert(id).second; ++n)
+      id = n == 1 ? qualified : qualified + "_" + std::to_string(n);
     op["operationId"] = id;
     if (const frontend::SourceFile* file = sources_.find(ast.file)) {
       uint32_t begin = fn.span.begin;

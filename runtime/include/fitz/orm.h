@@ -108,6 +108,31 @@ inline Task<Result<List<Map<Str, Any>>, Str>> grouped(Any conn, const char* sql,
   co_return R::ok(std::move(out));
 }
 
+// `.preload("rel")` after `.all`: one more query for the children of every parent row (their
+// keys bound as one array), grouped in memory by the child's foreign key. `set` stores a
+// parent's children (has_many) or the first of them (has_one, via Nullable).
+template <class T, class C, class K, class DecodeC, class KeyOf, class FkOf, class Set>
+Task<Result<List<T>, Str>> preload(Task<Result<List<T>, Str>> main, Any conn, const char* sql, DecodeC decode,
+                                   KeyOf key_of, FkOf fk_of, Set set, SourcePos pos) {
+  using R = Result<List<T>, Str>;
+  auto parents = co_await std::move(main);
+  if (!parents.is_ok() || parents.value().vec().empty()) co_return parents;
+  List<K> keys;
+  for (const T& p : parents.value().vec()) keys.push(key_of(p));
+  // GCC 12 cannot compile a braced initializer inside a co_await operand.
+  List<Any> params;
+  params.push(to_any(keys));
+  auto children = co_await all<C>(std::move(conn), sql, std::move(params), decode, pos);
+  if (!children.is_ok()) co_return R::err(children.error());
+  for (const T& p : parents.value().vec()) {
+    List<C> mine;
+    for (const C& c : children.value().vec())
+      if (eq(fk_of(c), key_of(p))) mine.push(c);
+    set(p, std::move(mine));
+  }
+  co_return parents;
+}
+
 // update, delete, bulk_insert: the affected row count.
 inline Task<Result<int64_t, Str>> exec(Any conn, const char* sql, List<Any> params, SourcePos pos) {
   Any args[2] = {Any(Str(sql)), to_any(params)};

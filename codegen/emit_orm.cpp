@@ -39,6 +39,14 @@ std::string decoder(Gen& g, StructId sid, const orm::TableModel& table) {
   return body + "return _o; }";
 }
 
+StructId struct_of_table(Gen& g, checker::OrmModels& models, std::string_view type_name) {
+  for (uint32_t i = 0; i < g.types_.struct_count(); ++i) {
+    const checker::StructInfo& si = g.types_.struct_info(StructId(i));
+    if (!si.builtin && si.name == type_name && models.table(StructId(i))) return StructId(i);
+  }
+  return StructId();
+}
+
 }  // namespace
 
 std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
@@ -51,15 +59,11 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
     return "fitz::Any()";
   }
   const orm::QueryPlan& p = *r.plan;
-  if (!p.preloads.empty()) {
-    g.result_.unsupported.push_back("`preload` in compiled queries");
+  if (!p.preloads.empty() && p.terminal != orm::Terminal::All) {
+    g.result_.unsupported.push_back("`preload` before a terminal other than `all`");
     return "fitz::Any()";
   }
-  StructId sid;
-  for (uint32_t i = 0; i < g.types_.struct_count(); ++i) {
-    const checker::StructInfo& si = g.types_.struct_info(StructId(i));
-    if (!si.builtin && si.name == p.table->type_name && models.table(StructId(i)) ) sid = StructId(i);
-  }
+  StructId sid = struct_of_table(g, models, p.table->type_name);
   if (!sid.valid()) return std::nullopt;
   Span at = g.ast_->get(id).span;
   std::string pos = g.pos(at);
@@ -112,9 +116,34 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
         for (const std::string& k : p.group_keys) keys += (keys.empty() ? "" : ", ") + cpp_string(k);
         return fmt::format("fitz::orm::grouped({}, {}, {}, {{{}}}, {})", db, sql, param_list(1), keys, pos);
       }
-      if (p.terminal == orm::Terminal::All)
-        return fmt::format("fitz::orm::all<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
-                           decoder(g, sid, *p.table), pos);
+      if (p.terminal == orm::Terminal::All) {
+        if (p.preloads.empty())
+          return fmt::format("fitz::orm::all<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
+                             decoder(g, sid, *p.table), pos);
+        std::string task = fmt::format("fitz::orm::all<{}>(_db, {}, {}, {}, {})", row_cpp, sql, param_list(1),
+                                       decoder(g, sid, *p.table), pos);
+        const checker::StructInfo& si = g.types_.struct_info(sid);
+        for (const orm::Preload& pl : p.preloads) {
+          StructId child = struct_of_table(g, models, pl.target->type_name);
+          if (!child.valid()) return std::nullopt;
+          const checker::StructInfo& ci = g.types_.struct_info(child);
+          std::string child_cpp = fmt::format("fitz::Ref<{}>", g.struct_name(child));
+          const checker::FieldInfo* key = si.field(pl.key_field);
+          const checker::FieldInfo* target = si.field(pl.field);
+          if (!key || !target || !ci.field(pl.fk_field)) return std::nullopt;
+          std::string set = pl.many ? fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ _p->fld_{} = std::move(_xs); }}",
+                                                  row_cpp, child_cpp, pl.field)
+                                    : fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ if (!_xs.vec().empty()) "
+                                                  "_p->fld_{} = _xs.vec().front(); }}",
+                                                  row_cpp, child_cpp, pl.field);
+          task = fmt::format(
+              "fitz::orm::preload<{}, {}, {}>({}, _db, {}, {}, [](const {} & _p) {{ return _p->fld_{}; }}, "
+              "[](const {} & _c) {{ return _c->fld_{}; }}, {}, {})",
+              row_cpp, child_cpp, g.cpp_type(key->type), task, cpp_string(pl.sql), decoder(g, child, *pl.target),
+              row_cpp, pl.key_field, child_cpp, pl.fk_field, set, pos);
+        }
+        return fmt::format("({{ auto _db = {}; {}; }})", db, task);
+      }
       if (p.terminal == orm::Terminal::Count)
         return fmt::format("fitz::orm::count({}, {}, {}, {})", db, sql, param_list(1), pos);
       return fmt::format("fitz::orm::aggregate({}, {}, {}, {}, {})", db, sql, param_list(1),

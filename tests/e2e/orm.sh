@@ -28,4 +28,13 @@ grep -q '^\[fitz-db .*\] SELECT "id", "full_name", "age", "active", "nick" FROM 
 status=$?
 check "statements carry values as parameters: $(grep -c '^\[fitz-db' "$work/log") logged" $status
 
+# Preload: the parents, then one batched query for all their children.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/posts.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/posts.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  [[ $(grep -c '\] SELECT .* FROM "orm_e2e_posts"' "$work/log") == 1 ]] &&
+  grep -q '\] SELECT "id", "author_id", "title" FROM "orm_e2e_posts" WHERE "author_id" = ANY(\$1::int8\[\])$' "$work/log"
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "posts.fitz preload: one batched query for the children (rc $rc) $(cat "$work/diff")" $status
+
 [[ $fails == 0 ]]

@@ -61,7 +61,7 @@ class Fitz(Impl):
         self.binary = out
 
     def command(self, ctx, port, db_url):
-        return [self.binary], self.env(port, db_url, FITZ_LOG="off"), ctx.work
+        return [self.binary], self.env(port, db_url, FITZ_ACCESS_LOG="off"), ctx.work
 
     def size_bytes(self, ctx):
         return os.path.getsize(self.binary) if self.binary else 0

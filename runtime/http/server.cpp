@@ -627,6 +627,12 @@ int App::run() {
     else std::fprintf(stderr, "fitz: ignoring invalid PORT '%s'\n", p);
   }
   if (const char* h = std::getenv("HOST")) cfg.host = Str(h);
+  // Operators turn the per-request log off without a rebuild (benchmarks, log-heavy proxies).
+  if (const char* l = std::getenv("FITZ_ACCESS_LOG")) {
+    std::string_view v(l);
+    if (v == "0" || v == "off" || v == "false") cfg.access_log = false;
+    else if (v == "1" || v == "on" || v == "true") cfg.access_log = true;
+  }
   Str err;
   if (!start(&err)) {
     std::fprintf(stderr, "error: %s\n", err.c_str());

@@ -68,17 +68,19 @@ class Fitz(Impl):
 
 
 class CppBaseline(Impl):
-    """The hand-written C++ server on Beast (bench/http/baseline.cpp): what the language costs."""
-    name, label = "cpp", "C++ (hand-written, Beast)"
-    note = "bench/http/baseline.cpp, one thread per core"
+    """A hand-written C++ server, built with the project: on the fitz runtime (what the language
+    costs over writing the same program by hand) or on bare Beast (what the runtime costs)."""
+
+    def __init__(self, name, label, target, note, args=()):
+        self.name, self.label, self.target, self.note, self.args = name, label, target, note, list(args)
 
     def prepare(self, ctx):
-        self.binary = os.path.join(ctx.build, "bin", "fitz_http_baseline")
+        self.binary = os.path.join(ctx.build, "bin", self.target)
         if not os.path.exists(self.binary):
             raise Unavailable(f"{self.binary} is missing (run `make`)")
 
     def command(self, ctx, port, db_url):
-        return [self.binary], self.env(port, db_url, FITZ_HTTP_THREADS=str(ctx.cores)), ctx.work
+        return [self.binary, *self.args], self.env(port, db_url, FITZ_HTTP_THREADS=str(ctx.cores)), ctx.work
 
     def size_bytes(self, ctx):
         return os.path.getsize(self.binary)
@@ -132,7 +134,10 @@ class NodeApp(Impl):
 def all_impls():
     return [
         Fitz(),
-        CppBaseline(),
+        CppBaseline("cpp", "C++ on the fitz runtime (hand-written)", "fitz_http_bench_app",
+                    "bench/http/app.cpp: the same routes written by hand on fitz::http, access log off", ["--no-log"]),
+        CppBaseline("beast", "C++ on bare Beast (hand-written)", "fitz_http_baseline",
+                    "bench/http/baseline.cpp: Boost.Beast and Boost.JSON, C++20 coroutines"),
         Python(),
         NodeApp("node", "Node + Express + pg", "node-express", "Express 4 + pg (prepared statements), node:cluster, one process per core"),
         NodeApp("node-orm", "Node + Express + Sequelize", "node-sequelize", "Express 4 + Sequelize 6 ORM on pg, node:cluster, one process per core"),

@@ -91,12 +91,13 @@ SUITES = [
         Phase("/fortunes", [ep("fortunes", "/fortunes", expect=200)], connections=32, seconds=15),
         Phase("/updates?queries=20", [ep("updates", "/updates?queries=20", expect=200)], connections=32, seconds=15),
     ], "World (10,000 rows) and Fortune tables as TechEmpower specifies; 32 connections, 15 s per test type."),
-    Suite("overhead", "Framework overhead: Fitz versus the hand-written C++ server", ["fitz", "cpp"], 50, 0, [
+    Suite("overhead", "Framework overhead: Fitz versus hand-written C++", ["fitz", "cpp", "beast"], 50, 0, [
         Phase("GET /health", [ep("health", "/health", expect=200)], connections=50, seconds=15),
         Phase("POST /echo", [ep("echo", "/echo", "POST", {"text": "hello {seq}", "n": 42}, expect=200)],
               connections=50, seconds=15),
         Phase("GET /plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=50, seconds=15),
-    ], "The same routes and the same work in Fitz and in C++ on Beast; 50 connections, 15 s each."),
+    ], "The same routes and the same work in Fitz, in C++ written by hand on the fitz runtime, and in C++ on "
+       "bare Beast; 50 connections, 15 s each."),
     Suite("memory", "Memory under sustained load and connection churn", PEERS, 200, 10, [
         Phase("sustained", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=50, seconds=60),
         Phase("churn", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=20, seconds=30,

@@ -6,6 +6,10 @@ Info strings (words after ```fitz, in any order):
   run              checked clean, then `fitz run`; the next fenced block must be ```output and
                    equals the program's standard output
   test             `fitz test` must pass; an ```output block right after it is compared too
+  serve            checked clean, built, and started as an HTTP service (PORT set to a free
+                   port); the next ```http block holds requests and their expected answers:
+                   `METHOD /path [JSON body]`, optional `Name: value` request headers, then
+                   the status, then the exact body (or nothing), separated by blank lines
   orm              checked clean; the next ```output block equals `fitz check --dump=orm`
                    (the SQL of each ORM query)
   fail CODE...     `fitz check` must report each CODE (E0301, W0200, ...)
@@ -24,13 +28,18 @@ import json
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
+import urllib.request
 
 CODE = re.compile(r"^[EW]\d{4}$")
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-MODES = {"run", "test", "fail", "project", "db", "orm"}
+MODES = {"run", "test", "fail", "project", "db", "orm", "serve"}
 
 
 class Block:
@@ -83,6 +92,13 @@ def parse_page(path, rel):
     # Attach ```output blocks to the runnable block right before them.
     result = []
     for b in blocks:
+        if b.lang == "http":
+            prev = result[-1] if result else None
+            if prev is None or prev.lang != "fitz" or "serve" not in prev.words or prev.output is not None:
+                errors.append(f"{b.where()}: ```http block follows no ```fitz serve block")
+            else:
+                prev.output = b.text
+            continue
         if b.lang == "output":
             prev = result[-1] if result else None
             if prev is None or prev.lang != "fitz" or not ({"run", "test", "orm"} & set(prev.words)) \
@@ -117,7 +133,7 @@ class Runner:
     def __init__(self, fitz, timeout):
         self.fitz, self.timeout = fitz, timeout
         self.actual = {}  # block -> stdout, for --update
-        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "orm": 0}
+        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "orm": 0, "serve": 0}
 
     def call(self, args, cwd, env=None):
         try:
@@ -126,6 +142,62 @@ class Runner:
             return p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired:
             return None, "", f"timed out after {self.timeout} s"
+
+    def serve(self, b, cwd, name):
+        """Builds the service, starts it on a free port, replays the ```http exchanges."""
+        binary = os.path.join(cwd, "service.bin")
+        rc, out, err = self.call(["build", name, "-o", binary], cwd)
+        if rc != 0:
+            return f"`fitz build` exited {rc}: {(err or out).strip()[:2000]}"
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1")
+        proc = subprocess.Popen([binary], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(200):  # up to 10 s for the listener
+                try:
+                    urllib.request.urlopen(base + "/healthz", timeout=1).read()
+                    break
+                except (urllib.error.URLError, ConnectionError, OSError):
+                    if proc.poll() is not None:
+                        return f"the service exited with {proc.returncode}: {proc.stderr.read()[:2000]}"
+                    time.sleep(0.05)
+            else:
+                return "the service did not answer /healthz within 10 s"
+            for chunk in [c for c in b.output.strip("\n").split("\n\n") if c.strip()]:
+                lines = chunk.split("\n")
+                if len(lines) < 2:
+                    return f"http exchange needs a request line and a status: {chunk!r}"
+                method, _, rest = lines[0].partition(" ")
+                path, _, body = rest.partition(" ")
+                req = urllib.request.Request(base + path, method=method,
+                                             data=body.encode() if body else None)
+                if body:
+                    req.add_header("Content-Type", "application/json")
+                while len(lines) > 2 and re.match(r"^[A-Za-z][A-Za-z0-9-]*: ", lines[1]):
+                    name, _, value = lines.pop(1).partition(": ")
+                    req.add_header(name, value)
+                try:
+                    with urllib.request.urlopen(req, timeout=10) as r:
+                        status, got = r.status, r.read().decode()
+                except urllib.error.HTTPError as e:
+                    status, got = e.code, e.read().decode()
+                want_body = "\n".join(lines[2:])
+                # A blank line separates exchanges, so a body's final newline is not written.
+                if str(status) != lines[1].strip() or got not in (want_body, want_body + "\n"):
+                    return (f"{lines[0]}: expected {lines[1].strip()} {want_body!r}, "
+                            f"got {status} {got!r}")
+            return None
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
     def check(self, b, cwd, target):
         rc, out, err = self.call(["check", "--format=json"] + target, cwd)
@@ -160,6 +232,11 @@ class Runner:
         rc, diags, err = self.check(b, cwd, target)
         if diags or rc != 0:
             return f"`fitz check` is not clean (exit {rc}): {describe(diags) or err.strip()}"
+        if "serve" in b.words:
+            self.counts["serve"] += 1
+            if b.output is None:
+                return "a `serve` block needs an ```http block right after it"
+            return self.serve(b, cwd, name)
         if "orm" in b.words:
             self.counts["orm"] += 1
             if b.output is None:
@@ -259,7 +336,7 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     c = runner.counts
     print(f"doc tests: {len(pages)} pages, {c['check']} checked, {c['run']} run, "
-          f"{c['test']} tested, {c['orm']} ORM dumps, {c['fail']} failing as expected, "
+          f"{c['test']} tested, {c['serve']} served, {c['orm']} ORM dumps, {c['fail']} failing as expected, "
           f"{len(failures)} broken")
     for f in failures:
         print(f"{f}", file=sys.stderr)

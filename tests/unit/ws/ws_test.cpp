@@ -106,6 +106,13 @@ Task<Null> whoami(Conn conn, auth::Claims user) {
   co_return null;
 }
 
+// Answers one message, then returns: the connection closes normally.
+Task<Null> once(Conn conn) {
+  Result<Message, Str> m = co_await conn.recv_message();
+  if (m.is_ok()) conn.send_text(m.value().data);
+  co_return null;
+}
+
 Task<Null> failing(Conn conn) {
   co_await conn.recv_message();
   runtime_error(SourcePos{}, "handler failed");
@@ -139,6 +146,7 @@ struct Server {
     hub->endpoint("/bytes", [](Conn c) { return bytes_echo(c); });
     hub->endpoint("/room", [](Conn c) { return room(c); });
     hub->endpoint("/fail", [](Conn c) { return failing(c); });
+    hub->endpoint("/once", [](Conn c) { return once(c); });
     hub->endpoint("/idle", [](Conn c) { return idle(c); });
     hub->endpoint("/me", guard, auth::Requirement::authenticated(),
                   [](Conn c, const auth::Claims& u) { return whoami(c, u); });
@@ -267,6 +275,37 @@ TEST(WebSocket, NotAnUpgrade) {
   bhttp::read(s, b, res, ec);
   EXPECT_EQ(int(res.result_int()), 426);
   EXPECT_EQ(res.body(), R"({"error":"expected a WebSocket upgrade"})");
+}
+
+TEST(WebSocket, BadHandshakeIsAnHttpError) {
+  Server srv;
+  // Upgrade headers without Sec-WebSocket-Key / Version: Beast refuses the handshake.
+  asio::io_context ioc;
+  tcp::socket s(ioc);
+  beast::error_code ec;
+  s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), uint16_t(srv.port)), ec);
+  ASSERT_FALSE(ec);
+  testing::set_timeouts(s.native_handle(), 5000);
+  bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/echo", 11);
+  req.set(bhttp::field::host, "x");
+  req.set(bhttp::field::upgrade, "websocket");
+  req.set(bhttp::field::connection, "Upgrade");
+  bhttp::write(s, req, ec);
+  beast::flat_buffer b;
+  bhttp::response<bhttp::string_body> res;
+  bhttp::read(s, b, res, ec);
+  EXPECT_EQ(int(res.result_int()), 400);
+  EXPECT_TRUE(srv.eventually([](const HubStats& st) { return st.rejected == 1 && st.open == 0; }));
+  srv.expect_serving();
+}
+
+TEST(WebSocket, HandlerReturnClosesWith1000) {
+  Server srv;
+  Client c;
+  ASSERT_TRUE(c.connect(srv.port, "/once"));
+  ASSERT_TRUE(c.send_text("bye"));
+  EXPECT_EQ(c.read_or(), "bye");
+  EXPECT_EQ(c.read_until_closed(), 1000);
 }
 
 TEST(WebSocket, GuardsOnTheUpgrade) {

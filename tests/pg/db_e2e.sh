@@ -32,6 +32,8 @@ bad statement: Err("ERROR: division by zero (SQLSTATE 22012)")
 after an error: Ok(42)
 concurrent: Ok(70210)
 reconnecting in loops: Ok(4900)
+slow statement: Err("ERROR: canceling statement due to statement timeout (SQLSTATE 57014)")
+after the timeout: Ok(1)
 setup: Ok(0)
 committed: Ok(2), rows: Ok(1)
 before the runtime error'

@@ -40,7 +40,7 @@ def check_cli(fitz, ref, problems):
     commands = re.findall(r"^  ([a-z]+)\b", top.split("commands:")[1].split("options:")[0], re.M)
     if not commands:
         problems.append("cli: could not read the commands from `fitz --help`")
-    for opt in re.findall(r"(-{1,2}[A-Za-z][\w-]*)", top.split("options:")[1]):
+    for opt in re.findall(r"(?<![\w-])(-{1,2}[A-Za-z][\w-]*)", top.split("options:")[1]):
         if f"`{opt}`" not in secs.get("Global options", ""):
             problems.append(f"cli.md: global option `{opt}` is not documented")
     for status in ("0", "1", "2", "3"):

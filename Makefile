@@ -2,7 +2,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo update-golden clean grammar
+.PHONY: all deps configure build test demo update-golden clean grammar fuzz
 
 all: build
 
@@ -29,6 +29,11 @@ demo: build
 
 grammar:
 	bash scripts/regen-grammar.sh
+
+# Builds every libFuzzer target with clang in $(BUILD)/fuzz and runs each for FITZ_FUZZ_SECONDS
+# (default 40); crashing inputs land in $(BUILD)/fuzz/artifacts.
+fuzz: deps
+	bash scripts/fuzz.sh $(BUILD)/fuzz
 
 clean:
 	rm -rf $(BUILD)

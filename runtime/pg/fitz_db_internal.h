@@ -23,8 +23,8 @@ boost::asio::io_context& loop_context();
 void install_program_loop();
 
 // A Fitz value as a query parameter: Int, Float, Bool, null, Str (sent untyped, so the server
-// infers the column type: timestamps, uuids and numerics are written as text), and lists of
-// Int or Str (int8[] / text[]).
+// infers the column type: timestamps, uuids and numerics are written as text), lists of Int
+// or Str (int8[] / text[]) and maps with Str keys (jsonb).
 Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index);
 Result<std::vector<pg::Param>, Str> params_from_any(const Any& list);
 

@@ -2,6 +2,7 @@
 // Int, floats to Float, bool to Bool, int and text arrays to lists, NULL to null, everything
 // else to its text), the DbRow box with its accessors, and the Err texts of database errors.
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 
 #include "pg/codecs.h"
@@ -24,6 +25,70 @@ std::string describe(const Any& v) {
 
 bool is_int_type(pg::Oid t) {
   return t == pg::oid::kInt2 || t == pg::oid::kInt4 || t == pg::oid::kInt8 || t == pg::oid::kOid;
+}
+
+// JSON text of a Fitz value for a jsonb parameter: null, Bool, Int, finite Float, Str, lists,
+// tuples and maps with Str keys. False (with `why`) for anything else.
+bool write_json(std::string& out, const Any& v, std::string& why) {
+  switch (v.tag()) {
+    case Any::Tag::Null: out += "null"; return true;
+    case Any::Tag::Bool: out += v.bool_value() ? "true" : "false"; return true;
+    case Any::Tag::Int: out += std::to_string(v.int_value()); return true;
+    case Any::Tag::Float:
+      if (!__builtin_isfinite(v.float_value())) {
+        why = "JSON has no NaN or infinity";
+        return false;
+      }
+      out += pg::format_float(v.float_value());
+      return true;
+    case Any::Tag::Str: {
+      const Str& s = v.str_value();
+      out.push_back('"');
+      for (unsigned char c : std::string_view(s.data(), s.size())) {
+        if (c == '"' || c == '\\') {
+          out.push_back('\\');
+          out.push_back(char(c));
+        } else if (c < 0x20) {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\u%04x", c);
+          out += esc;
+        } else {
+          out.push_back(char(c));
+        }
+      }
+      out.push_back('"');
+      return true;
+    }
+    case Any::Tag::Obj: break;
+  }
+  AnyObj* o = v.obj();
+  if (o->kind() == ObjKind::List || o->kind() == ObjKind::Tuple) {
+    out.push_back('[');
+    for (int64_t i = 0, n = o->len(); i < n; ++i) {
+      if (i) out.push_back(',');
+      if (!write_json(out, o->get(i, {}), why)) return false;
+    }
+    out.push_back(']');
+    return true;
+  }
+  if (o->kind() == ObjKind::Map) {
+    out.push_back('{');
+    for (int64_t i = 0, n = o->len(); i < n; ++i) {
+      Any key = o->key_at(i);
+      if (!key.is_str()) {
+        why = "JSON object keys must be Str, got " + describe(key);
+        return false;
+      }
+      if (i) out.push_back(',');
+      if (!write_json(out, key, why)) return false;
+      out.push_back(':');
+      if (!write_json(out, o->value_at(i), why)) return false;
+    }
+    out.push_back('}');
+    return true;
+  }
+  why = "cannot write a " + describe(v) + " as JSON";
+  return false;
 }
 
 }  // namespace
@@ -77,7 +142,13 @@ Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index) {
     }
     return fail("a list parameter must hold only Int or only Str values, got " + describe(value));
   }
-  return fail("cannot send a " + describe(value) + " (use Int, Float, Bool, Str, null, or a List of Int or Str)");
+  if (value.is_kind(ObjKind::Map)) {
+    // A map goes as jsonb text, parsed by the server.
+    std::string json, why;
+    if (!write_json(json, value, why)) return fail(why);
+    return Result<pg::Param, Str>::ok(pg::Param::text(std::move(json), pg::oid::kJsonb));
+  }
+  return fail("cannot send a " + describe(value) + " (use Int, Float, Bool, Str, null, a List of Int or Str, or a Map)");
 }
 
 Result<std::vector<pg::Param>, Str> params_from_any(const Any& list) {

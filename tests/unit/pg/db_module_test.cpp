@@ -39,10 +39,21 @@ TEST(DbParams, ListsBecomeArraysAndOtherValuesAreRefused) {
   auto mixed = param_from_any(to_any(List<Any>{Any(int64_t(1)), Any(Str::lit("a"))}), 2);
   ASSERT_FALSE(mixed.is_ok());
   EXPECT_NE(std_of(mixed.error()).find("parameter $3"), std::string::npos) << std_of(mixed.error());
-  Map<Str, int64_t> m;
+  Map<Str, Any> m;
+  m.set(Str::lit("name"), Any(Str::lit("a \"q\"\n")));
+  m.set(Str::lit("tags"), to_any(List<Any>{Any(int64_t(1)), Any(), Any(true), Any(1.5)}));
   auto map = param_from_any(to_any(m), 0);
-  ASSERT_FALSE(map.is_ok());
-  EXPECT_NE(std_of(map.error()).find("cannot send a Map"), std::string::npos) << std_of(map.error());
+  ASSERT_TRUE(map.is_ok()) << std_of(map.error());
+  EXPECT_EQ(map.value().type, pg::oid::kJsonb);
+  EXPECT_EQ(*map.value().value, R"({"name":"a \"q\"\u000a","tags":[1,null,true,1.5]})");
+  Map<int64_t, int64_t> int_keys;
+  int_keys.set(1, 2);
+  auto bad_keys = param_from_any(to_any(int_keys), 0);
+  ASSERT_FALSE(bad_keys.is_ok());
+  EXPECT_NE(std_of(bad_keys.error()).find("keys must be Str"), std::string::npos) << std_of(bad_keys.error());
+  auto range = param_from_any(to_any(Range(0, 3)), 0);
+  ASSERT_FALSE(range.is_ok());
+  EXPECT_NE(std_of(range.error()).find("cannot send a Range"), std::string::npos) << std_of(range.error());
   auto not_a_list = params_from_any(Any(int64_t(3)));
   EXPECT_FALSE(not_a_list.is_ok());
 }
@@ -105,6 +116,13 @@ TEST(DbModule, QueryRowsDecodeByColumnType) {
   EXPECT_EQ(std_of(to_str(typed("get_str", "d"))), R"(Err("column \"d\": is NULL"))");
   EXPECT_EQ(std_of(to_str(typed("get_int", "h"))), R"(Err("column \"h\": a text value cannot be read as Int"))");
   EXPECT_NE(std_of(to_str(typed("get_bool", "zz"))).find("no such column"), std::string::npos);
+
+  Map<Str, Any> doc;
+  doc.set(Str::lit("name"), Any(Str::lit("Ada")));
+  auto json = await_any<Result<List<Any>, Str>>(any_method(
+      conn.value(), "query", {Any(Str::lit("SELECT $1->>'name' AS name")), to_any(List<Any>{to_any(doc)})}));
+  ASSERT_TRUE(json.is_ok()) << std_of(json.error());
+  EXPECT_EQ(std_of(any_method(json.value().vec()[0], "get", {Any(Str::lit("name"))}).str_value()), "Ada");
 
   auto count = await_any<Result<int64_t, Str>>(
       any_method(conn.value(), "exec", {Any(Str::lit("SELECT * FROM generate_series(1, 3)"))}));

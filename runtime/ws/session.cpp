@@ -4,6 +4,7 @@
 // read is closed with 1008 instead of holding memory; the inbox is bounded too (reading pauses
 // while the handler is behind, so TCP pushes back on the client).
 #include <chrono>
+#include <cstdio>
 
 #include "ws/internal.h"
 
@@ -72,8 +73,24 @@ Task<Null> Session::run_handler(std::shared_ptr<Session> self) {
   bool failed = false;
   try {
     co_await self->ep.run(Conn(self), self->user_);
-  } catch (const Panic&) {
-    failed = true;  // a runtime error in the handler: 1011, the server keeps serving
+  } catch (const Panic& p) {
+    // A runtime error in the handler: logged, the connection closes with 1011, the server
+    // keeps serving.
+    failed = true;
+    Buf b;
+    http::JsonWriter w(b);
+    w.begin_object();
+    w.key("level");
+    w.value("error");
+    w.key("msg");
+    w.value("websocket handler failed");
+    w.key("path");
+    w.value(self->ep.path);
+    w.key("error");
+    w.value(p.message);
+    w.end_object();
+    b.push('\n');
+    std::fwrite(b.data(), 1, b.size(), stderr);
   }
   self->user_.reset();
   self->close(failed ? 1011 : 1000, failed ? Str::lit("internal error") : Str());
@@ -124,7 +141,7 @@ void Session::wake() {
 
 bool Session::send(PayloadPtr p) {
   if (on_loop()) return enqueue(std::move(p));
-  if (ended_ || closing_) return false;  // a racy early answer; enqueue decides for real
+  if (!open.load()) return false;  // an early answer; enqueue on the loop decides for real
   asio::post(ws_.get_executor(), [self = shared_from_this(), p = std::move(p)]() mutable { self->enqueue(std::move(p)); });
   return true;
 }

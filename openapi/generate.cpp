@@ -137,15 +137,15 @@ class Generator {
       for (uint32_t i = 0; i < ast.fns.size(); ++i) {
         const FnDecl& fn = ast.fns[i];
         const Decorator* route = fn.name ? route_of(fn) : nullptr;
-        if (!route || i >= program_.modules[m.index].fns.size()) continue;
-        const checker::FnInfo& info = program_.modules[m.index].fns[i];
-        if (info.owner.valid()) continue;
+        const checker::FnInfo* info = fn_info(m, i);
+        if (!route || !info) continue;
+        if (info->owner.valid()) continue;
         Route r = parse_route(route_text(ast, sources_, *route));
         if (r.path.empty() || r.path[0] != '/') continue;
         std::string method(route->name.text);
         Json& item = paths[r.path];
         if (item.contains(method)) continue;  // a duplicate route (a checker error)
-        item[method] = operation(m, fn, info, r);
+        item[method] = operation(m, fn, *info, r);
       }
     }
 
@@ -186,10 +186,10 @@ class Generator {
         const FnDecl& fn = ast.fns[i];
         if (const Decorator* server = find_decorator(fn, "server"))
           if (auto v = string_arg(ast, *server, "api_version")) version_ = *v;
-        if (find_decorator(fn, "auth_provider") && i < program_.modules[m.index].fns.size()) {
+        if (find_decorator(fn, "auth_provider") && fn_info(m, i)) {
           // The provider returns the user (possibly in a Result, nullable or async).
           const checker::TypeStore& types = *program_.types;
-          TypeId t = program_.modules[m.index].fns[i].return_type;
+          TypeId t = fn_info(m, i)->return_type;
           for (int depth = 0; t.valid() && depth < 4; ++depth) {
             TypeKind k = types.kind(t);
             if (k == TypeKind::Result) t = types.ok(t);
@@ -201,6 +201,12 @@ class Generator {
         }
       }
     }
+  }
+
+  // The checker's facts on a function, when it got that far.
+  const checker::FnInfo* fn_info(frontend::ModuleId m, uint32_t fn) const {
+    if (m.index >= program_.modules.size() || fn >= program_.modules[m.index].fns.size()) return nullptr;
+    return &program_.modules[m.index].fns[fn];
   }
 
   const FnDecl* fn_named(const frontend::Ast& ast, std::string_view name) const {

@@ -158,6 +158,7 @@ Json Schemas::of_expr(ModuleId module, ExprId e) {
       return s;
     }
   }
+  if (module.index >= program_.modules.size()) return Json::object();
   const checker::ModuleTir& tir = program_.modules[module.index];
   if (e.index >= tir.expr_types.size()) return Json::object();
   return of_type(tir.type_of(e));

@@ -47,7 +47,8 @@ Result<Null, Str> load_env(const Str& path) {
   while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) content.append(chunk, n);
   std::fclose(f);
   Str text = content.take();
-  for (const Str& raw : text.lines().vec()) {
+  List<Str> lines = text.lines();  // named: a range-for over a temporary's vec() would dangle
+  for (const Str& raw : lines.vec()) {
     Str line = raw.trim();
     if (line.empty() || line.starts_with(Str::lit("#"))) continue;
     if (line.starts_with(Str::lit("export "))) line = line.slice(7, detail::slice_end, false).trim_start();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The db module end to end through `fitz run` and `fitz test` against a real Postgres
 # (FITZ_TEST_DATABASE_URL, from scripts/pg-local.sh): the users-pg example's output, faults as
-# values, transactions rolled back on runtime errors, FITZ_DB_LOG. Fails when the URL is unset.
+# values, transactions rolled back on runtime errors, FITZ_DB_LOG, and the env helpers. Fails when
+# the URL is unset.
 set -uo pipefail
 fitz=$(realpath "${1:?usage: tests/pg/db_e2e.sh path/to/fitz}")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -59,6 +60,17 @@ check "FITZ_DB_LOG=verbose shows parameters (rc $rc): $(cat "$work/log")" $?
 out=$("$fitz" run "$here/programs/log.fitz" 2>"$work/log"); rc=$?
 [[ $rc == 0 && ! -s $work/log ]]
 check "no log without FITZ_DB_LOG (rc $rc): $(cat "$work/log")" $?
+
+# env helpers: .env lines (comments, export, quotes, '=' inside values) never override what
+# the environment already has.
+printf '# comment\nFITZ_E2E_A=hello\nexport FITZ_E2E_B="quoted value"\nFITZ_E2E_C=a=b\nFITZ_E2E_SET=from-file\n' >"$work/.env"
+out=$(cd "$work" && FITZ_E2E_SET=kept "$fitz" run "$here/programs/env.fitz" 2>&1); rc=$?
+expect='Ok(null)
+Ok("hello") Ok("quoted value") Ok("a=b") Ok("kept")
+Err("environment variable FITZ_E2E_MISSING is not set") fallback
+Err("cannot read env file missing.env")'
+[[ $rc == 0 && $out == "$expect" ]]
+check "env, env_or, load_env (rc $rc): $out" $?
 
 if ((fails)); then
   echo "$fails db end-to-end check(s) failed"

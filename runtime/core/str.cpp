@@ -123,7 +123,7 @@ size_t char_offset(const Str& s, int64_t index) {
 void Str::init_copy(const char* s, size_t n) {
   if (n <= 15) {
     std::memset(raw_, 0, 16);
-    std::memcpy(raw_, s, n);
+    if (n) std::memcpy(raw_, s, n);  // `s` may be null when n == 0 (an empty Buf)
     raw_[15] = char(15 - n);
     return;
   }

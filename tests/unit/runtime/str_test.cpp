@@ -40,6 +40,17 @@ TEST(Str, StorageModes) {
   EXPECT_EQ(sizeof(Str), 16u);
 }
 
+// Found by the HTTP request fuzzer (a query key without a value): an empty Buf has no storage,
+// so taking it copied zero bytes from a null pointer, undefined behaviour under UBSan.
+TEST(Str, FromEmptyBufferAndNullPointer) {
+  fitz::Buf b;
+  Str taken = b.take();
+  EXPECT_EQ(taken.size(), 0u);
+  EXPECT_STREQ(taken.c_str(), "");
+  Str none(nullptr, 0);
+  EXPECT_EQ(none, Str(""));
+}
+
 TEST(Str, CharLengthIndexingAndSlicing) {
   // strings_escapes.out: len("héllo") == 5, word[1] == "é", word[-1] == "o"
   Str word("h\xc3\xa9llo");

@@ -24,7 +24,7 @@ commands:
   bench          run the bundled benchmarks
   new NAME       create a project
   openapi PATH   print the OpenAPI document of a service
-  db             migrations and schema tools
+  db SUBCOMMAND  schema tools: diff, migrate, status
 
 options:
   -h, --help     show help (also after a command: fitz check --help)
@@ -63,10 +63,7 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "openapi") return cmd_openapi(rest, io);
   if (cmd == "bench") return cmd_bench(rest, io);
   if (cmd == "lsp") return lsp::run_language_server(rest, std::cin, io.out, io.err);
-  if (cmd == "db") {
-    io.err << "error: `fitz " << cmd << "` is not available in this version yet\n";
-    return kUsageError;
-  }
+  if (cmd == "db") return cmd_db(rest, io);
   io.err << "error: unknown command `" << cmd << "`\n\n" << kUsageText;
   return kUsageError;
 }

@@ -27,5 +27,6 @@ int cmd_fmt(const std::vector<std::string>& args, Io io);
 int cmd_new(const std::vector<std::string>& args, Io io);
 int cmd_bench(const std::vector<std::string>& args, Io io);
 int cmd_openapi(const std::vector<std::string>& args, Io io);
+int cmd_db(const std::vector<std::string>& args, Io io);
 
 }  // namespace fitz::cli

@@ -37,4 +37,43 @@ status=$?
 [[ $status == 0 ]] || cat "$work/log"
 check "posts.fitz preload: one batched query for the children (rc $rc) $(cat "$work/diff")" $status
 
+# fitz db on a scratch database: diff, migrate, status across two versions of the types.
+schema=$here/schema
+admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }
+out=$(admin create)
+check "scratch database created: $out" $([[ $out == ok ]]; echo $?)
+url=${FITZ_TEST_DATABASE_URL%/*}/fitz_orm_e2e
+out=$("$fitz" db diff "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == *'CREATE TABLE "accounts" ('* && $out == *'"email" text NOT NULL UNIQUE'* &&
+   $out == *'CREATE INDEX IF NOT EXISTS "accounts_name_idx" ON "accounts" ("name");'* ]]
+check "db diff prints CREATE TABLE and CREATE INDEX (rc $rc): $out" $?
+out=$("$fitz" db status "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 1 && $out == "pending: 2 statement(s); \`fitz db diff\` shows them" ]]
+check "db status before migrating: pending, exit 1 (rc $rc): $out" $?
+out=$("$fitz" db migrate "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == *"applied 2 statement(s) as migration "* ]]
+check "db migrate v1 (rc $rc): $out" $?
+out=$("$fitz" db status "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $(grep -c '^applied ' <<<"$out") == 1 && $out == *"in sync: the database matches the @table types" ]]
+check "db status after v1: one migration, in sync (rc $rc): $out" $?
+out=$("$fitz" db migrate "$schema/v2.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == *'ALTER TABLE "accounts" ADD COLUMN "nick" text;'* &&
+   $out == *'ALTER TABLE "accounts" ADD COLUMN "created_at" text NOT NULL DEFAULT now();'* &&
+   $out == *'CREATE SCHEMA IF NOT EXISTS "ledger";'* &&
+   $out == *'FOREIGN KEY ("account_id") REFERENCES "accounts" ("id") ON DELETE CASCADE'* ]]
+check "db migrate v2 adds columns, a schema and a table (rc $rc): $out" $?
+out=$("$fitz" db diff "$schema/v2.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == "-- the database matches the @table types" ]]
+check "db diff after migrating (rc $rc): $out" $?
+out=$("$fitz" db diff "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == *"-- column accounts.nick is not in \`Account\`; dropping it is destructive (left alone)"* ]]
+check "db diff never drops a column (rc $rc): $out" $?
+out=$(env -u DATABASE_URL "$fitz" db migrate "$schema/v2.fitz" 2>&1); rc=$?
+[[ $rc == 2 && $out == "error: no database: pass --url or set DATABASE_URL" ]]
+check "db migrate without a database is a usage error (rc $rc)" $?
+out=$("$fitz" db migrate "$schema/v2.fitz" --url "postgres://postgres@127.0.0.1:1/x" 2>&1); rc=$?
+[[ $rc == 1 && $out == "error: cannot connect to the database: "* ]]
+check "db migrate against no server: a clear error (rc $rc): $out" $?
+admin drop >/dev/null
+
 [[ $fails == 0 ]]

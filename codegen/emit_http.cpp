@@ -109,6 +109,15 @@ struct Out {
   static Out pass() { return Out(); }
 };
 
+// JSON of a value whose static type has no encoder of its own (a map with non-Str keys such
+// as `{}`) goes through Any.
+template <class T> Response json(int status, const T& v) {
+  if constexpr (requires(fitz::http::JsonWriter& w, const T& x) { fitz::http::JsonEncode<T>::write(w, x); })
+    return Response::json_value(status, v);
+  else
+    return Response::json_value(status, fitz::to_any(v));
+}
+
 template <class T> Out out(const T& v) {
   if constexpr (std::is_same_v<T, fitz::Ref<fzb::T_Response>>) {
     return Out(from_fitz(v));
@@ -121,7 +130,7 @@ template <class T> Out out(const T& v) {
     if (v.is_ok()) return out(v.value());
     return Out(err_response(v.error()));
   } else {
-    return Out(Response::json_value(200, v));
+    return Out(json(200, v));
   }
 }
 inline Response finish(Out o) {
@@ -255,14 +264,8 @@ std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
   if (!fn_ || !fn_->http)
     return fmt::format("fitz::runtime_error({}, \"`return STATUS body` only answers an HTTP request\");", pos(at));
   std::string status = s.status.valid() ? expr_as(s.status, types_.int_()) : "int64_t(200)";
-  std::string body = "fitz::Null{}";
-  if (s.body.valid()) {
-    // `{}` is a Map<Any, Any>; JSON keys are strings, so such maps go through Any.
-    TypeId bt = tir_->type_of(s.body);
-    bool any_keys = types_.kind(bt) == TypeKind::Map && types_.kind(types_.key(bt)) != TypeKind::Str;
-    body = any_keys ? expr_as(s.body, types_.any()) : expr(s.body);
-  }
-  return return_stmt(fmt::format("fzh::Out(fitz::http::Response::json_value(int({}), {}))", status, body));
+  std::string body = s.body.valid() ? expr(s.body) : "fitz::Null{}";
+  return return_stmt(fmt::format("fzh::Out(fzh::json(int({}), {}))", status, body));
 }
 
 void Gen::emit_http_fns() {
@@ -413,6 +416,8 @@ void Gen::emit_http_wrappers() {
         if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
       } else if (types_.kind(t) == TypeKind::Struct && types_.struct_info(types_.struct_of(t)).builtin) {
         code = "fzh::request(req)";
+      } else if (types_.kind(t) == TypeKind::Map && types_.key(t) == types_.str() && types_.value(t) == types_.str()) {
+        code = "b.body_form()";  // a form (application/x-www-form-urlencoded) or a JSON object of strings
       } else {
         code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_string_literal(types_.display(t)));
       }

@@ -150,6 +150,9 @@ expect "map value path" 400 "{\"error\":\"body for 'Nested': field 'extra.a': ex
 req PUT /any "${json[@]}" -d '{"a":1,"b":[2]}'; expect "Map<Str, Any> body" 202 '{"keys":["a","b"]}'
 req GET "/flags/true?ratio=0.5"; expect "Bool path, Float? query" 200 '{"on":true,"ratio":0.5}'
 req GET /healthz; expect "@healthz" 200 '*'
+req POST /form -d 'name=Ann+Lee&city=S%C3%A3o'; expect "form body as Map<Str, Str>" 200 '{"name":"Ann Lee","city":"São"}'
+req POST /form "${json[@]}" -d '{"name":"Ann"}'; expect "JSON object as Map<Str, Str>" 200 '{"name":"Ann"}'
+req GET /squares; expect "a map with Int keys has string keys in JSON" 200 '{"1":1,"2":4}'
 req GET /openapi.json
 [[ $body == *'"version": "2.0.0"'* ]]; check "api_version from @server" $?
 stop features

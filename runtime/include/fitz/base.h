@@ -108,7 +108,7 @@ class Buf {
   }
   // Room for `n` more bytes; write them at the returned pointer, then `commit(k)`.
   char* reserve_tail(size_t n) {
-    if (n > cap_ - size_) grow(n);
+    if (!block_ || n > cap_ - size_) grow(n);  // also for n == 0: no pointer arithmetic on null
     return data_ptr() + size_;
   }
   void commit(size_t k) { size_ += k; }

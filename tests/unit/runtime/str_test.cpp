@@ -51,6 +51,16 @@ TEST(Str, FromEmptyBufferAndNullPointer) {
   EXPECT_EQ(none, Str(""));
 }
 
+// Found by the HTTP request fuzzer (an empty Content-Type lower-cased): reserving nothing in a
+// buffer without storage computed an offset from a null pointer.
+TEST(Str, ReserveNothingInEmptyBuffer) {
+  fitz::Buf b;
+  char* p = b.reserve_tail(0);
+  EXPECT_NE(p, nullptr);
+  b.commit(0);
+  EXPECT_EQ(b.take(), Str(""));
+}
+
 TEST(Str, CharLengthIndexingAndSlicing) {
   // strings_escapes.out: len("héllo") == 5, word[1] == "é", word[-1] == "o"
   Str word("h\xc3\xa9llo");

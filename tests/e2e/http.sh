@@ -152,6 +152,9 @@ req GET "/flags/true?ratio=0.5"; expect "Bool path, Float? query" 200 '{"on":tru
 req GET /healthz; expect "@healthz" 200 '*'
 req POST /form -d 'name=Ann+Lee&city=S%C3%A3o'; expect "form body as Map<Str, Str>" 200 '{"name":"Ann Lee","city":"São"}'
 req POST /form "${json[@]}" -d '{"name":"Ann"}'; expect "JSON object as Map<Str, Str>" 200 '{"name":"Ann"}'
+req GET /gated/ok; expect "async before and after middleware" 200 '{"name":"ok"}'
+has_header "async after middleware header" "x-async: get"
+req GET /gated/blocked; expect "an async before middleware stops the request" 403 '{"error":"blocked"}'
 req GET /squares; expect "a map with Int keys has string keys in JSON" 200 '{"1":1,"2":4}'
 req GET /openapi.json
 [[ $body == *'"version": "2.0.0"'* ]]; check "api_version from @server" $?

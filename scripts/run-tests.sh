@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the grammar (generated parser up to date, corpus tests), the unit, golden and
 # Postgres tests through ctest (against a throwaway local Postgres), the conformance corpus
-# through `fitz run`, a bounded fuzz run, and the VS Code extension tests. Called by `make test`.
+# through `fitz run`, bounded fuzz runs, and the VS Code extension tests. Called by `make test`.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath "${1:-$root/build}")
@@ -58,8 +58,8 @@ run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
 run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
 
-step "fuzz: bounded run of the frontend fuzzer"
-run fuzz bash scripts/fuzz.sh
+step "fuzz: bounded runs of the libFuzzer targets (frontend, JSON body, HTTP request, Postgres protocol)"
+run fuzz env FITZ_FUZZ_SECONDS="${FITZ_FUZZ_SECONDS:-40}" bash scripts/fuzz.sh "$build/fuzz" frontend json http_request pg_protocol
 
 step "bench: fitz-loadgen agrees with wrk on /plaintext"
 run loadgen-vs-wrk bash bench/loadgen/validate.sh "$build"

@@ -1,8 +1,9 @@
-// The formatter over every Fitz file we have: tests/testdata, examples/, bench/ and the shared
-// conformance corpus. Each file without syntax errors must format (the formatter's own check:
-// same AST, same comments), and formatting the result again must change nothing. Files with
-// syntax errors must be refused with diagnostics. Then the same again with comments inserted
-// between tokens and at line ends, the places where comments are hardest to keep.
+// The formatter over every Fitz file we have: everything under tests/ (golden data, end-to-end
+// projects, fuzz seeds), examples/, bench/ (bench/apps included) and the shared conformance
+// corpus. Each file without syntax errors must format (the formatter's own check: same AST,
+// same comments), and formatting the result again must change nothing. Files with syntax
+// errors must be refused with diagnostics. Then the same again with comments inserted between
+// tokens and at line ends, the places where comments are hardest to keep.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,7 +31,7 @@ std::string read_all(const fs::path& p) {
 std::vector<fs::path> corpus_files() {
   std::vector<fs::path> files;
   fs::path src = FITZ_SOURCE_DIR;
-  for (fs::path dir : {src / "tests" / "testdata", src / "examples", src / "bench", src / ".." / "shared" / "conformance"}) {
+  for (fs::path dir : {src / "tests", src / "examples", src / "bench", src / ".." / "shared" / "conformance"}) {
     if (!fs::exists(dir)) continue;
     for (const auto& e : fs::recursive_directory_iterator(dir))
       if (e.is_regular_file() && e.path().extension() == ".fitz") files.push_back(e.path());

@@ -55,7 +55,8 @@ class ParseCache;
 class ModuleLoader {
  public:
   // With a `cache` bound to `sources`, modules whose content the cache holds are not parsed
-  // again: their tree and AST are copied from it and its syntax diagnostics re-reported. A cache
+  // again: their tree and AST are copied from it (or an AST given back to it is taken) and its
+  // syntax diagnostics re-reported. A cache
   // bound to another SourceManager is ignored.
   ModuleLoader(SourceManager& sources, DiagnosticBag& diags, FileReader reader = disk_reader(),
                ParseCache* cache = nullptr);

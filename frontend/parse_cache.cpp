@@ -55,14 +55,30 @@ void ParseCache::offer_tree(const std::string& path, std::string_view text, Synt
   offers_[path] = Offer{h, std::string(text), std::move(tree)};
 }
 
+void ParseCache::give_back(const std::string& path, FileId file, Ast ast) {
+  auto it = entries_.find(path);
+  if (it == entries_.end() || it->second->file != file) return;
+  spares_.insert_or_assign(path, std::pair<FileId, Ast>(file, std::move(ast)));
+}
+
+bool ParseCache::take_back(const std::string& path, FileId file, Ast& out) {
+  auto it = spares_.find(path);
+  if (it == spares_.end() || it->second.first != file) return false;
+  out = std::move(it->second.second);
+  spares_.erase(it);
+  return true;
+}
+
 void ParseCache::retain(const std::function<bool(const std::string&)>& keep) {
   std::erase_if(entries_, [&](const auto& kv) { return !keep(kv.first); });
   std::erase_if(offers_, [&](const auto& kv) { return !keep(kv.first); });
+  std::erase_if(spares_, [&](const auto& kv) { return !keep(kv.first); });
 }
 
 void ParseCache::clear() {
   entries_.clear();
   offers_.clear();
+  spares_.clear();
 }
 
 }  // namespace fitz::frontend

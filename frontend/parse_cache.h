@@ -56,6 +56,15 @@ class ParseCache {
   // instead of parsing again.
   void offer_tree(const std::string& path, std::string_view text, SyntaxTree tree);
 
+  // An AST a finished load no longer needs (a loaded module's copy of the entry of `path` for
+  // `file`). The next load of that exact entry takes it instead of copying the entry's AST, so
+  // a caller that replaces one loaded program by the next moves unchanged ASTs across instead of
+  // copying and freeing them. Ignored unless `file` is the entry's current file.
+  void give_back(const std::string& path, FileId file, Ast ast);
+  // Moves the given-back AST of `path` for `file` into `out`; false when there is none.
+  bool take_back(const std::string& path, FileId file, Ast& out);
+  void drop_given_back() { spares_.clear(); }
+
   // Drops the entries (and offered trees) whose path `keep` rejects.
   void retain(const std::function<bool(const std::string& path)>& keep);
   void clear();
@@ -73,6 +82,7 @@ class ParseCache {
   std::shared_ptr<SourceManager> sources_;
   std::unordered_map<std::string, std::unique_ptr<ParsedModule>> entries_;  // one per path
   std::unordered_map<std::string, Offer> offers_;
+  std::unordered_map<std::string, std::pair<FileId, Ast>> spares_;
   size_t hits_ = 0;
   size_t misses_ = 0;
 };

@@ -50,6 +50,8 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;
   a->graph = std::move(loaded.graph);
+  auto loaded_at = std::chrono::steady_clock::now();
+  a->load_ms = std::chrono::duration<double, std::milli>(loaded_at - start).count();
   if (a->fatal) {
     if (session) session->reset();
   } else if (session) {
@@ -60,6 +62,7 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
     a->program = checker::check_program(a->graph, a->sources, diags);
     for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
   }
+  a->check_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - loaded_at).count();
   a->diagnostics = diags.sorted();
   if (cache) {
     // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with

@@ -39,6 +39,8 @@ struct Analysis {
   std::vector<frontend::Diagnostic> diagnostics;  // sorted exactly as the CLI prints them
   std::optional<std::string> fatal;               // the request itself was unusable
   double elapsed_ms = 0;
+  double load_ms = 0;   // of elapsed_ms: loading (reading, parsing or reusing parses)
+  double check_ms = 0;  // of elapsed_ms: checking
   // The modules the checker checked for this analysis (the others' results were reused from
   // the previous analysis of the same unit), and whether it checked everything.
   std::vector<ModuleId> rechecked;

@@ -71,6 +71,7 @@ void Server::register_methods() {
   requests_["textDocument/semanticTokens/full"] = bind(&Server::semantic_tokens_full);
   requests_["textDocument/semanticTokens/full/delta"] = bind(&Server::semantic_tokens_delta);
   requests_["textDocument/foldingRange"] = bind(&Server::folding_ranges);
+  requests_["textDocument/formatting"] = bind(&Server::formatting);
   requests_["textDocument/selectionRange"] = bind(&Server::selection_ranges);
   requests_["textDocument/documentHighlight"] = bind(&Server::document_highlight);
   requests_["textDocument/prepareRename"] = bind(&Server::prepare_rename);
@@ -272,10 +273,14 @@ void Server::run_due_analyses(bool force) {
 void Server::flush() { run_due_analyses(true); }
 
 void Server::analyse_and_publish(Unit& unit) {
+  auto start = Clock::now();
   if (unit.dirty || !unit.analysis) {
     workspace_.refresh(unit);
-    log(fmt::format("analysed {} in {:.1f} ms ({} modules, {} diagnostics)", unit.key, unit.analysis->elapsed_ms,
-                    unit.analysis->graph.modules.size(), unit.analysis->diagnostics.size()));
+    const Analysis& a = *unit.analysis;
+    log(fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}; {} modules, {} re-checked; {} diagnostics), "
+                    "refresh {:.1f} ms",
+                    unit.key, a.elapsed_ms, a.load_ms, a.check_ms, a.graph.modules.size(), a.rechecked.size(),
+                    a.diagnostics.size(), ms_since(start)));
   }
   if (published_analysis_[unit.key] == unit.generation) return;
   published_analysis_[unit.key] = unit.generation;
@@ -314,6 +319,7 @@ void Server::analyse_and_publish(Unit& unit) {
     transport_.notify("textDocument/publishDiagnostics", std::move(params));
   }
   previous = std::move(now);
+  log(fmt::format("published {} in {:.1f} ms", unit.key, ms_since(start)));
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
@@ -368,6 +374,7 @@ json Server::initialize(const json& params) {
       {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
       {"renameProvider", {{"prepareProvider", true}}},
       {"foldingRangeProvider", true},
+      {"documentFormattingProvider", true},
       {"selectionRangeProvider", true},
       {"inlayHintProvider", true},
       {"semanticTokensProvider", {{"legend", legend}, {"full", {{"delta", true}}}, {"range", false}}},
@@ -547,6 +554,15 @@ json Server::folding_ranges(const json& p) {
     out.push_back(j);
   }
   return out;
+}
+
+json Server::formatting(const json& p) {
+  Document& d = document(p);
+  std::optional<std::string> out = formatted_text(d.path(), d.text());
+  if (!out) return nullptr;  // syntax errors: nothing to change, as `fitz fmt` refuses
+  if (*out == d.text()) return json::array();
+  frontend::SourceFile file(frontend::FileId{}, d.path().string(), d.text());
+  return json::array({{{"range", to_json(range_of(file, 0, static_cast<uint32_t>(d.text().size())))}, {"newText", *out}}});
 }
 
 json Server::selection_ranges(const json& p) {

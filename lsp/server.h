@@ -81,6 +81,7 @@ class Server {
   json semantic_tokens_full(const json& params);
   json semantic_tokens_delta(const json& params);
   json folding_ranges(const json& params);
+  json formatting(const json& params);
   json selection_ranges(const json& params);
   json document_highlight(const json& params);
   json prepare_rename(const json& params);

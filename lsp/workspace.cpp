@@ -127,24 +127,44 @@ void Workspace::refresh(Unit& unit) {
     sources_ = std::make_shared<frontend::SourceManager>();
     parse_cache_ = std::make_unique<frontend::ParseCache>(sources_);
     // Check results name FileIds of the old manager.
-    for (auto& [key, u] : units_) u->session.reset();
+    for (auto& [key, u] : units_) {
+      u->session.reset();
+      u->module_files.clear();
+    }
   }
   // The buffers' incremental trees spare the loader a parse of the edited files.
   for (const auto& [path, doc] : by_path_)
     if (doc->tree().valid()) parse_cache_->offer_tree(path, doc->text(), doc->tree().clone());
   // The previous analysis gives its program to the new one when nothing else holds it (the
   // server answers requests between analyses, never during one); otherwise a full check.
+  // Its ASTs go back to the parse cache, so the load moves the unchanged ones instead of copying.
   std::optional<checker::TypedProgram> previous;
-  if (unit.analysis && unit.analysis.use_count() == 1 && !unit.analysis->fatal)
-    previous.emplace(std::move(const_cast<Analysis&>(*unit.analysis).program));
+  if (unit.analysis && unit.analysis.use_count() == 1 && !unit.analysis->fatal) {
+    auto& old = const_cast<Analysis&>(*unit.analysis);
+    previous.emplace(std::move(old.program));
+    if (old.source_store == sources_)
+      for (auto& m : old.graph.modules) parse_cache_->give_back(m.path.string(), m.file, std::move(m.ast));
+  }
   unit.analysis.reset();
   unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
                           previous ? &*previous : nullptr);
+  parse_cache_->drop_given_back();
   unit.generation = ++analyses_;
   unit.dirty = false;
-  unit.module_hashes.clear();
-  for (const auto& m : unit.analysis->graph.modules)
-    unit.module_hashes[m.path.string()] = content_hash(unit.analysis->sources.file(m.file).text());
+  // A module whose FileId did not change (same manager) has the content hashed last time.
+  std::unordered_map<std::string, uint64_t> hashes;
+  std::unordered_map<std::string, uint32_t> files;
+  for (const auto& m : unit.analysis->graph.modules) {
+    std::string key = m.path.string();
+    auto f = unit.module_files.find(key);
+    auto h = unit.module_hashes.find(key);
+    bool same = f != unit.module_files.end() && f->second == m.file.value &&
+                h != unit.module_hashes.end();
+    hashes[key] = same ? h->second : content_hash(unit.analysis->sources.file(m.file).text());
+    files[key] = m.file.value;
+  }
+  unit.module_hashes = std::move(hashes);
+  unit.module_files = std::move(files);
   // Bounded: one entry per module some unit read last time (a deleted file's entry goes).
   std::unordered_set<std::string> live;
   for (const auto& [key, u] : units_)
@@ -152,7 +172,9 @@ void Workspace::refresh(Unit& unit) {
       for (const auto& m : u->analysis->graph.modules) live.insert(m.path.string());
   parse_cache_->retain([&](const std::string& path) { return live.count(path) != 0; });
   double ms = unit.analysis->elapsed_ms;
-  recent_ms_ = recent_ms_ == 0 ? ms : 0.7 * recent_ms_ + 0.3 * ms;
+  // Down at once (one slow full check must not slow the debounce of the quick ones after it),
+  // up gradually.
+  recent_ms_ = recent_ms_ == 0 || ms < recent_ms_ ? ms : 0.7 * recent_ms_ + 0.3 * ms;
 }
 
 void Workspace::mark_changed(const fs::path& raw) {

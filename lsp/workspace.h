@@ -30,6 +30,7 @@ struct Unit {
   bool dirty = true;
   // Content hash of every module the analysis read, to tell real changes from no-op saves.
   std::unordered_map<std::string, uint64_t> module_hashes;
+  std::unordered_map<std::string, uint32_t> module_files;  // the FileId each hash was taken of
   // Per-module check results of the latest analysis, for the next one to reuse.
   checker::CheckSession session;
 };

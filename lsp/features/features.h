@@ -143,6 +143,11 @@ struct InlayHint {
 };
 std::vector<InlayHint> inlay_hints(const Analysis& a, ModuleId m, uint32_t begin, uint32_t end);
 
+// ---- formatting (formatting.cpp) ----
+
+// What `fitz fmt` makes of `text`; nullopt when it refuses (syntax errors).
+std::optional<std::string> formatted_text(const std::filesystem::path& path, const std::string& text);
+
 // ---- completion (completion.cpp) ----
 
 enum class CompletionKind : uint8_t { Variable, Function, Method, Field, Type, Module, Keyword, Snippet, Constant };

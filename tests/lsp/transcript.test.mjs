@@ -3,6 +3,7 @@
 // diagnostics, hover, completion, definition, references, rename, symbols, malformed input and
 // shutdown, and asserts every answer.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,7 +59,7 @@ describe(`fitz lsp transcript (${FITZ})`, { timeout: 60000 }, () => {
     assert.equal(caps.textDocumentSync.change, 2, 'incremental sync');
     for (const k of ['hoverProvider', 'definitionProvider', 'referencesProvider', 'documentSymbolProvider',
       'workspaceSymbolProvider', 'foldingRangeProvider', 'selectionRangeProvider', 'documentHighlightProvider',
-      'inlayHintProvider', 'codeActionProvider'])
+      'inlayHintProvider', 'codeActionProvider', 'documentFormattingProvider'])
       assert.ok(caps[k], k);
     assert.deepEqual(caps.completionProvider.triggerCharacters, ['.', '@']);
     assert.equal(caps.renameProvider.prepareProvider, true);
@@ -166,6 +167,24 @@ describe(`fitz lsp transcript (${FITZ})`, { timeout: 60000 }, () => {
     assert.ok(folds.some((f) => f.startLine === 0), JSON.stringify(folds));
     const sel = await c.call('textDocument/selectionRange', { textDocument: { uri: GEOMETRY_URI }, positions: [{ line: 6, character: 30 }] });
     assert.ok(sel[0].parent, 'nested ranges');
+  });
+
+  it('formatting answers with what `fitz fmt` prints, and leaves broken text alone', async () => {
+    const messy = path.join(root, 'messy.fitz');
+    const text = 'let  x=1\nfn  f( a:Int )->Int=>a+x\nprint( f(2) )\n';
+    const uri = uriOf(messy);
+    c.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'fitz', version: 1, text } });
+    const expected = execFileSync(FITZ, ['fmt', '-'], { input: text, cwd: root }).toString();
+    assert.notEqual(expected, text);
+    const edits = await c.call('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } });
+    assert.equal(edits.length, 1);
+    assert.deepEqual(edits[0].range, { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } });
+    assert.equal(edits[0].newText, expected);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: expected }] });
+    assert.deepEqual(await c.call('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } }), []);
+    c.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: 'let x = (\n' }] });
+    assert.equal(await c.call('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 4, insertSpaces: true } }), null);
+    c.notify('textDocument/didClose', { textDocument: { uri } });
   });
 
   it('malformed messages get errors and the server keeps going', async () => {

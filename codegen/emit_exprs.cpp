@@ -326,6 +326,10 @@ std::string Gen::expr_raw(ExprId id) {
         } else if constexpr (std::is_same_v<T, TryExpr>) {
           std::string o = expr(d.operand);
           if (!fn_ || fn_->top_level) return fmt::format("({}).unwrap({})", o, pos(d.op_span));
+          // A handler may use `?` whatever it returns: serving, an Err answers the request
+          // (fzh::Out); called directly from Fitz code, it is a runtime error.
+          if (fn_->info && fn_->info->is_handler && !fn_->http && types_.kind(fn_->ret) != TypeKind::Result)
+            return fmt::format("({}).unwrap({})", o, pos(d.op_span));
           if (fn_->is_async) {
             // Statement-level: GCC 12 cannot compile co_return inside a statement expression.
             std::string t = tmp("q");

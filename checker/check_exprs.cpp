@@ -428,7 +428,8 @@ TypeId Checker::check_try(ExprId e, const TryExpr& t) {
               fmt::format("operator `?` can only be used inside a function that returns `Result`; this one returns `{}`",
                           show(ret)))
             .with_hint("declare the return type as `Result<...>`, or handle the error with `match`");
-    } else {
+    } else if (!scope_->is_handler) {
+      // In a handler an Err answers the request (500, or its `status`); it is not a return value.
       scope_->inferred_ret = types_->lub(scope_->inferred_ret, types_->result(types_->never(), types_->err(ot)));
     }
   }

@@ -176,7 +176,9 @@ void run_stream(unsigned seed, int edits) {
   // No request was answered with an internal error.
   json last;
   for (const json& m : h.messages()) {
-    if (m.contains("error")) EXPECT_NE(m["error"]["code"], int(ErrorCode::InternalError)) << m.dump();
+    if (m.contains("error")) {
+      EXPECT_NE(m["error"]["code"], int(ErrorCode::InternalError)) << m.dump();
+    }
     if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri) last = m["params"];
   }
   ASSERT_FALSE(last.is_null());

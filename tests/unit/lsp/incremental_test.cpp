@@ -152,7 +152,9 @@ TEST_F(Incremental, ManyEditsStayEqualToAFreshCheck) {
   for (int i = 0; i < 300; ++i) {
     std::string lib = (i % 3 == 2 ? std::string(kLibStr) : std::string(kLibInt)) + "// edit " + std::to_string(i) + "\n";
     set_lib(lib);
-    if (i % 50 == 49 || i % 3 == 2) EXPECT_EQ(h_.last_diagnostics(uri("main.fitz")), fresh("main.fitz")) << i;
+    if (i % 50 == 49 || i % 3 == 2) {
+      EXPECT_EQ(h_.last_diagnostics(uri("main.fitz")), fresh("main.fitz")) << i;
+    }
   }
 }
 

@@ -22,7 +22,7 @@ fresh database; writes bench/results/<timestamp>/summary.md (tables and SVG char
 results.json. Uses DATABASE_URL or starts the local Postgres of scripts/pg-local.sh.
 
 suites: orm, mixed, tfb, overhead, memory (default: all)
-implementations: fitz, cpp, beast, python, node, node-orm (default: all)
+implementations: fitz, fitz-orm, cpp, beast, python, node, node-orm (default: all)
 
 options:
   --quick          a few seconds per phase: a smoke test, not a measurement

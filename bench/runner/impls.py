@@ -45,19 +45,18 @@ class Impl:
 
 
 class Fitz(Impl):
-    name, label = "fitz", "Fitz"
-
-    def __init__(self):
+    def __init__(self, name="fitz", label="Fitz", folder="fitz", note="raw driver (db.connect, query with $n)"):
+        self.name, self.label, self.folder = name, label, folder
         self.binary = None
-        self.note = "compiled by `fitz build`, runtime threads = cores"
+        self.note = f"bench/apps/{folder}, compiled by `fitz build`: {note}; one HTTP thread per core"
 
     def prepare(self, ctx):
-        app = os.path.join(APPS, "fitz")
-        out = os.path.join(ctx.work, "fitz-app")
+        app = os.path.join(APPS, self.folder)
+        out = os.path.join(ctx.work, f"{self.folder}-app")
         r = subprocess.run([ctx.fitz, "build", app, "-o", out], capture_output=True, text=True)
         if r.returncode != 0:
             first = (r.stderr or r.stdout).strip().splitlines()
-            raise Unavailable("`fitz build bench/apps/fitz` failed: " + (first[0] if first else f"exit {r.returncode}"))
+            raise Unavailable(f"`fitz build bench/apps/{self.folder}` failed: " + (first[0] if first else f"exit {r.returncode}"))
         self.binary = out
 
     def command(self, ctx, port, db_url):
@@ -134,6 +133,7 @@ class NodeApp(Impl):
 def all_impls():
     return [
         Fitz(),
+        Fitz("fitz-orm", "Fitz ORM", "fitz-orm", "the typed ORM, each query one constant SQL string"),
         CppBaseline("cpp", "C++ on the fitz runtime (hand-written)", "fitz_http_bench_app",
                     "bench/http/app.cpp: the same routes written by hand on fitz::http, access log off", ["--no-log"]),
         CppBaseline("beast", "C++ on bare Beast (hand-written)", "fitz_http_baseline",

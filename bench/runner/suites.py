@@ -51,7 +51,7 @@ class Suite:
         self.description = description
 
 
-PEERS = ["fitz", "python", "node", "node-orm"]
+PEERS = ["fitz", "fitz-orm", "python", "node", "node-orm"]
 
 SUITES = [
     Suite("orm", "ORM versus SQLAlchemy (the published `orm-vs-sqlalchemy` benchmark)", PEERS, 50, 0, [
@@ -83,7 +83,7 @@ SUITES = [
         ], connections=50, seconds=60),
     ], "200 seeded users with 0-10 posts each; mixed: 60% reads / 40% writes ramping 10 -> 50 -> 100 -> 50 "
        "connections; reads-only and writes-only at 50 connections for 60 s."),
-    Suite("tfb", "TechEmpower Framework Benchmarks test types", PEERS, 0, 0, [
+    Suite("tfb", "TechEmpower Framework Benchmarks test types", ["fitz", "python", "node", "node-orm"], 0, 0, [
         Phase("/json", [ep("json", "/json", expect=200)], connections=32, seconds=15),
         Phase("/plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=32, seconds=15),
         Phase("/db", [ep("db", "/db", expect=200)], connections=32, seconds=15),

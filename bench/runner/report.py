@@ -111,15 +111,15 @@ def write(results, out_dir, meta):
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
         # Ratios against the peers, the ceiling and the published figures.
-        if "fitz" in ran:
-            ratio_lines = []
+        ratio_lines = []
+        for subject in [x for x in ("fitz", "fitz-orm") if x in ran]:
             for p in phases:
-                f = phase_of(results, sname, "fitz", p)
+                f = phase_of(results, sname, subject, p)
                 if not f or "refused" in f:
                     continue
                 parts = []
                 for peer in ran:
-                    if peer == "fitz":
+                    if peer in ("fitz", "fitz-orm"):
                         continue
                     q = phase_of(results, sname, peer, p)
                     if q and "refused" not in q and q["rps"]:
@@ -130,9 +130,9 @@ def write(results, out_dir, meta):
                 if "pgbench_tps" in f:
                     parts.append(f"{100 * f['rps'] / f['pgbench_tps']:.0f}% of pgbench's {f['pgbench_tps']:.0f} tps")
                 if parts:
-                    ratio_lines.append(f"- {p}: Fitz throughput = " + ", ".join(parts))
-            if ratio_lines:
-                lines += ["Ratios (measured in this run):", ""] + ratio_lines + [""]
+                    ratio_lines.append(f"- {p}: {impls[subject]['label']} throughput = " + ", ".join(parts))
+        if ratio_lines:
+            lines += ["Ratios (measured in this run):", ""] + ratio_lines + [""]
         lines += ["| implementation | cold start | peak RSS | idle RSS |", "|---|---|---|---|"]
         for i in ran:
             r = suite["results"][i]

@@ -127,8 +127,10 @@ def write(results, out_dir, meta):
                 pub = PUBLISHED.get((sname, p))
                 if pub and "python_rps" in pub:
                     parts.append(f"published Fitz/Python {pub['fitz_rps'] / pub['python_rps']:.1f}x")
-                if "pgbench_tps" in f:
-                    parts.append(f"{100 * f['rps'] / f['pgbench_tps']:.0f}% of pgbench's {f['pgbench_tps']:.0f} tps")
+                ceiling = next((q["pgbench_tps"] for q in (phase_of(results, sname, i, p) for i in ran)
+                                if q and "pgbench_tps" in q), None)
+                if ceiling:
+                    parts.append(f"{100 * f['rps'] / ceiling:.0f}% of pgbench's {ceiling:.0f} tps")
                 if parts:
                     ratio_lines.append(f"- {p}: {impls[subject]['label']} throughput = " + ", ".join(parts))
         if ratio_lines:

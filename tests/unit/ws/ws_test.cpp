@@ -409,8 +409,10 @@ TEST(WebSocket, ClientThatNeverReadsIsClosedWith1008) {
 
 TEST(WebSocket, SilentClientIsDroppedByTheHeartbeat) {
   WsConfig cfg;
-  cfg.heartbeat_ms = 100;
-  cfg.handshake_timeout_ms = 500;
+  // Generous against scheduling delays on a loaded machine: `live` must get the CPU within
+  // 2 * 300 ms to answer a ping.
+  cfg.heartbeat_ms = 300;
+  cfg.handshake_timeout_ms = 1000;
   Server srv(cfg);
   // A client blocked in read() answers the server's pings there and stays connected.
   Client live;
@@ -424,7 +426,7 @@ TEST(WebSocket, SilentClientIsDroppedByTheHeartbeat) {
   ASSERT_TRUE(silent.connect(srv.port, "/idle"));
   // Several heartbeat periods later, a message for `live`.
   std::thread later([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     Client other;
     if (other.connect(srv.port, "/room")) other.send_text(R"({"text":"x"})");
     other.read_or();

@@ -92,6 +92,10 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
     io.err << fmt::format("time: load+parse {:.1f} ms, check {:.1f} ms, generate {:.1f} ms\n",
                           std::chrono::duration<double, std::milli>(t1 - t0).count(),
                           std::chrono::duration<double, std::milli>(t2 - t1).count(), ms_since(t2));
+  if (!out.not_compiled.empty()) {
+    for (const std::string& m : out.not_compiled) io.err << m << "\n";
+    return kUserError;
+  }
   if (!out.unsupported.empty()) {
     io.err << "internal compiler error: the code generator cannot express ";
     for (size_t i = 0; i < out.unsupported.size() && i < 5; ++i) io.err << (i ? ", " : "") << out.unsupported[i];
@@ -207,6 +211,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
+  copts.warnings_as_errors = opt.werror;
   if (int rc = compile_generated(gen.cpp, output, copts, io, opt.time_phases); rc != kOk) return rc;
   io.out.flush();
   io.err.flush();

@@ -25,6 +25,11 @@ struct GenResult {
   // Constructs the generator cannot express yet. Non-empty means the build must stop with an
   // internal error naming them (never a C++ compiler error on a checked program).
   std::vector<std::string> unsupported;
+  // Checked features the generator does not compile yet, one located message each
+  // ("path:line:col: `@authenticated` ..."). Non-empty means the build stops with these as
+  // errors: a program must never run with such a decorator silently dropped (a route served
+  // without its guard, a job that never runs).
+  std::vector<std::string> not_compiled;
   int test_count = 0;
   // The program serves HTTP: it includes <fitz/http.h> and links the HTTP runtime.
   bool http = false;

@@ -75,6 +75,7 @@ class Gen {
     bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
   };
   void collect_http();
+  void collect_not_compiled();
   bool has_http() const { return !http_routes_.empty(); }
   bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
   std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);

@@ -37,6 +37,24 @@ out=$(cd "$work/re" && "$fitz" build main.fitz -o prog2 --time-phases 2>&1)
 out=$(cd "$work/re" && "$fitz" build main.fitz --emit=cpp -o - 2>&1)
 [[ $out == *'#include <fitz/runtime.h>'* && $out == *'#line 2 "main.fitz"'* ]]; check "--emit=cpp" $?
 
+# A decorator that is checked but not compiled yet stops the build with a located error (exit 1)
+# instead of serving the route without its guard.
+cat >"$work/guard.fitz" <<'FITZ'
+@auth_provider
+fn current_user(token: Str) -> Int? {
+    return null
+}
+
+@get("/me")
+@authenticated
+fn me() -> Str {
+    return "me"
+}
+FITZ
+out=$("$fitz" build "$work/guard.fitz" -o "$work/guard" 2>&1); rc=$?
+[[ $rc == 1 && $out == *"guard.fitz:7:1: error: \`@authenticated\` is checked but not compiled"* && ! -e $work/guard ]]
+check "unguarded routes are refused (got $rc: $out)" $?
+
 # fitz run passes arguments and the exit status through.
 printf 'print("hi")\n' >"$work/hi.fitz"
 out=$("$fitz" run "$work/hi.fitz" 2>&1); rc=$?

@@ -80,6 +80,10 @@ inline Response from_fitz(const fitz::Ref<fzb::T_Response>& o) {
 // and the whole value; anything else is {"error": value}. All 500 unless a status says otherwise.
 template <class E> Response err_response(const E& e) {
   if constexpr (std::is_same_v<E, fitz::Str>) {
+    // The db runtime reports a lost or unreachable server as "database unavailable: ...";
+    // the spec answers that with 503 and no server details.
+    if (e.starts_with(fitz::Str::lit("database unavailable")))
+      return Response::error(503, fitz::http::Text("database unavailable"));
     return Response::error(500, fitz::http::Text(e));
   } else {
     if constexpr (requires { e->fld_status; }) {

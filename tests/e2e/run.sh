@@ -55,6 +55,35 @@ out=$("$fitz" build "$work/guard.fitz" -o "$work/guard" 2>&1); rc=$?
 [[ $rc == 1 && $out == *"guard.fitz:7:1: error: \`@authenticated\` is checked but not compiled"* && ! -e $work/guard ]]
 check "unguarded routes are refused (got $rc: $out)" $?
 
+# A handler whose database is unreachable answers 503 {"error": "database unavailable"}, and
+# the server keeps serving.
+cat >"$work/down.fitz" <<'FITZ'
+@get("/users")
+async fn users() -> Result<Int> {
+    let conn = db.connect("postgres://fitz@127.0.0.1:1/nowhere").await?
+    let rows = conn.query("SELECT 1", []).await?
+    return Ok(rows.len())
+}
+
+@get("/ping")
+fn ping() -> Str {
+    return "pong"
+}
+FITZ
+if "$fitz" build "$work/down.fitz" -o "$work/down" >"$work/down.log" 2>&1; then
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  PORT=$port FITZ_ACCESS_LOG=off "$work/down" >/dev/null 2>&1 &
+  down_pid=$!
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/ping" >/dev/null && break; sleep 0.05; done
+  out=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$port/users")
+  [[ $out == '{"error":"database unavailable"} 503' ]]; check "unreachable database is a 503 (got $out)" $?
+  out=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$port/ping")
+  [[ $out == '"pong" 200' ]]; check "the server keeps serving after a 503 (got $out)" $?
+  kill $down_pid; wait $down_pid 2>/dev/null
+else
+  check "a service using db builds: $(head -5 "$work/down.log")" 1
+fi
+
 # fitz run passes arguments and the exit status through.
 printf 'print("hi")\n' >"$work/hi.fitz"
 out=$("$fitz" run "$work/hi.fitz" 2>&1); rc=$?

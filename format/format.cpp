@@ -2,6 +2,9 @@
 // result means what the input meant before handing it out.
 #include "format/format.h"
 
+#include <pthread.h>
+
+#include <exception>
 
 #include "format/comments.h"
 #include "format/formatter.h"
@@ -41,9 +44,41 @@ std::string comment_list(std::string_view text) {
   return out;
 }
 
+// Layout recurses a few frames per level of nesting, and the parser accepts up to 1000 levels:
+// deeper than a default 8 MB stack holds in sanitizer builds. It runs on a thread of its own
+// with room for that (reserved address space; only the pages used are touched).
+template <class F> void on_big_stack(F& f) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{256} << 20);
+  struct Ctx {
+    F* f;
+    std::exception_ptr error;
+  } ctx{&f, nullptr};
+  void* (*entry)(void*) = [](void* p) -> void* {
+    auto* c = static_cast<Ctx*>(p);
+    try {
+      (*c->f)();
+    } catch (...) {
+      c->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  pthread_t thread;
+  bool started = pthread_create(&thread, &attr, entry, &ctx) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started) return f();  // no thread to be had: the caller's stack it is
+  pthread_join(thread, nullptr);
+  if (ctx.error) std::rethrow_exception(ctx.error);
+}
+
 std::string lay_out(std::string_view text, const frontend::SyntaxTree& tree, const FormatOptions& options) {
-  Formatter formatter(text, tree.root());
-  std::string out = print_doc(formatter.run(), options.width, options.indent);
+  std::string out;
+  auto work = [&] {
+    Formatter formatter(text, tree.root());
+    out = print_doc(formatter.run(), options.width, options.indent);
+  };
+  on_big_stack(work);
   if (out == "\n") out.clear();  // an empty file stays empty
   return out;
 }

@@ -450,9 +450,13 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c) {
       prog_.symbol(l.sym).used = true;
       const Symbol* s = t.valid() ? &prog_.symbol(t) : nullptr;
       if (s && s->kind == SymbolKind::Function) {
+        // Copies: symbol_value_type may check the callee first, which adds symbols and can
+        // move the one `s` points at.
+        const ModuleId fn_module = s->module;
+        const FnId fn_id = s->fn;
         TypeId ft = symbol_value_type(c.callee, l.sym, n->name.span);
         set_type(c.callee, ft);
-        const FnInfo& fi = prog_.modules[s->module.index].fns[s->fn.index];
+        const FnInfo& fi = prog_.modules[fn_module.index].fns[fn_id.index];
         info.kind = CallKind::Function;
         info.symbol = t;
         return call_user_fn(e, c, info, fi.params, ft, fmt::format("function `{}`", n->name.text), name_span);

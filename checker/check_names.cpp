@@ -179,19 +179,22 @@ TypeId Checker::symbol_value_type(ExprId e, SymbolId id, Span at) {
   if (e.valid()) tir_->refs[e.index] = Ref{RefKind::Symbol, target.index};
   switch (s.kind) {
     case SymbolKind::Function: {
-      if (s.module == mod_) {
-        FnInfo& fi = tir_->fns[s.fn.index];
+      // Copies: checking the function below adds symbols, which may move `s` away.
+      const FnId fn = s.fn;
+      const ModuleId module = s.module;
+      if (module == mod_) {
+        FnInfo& fi = tir_->fns[fn.index];
         if (fi.return_inferred) {
-          if (fn_in_progress_[s.fn.index]) {
+          if (fn_in_progress_[fn.index]) {
             std::vector<TypeId> ps;
             for (const ParamInfo& p : fi.params) ps.push_back(p.type);
             return types_->fn(ps, fi.is_async ? types_->future(types_->any()) : types_->any());
           }
-          ensure_fn_checked(s.fn);
+          ensure_fn_checked(fn);
         }
-        return tir_->fns[s.fn.index].type;
+        return tir_->fns[fn.index].type;
       }
-      return prog_.modules[s.module.index].fns[s.fn.index].type;
+      return prog_.modules[module.index].fns[fn.index].type;
     }
     case SymbolKind::Type:
       error(DiagKind::NotAValue, at, fmt::format("type `{}` is not a value", s.name))

@@ -27,10 +27,7 @@ class Translator {
 
   std::optional<OrmError> error;
 
-  std::optional<Piece> piece(ExprId e) {
-    const Expr& x = ast_.get(e);
-    return std::visit([&](const auto& d) -> std::optional<Piece> { return on(e, x, d); }, x.data);
-  }
+  std::optional<Piece> piece(ExprId e);
 
  private:
   std::optional<Piece> fail(OrmErrorCode code, Span at, std::string message, std::string hint = "") {
@@ -337,6 +334,13 @@ class Translator {
   std::string_view row_;
   std::vector<SqlParam>& params_;
 };
+
+// Defined after the class: clang 14 does not instantiate the catch-all `on` template for a
+// generic lambda written inside the class body ahead of the template's declaration.
+std::optional<Piece> Translator::piece(ExprId e) {
+  const Expr& x = ast_.get(e);
+  return std::visit([&](const auto& d) -> std::optional<Piece> { return on(e, x, d); }, x.data);
+}
 
 }  // namespace
 

@@ -54,7 +54,7 @@ run_target() {
       ;;
   esac
   local start=$SECONDS rc=0
-  "$out/bin/fitz_${t}_fuzz" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  "$out/bin/fitz_${t}_fuzz" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$out/artifacts/$t-" "${args[@]}" "$corpus" >"$log" 2>&1 || rc=$?
   local execs cov
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "cli/driver.h"
+#include "codegen/toolchain.h"
 
 namespace fitz::cli {
 
@@ -42,10 +43,9 @@ int cmd_bench(const std::vector<std::string>& args, Io io) {
       io.out << kBenchHelp;
       return kOk;
     }
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    io.err << "error: cannot locate the running fitz binary: " << ec.message() << "\n";
+  fs::path exe = codegen::self_exe();
+  if (exe.empty()) {
+    io.err << "error: cannot locate the running fitz binary\n";
     return kUsageError;
   }
   fs::path build = exe.parent_path().parent_path();  // build/bin/fitz → build

@@ -28,12 +28,6 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? std::string(v) : fallback;
 }
 
-fs::path self_exe() {
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : p;
-}
-
 // What identifies a file's version cheaply: size and modification time.
 std::string file_stamp(const fs::path& p) {
   struct stat st {};
@@ -49,6 +43,12 @@ std::string shell_quote(const std::string& s) {
 }
 
 }  // namespace
+
+fs::path self_exe() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : p;
+}
 
 std::string content_hash(std::string_view data) {
   // Two independent FNV-1a streams; a cache key, not a security property.

@@ -17,6 +17,9 @@ struct RuntimeLocation {
   std::filesystem::path http_library;  // libfitz_http.a (empty when not found)
 };
 
+// The running executable (from /proc/self/exe); empty when it cannot be read.
+std::filesystem::path self_exe();
+
 // Looks next to the running `fitz` (build tree: bin/../lib, installed: bin/../lib/fitz) and
 // falls back to the paths this build was configured with.
 std::optional<RuntimeLocation> find_runtime(std::string& error);

@@ -49,6 +49,9 @@ run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
 step "db module end to end: the users-pg example, faults as values, transactions, FITZ_DB_LOG"
 run e2e-db bash tests/pg/db_e2e.sh "$build/bin/fitz"
 
+step "database faults: a service under write load while its own Postgres restarts, terminated backends, an exhausted pool"
+run e2e-db-faults bash tests/pg/fault_e2e.sh "$build/bin/fitz"
+
 step "ORM end to end: compiled queries against Postgres, values only as parameters"
 run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
 

@@ -1,8 +1,18 @@
 // The benchmark service written against the public fitz::http API the way generated code
-// uses it: GET /health and POST /echo with a typed body (decoded, then encoded back).
+// uses it: GET /health and POST /echo with a typed body (decoded, then encoded back), and
+// GET /users/{id} straight on the Postgres client (runtime/pg): one pool per worker loop, one
+// prepared query, the row encoded by the same JSON writer. It is what a C++ programmer would
+// write by hand with this runtime, so Fitz against it is what the language costs.
+#include <boost/asio/io_context.hpp>
+#include <coroutine>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "fitz/http.h"
+#include "pg/conninfo.h"
+#include "pg/pool.h"
 
 namespace bench {
 struct Msg {
@@ -13,6 +23,87 @@ struct Msg {
   auto fitz_fields() const { return std::tie(text, n); }
   auto fitz_fields() { return std::tie(text, n); }
 };
+
+struct User {
+  static constexpr const char* fitz_name = "User";
+  static constexpr const char* fitz_field_names[] = {"id", "name", "email", "created_at"};
+  int64_t id = 0;
+  fitz::Str name, email, created_at;
+  auto fitz_fields() const { return std::tie(id, name, email, created_at); }
+  auto fitz_fields() { return std::tie(id, name, email, created_at); }
+};
+
+namespace pg = fitz::pg;
+
+// Callbacks resume the handler through the scheduler, never inside the connection's own code.
+struct Acquire {
+  std::shared_ptr<pg::Pool> pool;
+  std::optional<pg::Result<pg::Pool::Lease>> result;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    pool->acquire([this, h](pg::Result<pg::Pool::Lease> r) {
+      result.emplace(std::move(r));
+      fitz::scheduler().post(h);
+    });
+  }
+  pg::Result<pg::Pool::Lease> await_resume() { return std::move(*result); }
+};
+
+struct Query {
+  pg::AsyncConnection* conn;
+  std::string_view sql;
+  std::span<const pg::Param> params;
+  std::optional<pg::Result<pg::QueryResult>> result;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    pg::QueryOptions options;
+    options.result_format = pg::Format::Text;
+    conn->query(sql, params, options, [this, h](pg::Result<pg::QueryResult> r) {
+      result.emplace(std::move(r));
+      fitz::scheduler().post(h);
+    });
+  }
+  pg::Result<pg::QueryResult> await_resume() { return std::move(*result); }
+};
+
+// Connections belong to the loop that reads them: one pool per HTTP worker.
+std::shared_ptr<pg::Pool> worker_pool() {
+  thread_local std::shared_ptr<pg::Pool> pool;
+  if (!pool) {
+    const char* url = std::getenv("DATABASE_URL");
+    auto info = pg::parse_conninfo(url ? url : "postgres://fitz:fitz@127.0.0.1:5432/fitz");
+    if (!info) return nullptr;
+    auto* ioc = static_cast<boost::asio::io_context*>(fitz::scheduler().io_context());
+    pool = pg::Pool::create(*ioc, std::move(*info), pg::PoolOptions::from_env());
+  }
+  return pool;
+}
+
+constexpr std::string_view kUserSql =
+    "SELECT id, name, email, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
+    "FROM users WHERE id = $1";
+
+fitz::Str str_of(std::optional<std::string_view> v) { return v ? fitz::Str(v->data(), v->size()) : fitz::Str(); }
+
+fitz::Task<fitz::http::Response> get_user(fitz::http::Request& req) {
+  using fitz::http::Response;
+  fitz::http::Binder b(req);
+  int64_t id = b.path_int(0, "id");
+  if (b.failed()) co_return b.error();
+  auto pool = worker_pool();
+  if (!pool) co_return Response::error(500, "invalid DATABASE_URL");
+  Acquire acquire{pool, std::nullopt};
+  auto lease = co_await acquire;
+  if (!lease) co_return Response::error(503, "database unavailable");
+  pg::Param param = pg::Param::text(std::to_string(id), pg::oid::kInt8);
+  Query query{&**lease, kUserSql, std::span<const pg::Param>(&param, 1), std::nullopt};
+  auto rows = co_await query;
+  if (!rows) co_return Response::error(503, "database unavailable");
+  if (rows->size() == 0) co_return Response::error(404, "user not found");
+  const pg::RowSet& r = rows->rows;
+  co_return Response::json_value(200, fitz::make<User>(int64_t(std::strtoll(std::string(r.value(0, 0).value_or("0")).c_str(), nullptr, 10)),
+                                                       str_of(r.value(0, 1)), str_of(r.value(0, 2)), str_of(r.value(0, 3))));
+}
 }  // namespace bench
 
 template <> struct fitz::http::JsonDecode<fitz::Ref<bench::Msg>> {
@@ -46,5 +137,6 @@ int main(int argc, char** argv) {
     if (b.failed()) return b.error();
     return Response::json_value(200, msg);
   });
+  app.get("/users/{id}", &bench::get_user);
   return app.run();
 }

@@ -94,6 +94,8 @@ def run_impl_suite(ctx, suite, impl) -> dict:
         result["idle_rss_mb"] = round(procs.rss_kb(procs.tree(server.proc.pid)) / 1024, 2)
         log(ctx, f"{suite.name} / {impl.name}: up in {server.cold_start_ms:.0f} ms")
         for phase in suite.phases:
+            if phase.only and impl.name not in phase.only:
+                continue
             if ctx.warmup > 0:
                 run_loadgen(ctx, phase.scenario(ctx.quick, seconds_override=ctx.warmup), port,
                             f"{impl.name} {phase.name} warm-up", ctx.warmup)

@@ -16,8 +16,9 @@ def ep(name, path, method="GET", body=None, weight=1, expect=None):
 
 
 class Phase:
-    def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None):
+    def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None, only=None):
         self.name, self.endpoints, self.connections, self.seconds = name, endpoints, connections, seconds
+        self.only = only  # the implementations that serve this phase (default: every one of the suite)
         self.stages = stages  # ramping stages instead of one fixed level
         self.headers = headers or {}
         self.pgbench = pgbench  # SQL script of the same query, for the database ceiling
@@ -96,8 +97,12 @@ SUITES = [
         Phase("POST /echo", [ep("echo", "/echo", "POST", {"text": "hello {seq}", "n": 42}, expect=200)],
               connections=50, seconds=15),
         Phase("GET /plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=50, seconds=15),
+        Phase("GET /users/{id}", [ep("GET /users/{id}", "/users/{rand:1:50}", expect=200)], connections=10, seconds=15,
+              only=["fitz", "cpp"]),
     ], "The same routes and the same work in Fitz, in C++ written by hand on the fitz runtime, and in C++ on "
-       "bare Beast; 50 connections, 15 s each."),
+       "bare Beast; 50 connections, 15 s each. GET /users/{id} (10 connections, the published benchmark's "
+       "level) compares Fitz with the same query written by hand on the fitz runtime's Postgres client; the "
+       "Beast baseline has no database client."),
     Suite("memory", "Memory under sustained load and connection churn", PEERS, 200, 10, [
         Phase("sustained", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=50, seconds=60),
         Phase("churn", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=20, seconds=30,

@@ -61,8 +61,8 @@ run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
 run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
 
-step "fuzz: bounded runs of the libFuzzer targets (frontend, checker, formatter, JSON body, HTTP request, Postgres protocol)"
-run fuzz env FITZ_FUZZ_SECONDS="${FITZ_FUZZ_SECONDS:-30}" bash scripts/fuzz.sh "$build/fuzz" frontend checker format json http_request pg_protocol
+step "fuzz: bounded runs of the libFuzzer targets (frontend, checker, formatter, JSON body, HTTP request, Postgres protocol, JWT)"
+run fuzz env FITZ_FUZZ_SECONDS="${FITZ_FUZZ_SECONDS:-30}" bash scripts/fuzz.sh "$build/fuzz" frontend checker format json http_request pg_protocol jwt
 
 step "bench: fitz-loadgen agrees with wrk on /plaintext"
 run loadgen-vs-wrk bash bench/loadgen/validate.sh "$build"

@@ -23,6 +23,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A toolchain built with AddressSanitizer (FITZ_SANITIZE, FITZ_FUZZ) has an instrumented
+// runtime library next to it, which only links into programs built with the same sanitizers.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRuntimeSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kRuntimeSanitized = true;
+#else
+constexpr bool kRuntimeSanitized = false;
+#endif
+#else
+constexpr bool kRuntimeSanitized = false;
+#endif
+
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::string(v) : fallback;
@@ -144,7 +158,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     flags.back() = "-Wall";
     flags.push_back("-Werror");
   }
-  if (options.sanitize) {
+  if (options.sanitize || kRuntimeSanitized) {
     flags.push_back("-fsanitize=address,undefined");
     flags.push_back("-fno-omit-frame-pointer");
     // GCC's flow analysis reports false "may be used uninitialized" on sanitizer-instrumented

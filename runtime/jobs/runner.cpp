@@ -50,6 +50,7 @@ struct JobRunner::State {
   std::condition_variable cv;
   asio::io_context* ioc = nullptr;
   bool started = false;
+  int in_tick = 0;  // ticks running now (touched only on the runner thread)
 };
 
 namespace {
@@ -64,8 +65,19 @@ Task<Outcome> attempt_once(Prepared* p) {
   co_return o;
 }
 
+// Counts a tick as running for as long as the coroutine's body lasts.
+struct TickGuard {
+  int* count;
+  explicit TickGuard(int* c) : count(c) { ++*count; }
+  ~TickGuard() { --*count; }
+  TickGuard(const TickGuard&) = delete;
+  TickGuard& operator=(const TickGuard&) = delete;
+};
+
 // One tick: claim it (with a store), then attempts until one succeeds or retries run out.
-Task<Null> run_tick(Prepared* p, int64_t tick, std::atomic<bool>* stopping) {
+Task<Null> run_tick(Prepared* p, int64_t tick, JobRunner::State* st) {
+  TickGuard running(&st->in_tick);
+  std::atomic<bool>* stopping = &st->stopping;
   const std::string& name = p->job.name;
   Any conn;
   bool stored = !p->store_url.empty();
@@ -159,12 +171,13 @@ Task<std::optional<int64_t>> setup_store(Prepared* p) {
   co_return std::nullopt;
 }
 
-Task<Null> cron_loop(Prepared* p, std::atomic<bool>* stopping) {
+Task<Null> cron_loop(Prepared* p, JobRunner::State* st) {
+  std::atomic<bool>* stopping = &st->stopping;
   if (!p->store_url.empty()) {
     std::optional<int64_t> missed = co_await setup_store(p);
     if (missed) {
       log_job("info", "job.catch_up", p->job.name, {{"tick", std::to_string(*missed)}});
-      co_await run_tick(p, *missed, stopping);
+      co_await run_tick(p, *missed, st);
     }
   }
   int64_t after = now_secs();
@@ -180,7 +193,7 @@ Task<Null> cron_loop(Prepared* p, std::atomic<bool>* stopping) {
       co_await fitz::detail::TimerAwait{wait < 60000 ? wait : 60000};
       if (stopping->load()) co_return Null{};
     }
-    co_await run_tick(p, *next, stopping);
+    co_await run_tick(p, *next, st);
     // A run longer than the period skips the ticks it overlapped (no pile-up).
     after = std::max(*next, now_secs());
   }
@@ -204,10 +217,20 @@ void thread_main(JobRunner::State* st) {
   }
   st->cv.notify_all();
   std::vector<Task<Null>> loops;
-  for (auto& p : st->prepared) loops.push_back(cron_loop(p.get(), &st->stopping));
-  while (!st->stopping.load()) {
+  for (auto& p : st->prepared) loops.push_back(cron_loop(p.get(), st));
+  // After stop(), a tick already running gets up to kShutdownGrace to finish its attempt, so
+  // its records (and the claim) are never left half-written by an ordinary shutdown.
+  constexpr auto kShutdownGrace = std::chrono::seconds(10);
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  for (;;) {
     try {
-      if (!scheduler().run_one()) break;
+      if (st->stopping.load()) {
+        if (!deadline) deadline = std::chrono::steady_clock::now() + kShutdownGrace;
+        if (st->in_tick == 0 || std::chrono::steady_clock::now() > *deadline) break;
+        ioc.run_one_for(std::chrono::milliseconds(100));
+      } else if (!scheduler().run_one()) {
+        break;
+      }
     } catch (Panic& p) {
       log_job("error", "job.error", "", {{"error", str_of(p.message)}});
     }

@@ -30,6 +30,33 @@ std::string header_param_name(std::string_view header) {
   return out;
 }
 
+// The user type of the program's `@auth_provider` as written (`User` of `-> Result<User>`,
+// spaces dropped), or "" when there is none. Read from the syntax of every module, so a
+// handler may be checked before the module that declares the provider.
+std::string auth_user_type(const ModuleGraph& graph, const SourceManager& sources) {
+  for (ModuleId m : graph.init_order) {
+    const Ast& ast = graph.get(m).ast;
+    for (StmtId s : ast.top_level) {
+      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+      if (!f) continue;
+      const FnDecl& d = ast.get(f->fn);
+      bool provider = std::any_of(d.decorators.begin(), d.decorators.end(),
+                                  [](const Decorator& dec) { return dec.name.text == "auth_provider"; });
+      if (!provider || !d.return_type.valid()) continue;
+      TypeExprId t = d.return_type;
+      if (auto* n = std::get_if<NamedType>(&ast.get(t).data);
+          n && !n->path.empty() && n->path.back().text == "Result" && !n->args.empty())
+        t = n->args[0];
+      std::string out;
+      Span sp = ast.get(t).span;
+      for (char c : sources.file(sp.file).slice(sp))
+        if (c != ' ') out += c;
+      return out;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 bool Checker::is_builtin_struct(TypeId t, std::string_view name) const {
@@ -186,6 +213,13 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
     header_params.push_back(param);
   }
 
+  // On a guarded route the parameter of the `@auth_provider`'s user type receives the user.
+  bool guarded = std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const Decorator& d) {
+    return d.name.text == "authenticated" || d.name.text == "admin" || d.name.text == "requires";
+  });
+  std::string user_type = guarded ? auth_user_type(graph_, sources_) : std::string();
+  bool user_bound = false;
+
   const ParamInfo* body = nullptr;
   for (const ParamInfo& p : info.params) {
     bool in_path = std::find(path_names.begin(), path_names.end(), p.name) != path_names.end();
@@ -210,6 +244,15 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
     }
     if (std::find(header_params.begin(), header_params.end(), p.name) != header_params.end()) continue;
     if (is_builtin_struct(p.type, "Request")) continue;
+    if (!user_bound && !user_type.empty()) {
+      std::string shown;
+      for (char c : show(p.type))
+        if (c != ' ') shown += c;
+      if (shown == user_type) {
+        user_bound = true;
+        continue;
+      }
+    }
     if (body) {
       error(DiagKind::HandlerParam, p.span,
             fmt::format("`{}` has two body parameters, `{}` and `{}`; a request has one body", fname, body->name, p.name))

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "codegen/emit_auth.h"
 #include "codegen/gen.h"
 #include "openapi/openapi.h"
 
@@ -300,6 +301,7 @@ void Gen::emit_http_fns() {
 }
 
 void Gen::emit_http_wrappers() {
+  emit_auth_guard(*this);
   // Middleware adapters, one per middleware function.
   for (const HttpFnRef& h : http_fns_) {
     mod_ = h.module;
@@ -382,9 +384,13 @@ void Gen::emit_http_wrappers() {
     FnCtx ctx;
     ctx.top_level = true;
     fn_ = &ctx;
+    // @authenticated / @admin / @requires: checked first; an async provider makes the wrapper a coroutine.
+    AuthRoute guard = auth_route(*this, r.module, r.fn);
+    bool async = info.is_async || (guard.guarded && guard.async);
     line(fmt::format("static {} fzw_{}(fitz::http::Request& req) {{",
-                     info.is_async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri));
+                     async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri));
     ++indent_;
+    emit_auth_check(*this, guard);
     line("fitz::http::Binder b(req);");
     std::vector<std::string> args;
     for (size_t i = 0; i < info.params.size(); ++i) {
@@ -400,7 +406,9 @@ void Gen::emit_http_wrappers() {
       auto hi = std::find_if(headers.begin(), headers.end(), [&](const auto& h) { return h.first == p.name; });
       const char* suffix = k == TypeKind::Int ? "int" : k == TypeKind::Float ? "float" : k == TypeKind::Bool ? "bool" : "str";
       std::string code;
-      if (pi != path_names.end()) {
+      if (int(i) == guard.user_param) {
+        code = "fz_user.value()";
+      } else if (pi != path_names.end()) {
         code = fmt::format("b.path_{}({}, {})", suffix, pi - path_names.begin(), cname);
         if (k == TypeKind::Any) code = "fitz::to_any(" + code + ")";
       } else if (qi != query_names.end()) {
@@ -428,7 +436,7 @@ void Gen::emit_http_wrappers() {
       line(fmt::format("{} {} = {};", cpp_type(t), a, code));
       args.push_back(a);
     }
-    std::string ret = info.is_async ? "co_return " : "return ";
+    std::string ret = async ? "co_return " : "return ";
     line(fmt::format("if (b.failed()) {}b.error();", ret));
     std::string call_args;
     for (size_t i = 0; i < args.size(); ++i) call_args += (i ? ", " : "") + args[i];
@@ -436,7 +444,7 @@ void Gen::emit_http_wrappers() {
     if (info.is_async)
       line(fmt::format("co_return fzh::finish(co_await {}({}));", callee, call_args));
     else
-      line(fmt::format("return fzh::finish({}({}));", callee, call_args));
+      line(fmt::format("{}fzh::finish({}({}));", ret, callee, call_args));
     --indent_;
     line("}");
     fn_ = nullptr;

@@ -22,11 +22,8 @@ void Gen::collect_not_compiled() {
   if (options_.test_mode) return;
   // Decorators the checker accepts (spec'd, validated) whose runtime is not wired into
   // generated programs yet, and what dropping each would do.
-  static constexpr std::pair<std::string_view, std::string_view> kPending[] = {
-      {"authenticated", "the route would be served without its authentication guard"},
-      {"admin", "the route would be served without its admin guard"},
-      {"requires", "the route would be served without its role guard"},
-      {"auth_provider", "the routes it should guard would be served unguarded"},
+  // (A vector: the list may be empty.)
+  static const std::vector<std::pair<std::string_view, std::string_view>> kPending = {
       {"ws", "the WebSocket endpoint would not exist"},
       {"cron", "the job would never run"},
       {"background", "the job would run inline instead of in the background"},
@@ -91,6 +88,7 @@ GenResult Gen::run() {
   }
   emit_inits();
   emit_main();
+  if (result_.auth) out_.insert(out_.find('\n') + 1, "#include <fitz/auth.h>\n");
   result_.cpp = std::move(out_);
   return std::move(result_);
 }
@@ -119,6 +117,10 @@ std::string Gen::sym_ref(SymbolId id) {
     case SymbolKind::BuiltinValue:
       // Built-in values the runtime implements (fitz/db.h); the others are not compiled yet.
       if (s.name == "db") return "fitz::db_module()";
+      if (s.name == "jwt" || s.name == "hash" || s.name == "auth") {  // fitz/auth.h
+        result_.auth = true;
+        return fmt::format("fitz::auth::{}_module()", s.name);
+      }
       [[fallthrough]];
     default:
       result_.unsupported.push_back(fmt::format("a reference to `{}` ({})", s.name,

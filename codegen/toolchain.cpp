@@ -112,6 +112,8 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
         loc.http_library = h;
         break;
       }
+    if (fs::path a = lib.parent_path() / "libfitz_auth.a"; fs::exists(a, ec) && fs::exists(inc / "fitz" / "auth.h", ec))
+      loc.auth_library = a;
     return loc;
   }
   error = "cannot find the fitz runtime (fitz/runtime.h and libfitz_runtime.a) next to the fitz binary";
@@ -178,6 +180,13 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     }
     key_material += "\n" + file_stamp(runtime.http_library);
   }
+  if (options.auth) {
+    if (runtime.auth_library.empty() || runtime.http_library.empty()) {
+      result.diagnostics = "cannot find the fitz auth runtime (libfitz_auth.a) next to " + runtime.library.string() + "\n";
+      return result;
+    }
+    key_material += "\n" + file_stamp(runtime.auth_library) + "\n" + file_stamp(runtime.http_library);
+  }
   for (const auto& l : runtime.extra_libs)
     if (!l.starts_with("-")) key_material += "\n" + file_stamp(l);
   std::string key = content_hash(key_material);
@@ -215,9 +224,14 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.push_back(src.string());
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
-  if (options.http) argv.push_back(runtime.http_library.string());  // before the core it uses
+  if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
+  if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses
   argv.push_back(runtime.library.string());
   for (const auto& l : runtime.extra_libs) argv.push_back(l);
+  if (options.auth) {
+    argv.push_back("-largon2");
+    argv.push_back("-lcrypto");
+  }
   for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
 
   int rc = run_capture(argv, result.diagnostics);

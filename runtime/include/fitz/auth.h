@@ -218,4 +218,13 @@ template <class U> class Guard {
 // parse makes every request a 401 with the reason.
 Guard<Claims> jwt_guard(Str key, Alg alg, JwtOptions options = JwtOptions());
 
+// ---- The values Fitz programs see (modules.cpp) ------------------------------------------
+
+// `jwt` (encode, decode), `hash` (password, verify) and `auth` (revoke, is_revoked in memory;
+// blacklist, is_blacklisted, cleanup_expired in Postgres), called through `any_method`.
+// `jwt.decode` rejects ids revoked with `auth.revoke`.
+Any jwt_module();
+Any hash_module();
+Any auth_module();
+
 }  // namespace fitz::auth

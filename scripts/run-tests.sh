@@ -58,6 +58,9 @@ run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
 step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
 run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 
+step "auth end to end: JWT login, guarded routes, every bad token a 401, roles 403, revocation"
+run e2e-auth bash tests/e2e/auth.sh "$build/bin/fitz"
+
 step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
 run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
 

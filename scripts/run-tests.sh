@@ -55,9 +55,6 @@ run e2e-db-faults bash tests/pg/fault_e2e.sh "$build/bin/fitz"
 step "ORM end to end: compiled queries against Postgres, values only as parameters"
 run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
 
-step "jobs end to end: spawn, failing cron jobs retried and logged, two replicas run each cron tick once"
-run e2e-jobs bash tests/e2e/jobs.sh "$build/bin/fitz"
-
 step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
 run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 

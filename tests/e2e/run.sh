@@ -37,8 +37,8 @@ out=$(cd "$work/re" && "$fitz" build main.fitz -o prog2 --time-phases 2>&1)
 out=$(cd "$work/re" && "$fitz" build main.fitz --emit=cpp -o - 2>&1)
 [[ $out == *'#include <fitz/runtime.h>'* && $out == *'#line 2 "main.fitz"'* ]]; check "--emit=cpp" $?
 
-# A decorator that is checked but not compiled yet stops the build with a located error (exit 1)
-# instead of serving the route without its guard.
+# A guarded route whose @auth_provider cannot be compiled (it must take the headers and return
+# a Result) stops the build with a located error (exit 1) instead of serving it unguarded.
 cat >"$work/guard.fitz" <<'FITZ'
 @auth_provider
 fn current_user(token: Str) -> Int? {
@@ -52,7 +52,7 @@ fn me() -> Str {
 }
 FITZ
 out=$("$fitz" build "$work/guard.fitz" -o "$work/guard" 2>&1); rc=$?
-[[ $rc == 1 && $out == *"guard.fitz:7:1: error: \`@authenticated\` is checked but not compiled"* && ! -e $work/guard ]]
+[[ $rc == 1 && $out == *"guard.fitz:1:1: error: an \`@auth_provider\` takes one parameter, the request headers"* && ! -e $work/guard ]]
 check "unguarded routes are refused (got $rc: $out)" $?
 
 # A handler whose database is unreachable answers 503 {"error": "database unavailable"}, and

@@ -1,125 +1,186 @@
-// `fitz db diff|migrate|status`: the `@table` types of a program against a live Postgres schema.
-// `diff` prints the additive DDL (CREATE SCHEMA/TABLE, ADD COLUMN, CREATE INDEX) that would bring
-// the database to the types; `migrate` applies it in one transaction and records it in
-// `_fitz_migrations`; `status` lists applied migrations and whether the schema is in sync.
+// `fitz db`: the `@table` types of a program against a live Postgres schema, and the migration
+// files of the project. This file parses the options and runs the read-only subcommands: `diff`
+// prints the DDL that would bring the database to the types, `status` lists applied and pending
+// migrations, `check` exits 1 when anything has drifted. `new`, `migrate` and `rollback` are in
+// cmd_db_migrations.cpp.
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <ostream>
 
 #include "checker/check_orm.h"
 #include "checker/checker.h"
-#include "cli/driver.h"
+#include "cli/cmd_db_internal.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
-#include "orm/ddl.h"
-#include "pg/blocking_conn.h"
 
 namespace fitz::cli {
 
 namespace {
 
-constexpr const char* kDbUsage = R"(usage: fitz db <diff|migrate|status> [PATH] [--url URL]
+constexpr const char* kDbUsage = R"(usage: fitz db <subcommand> [PATH] [options]
 
 Compares the @table types of a .fitz file, a directory or (with no PATH) the project around the
-current directory with the schema of a Postgres database (--url, else DATABASE_URL).
+current directory with the schema of a Postgres database (--url, else DATABASE_URL), and manages
+the migration files in migrations/ (YYYYMMDDHHMMSS_<name>.sql with `-- UP` and `-- DOWN`).
 
-  diff      print the DDL that would bring the database to the types (additive changes only;
-            differences it leaves alone are printed as comments)
-  migrate   apply that DDL in one transaction and record it in _fitz_migrations
-  status    list the applied migrations and say whether the database matches the types
+  new NAME   write migrations/<timestamp>_NAME.sql; with a database, its UP holds the DDL that
+             brings the database to the types and its DOWN the DDL that undoes it
+  diff       print the DDL that would bring the database to the types (additive changes only;
+             differences it leaves alone are printed as comments)
+  migrate    apply the pending migration files, each in its own transaction; without files,
+             apply the diff in one transaction; both are recorded in _fitz_migrations
+  rollback   run the DOWN section of the last applied migration(s) and forget them
+  status     list the applied and pending migrations and say whether the database matches
+  check      exit 1 when migrations are pending or the database differs from the types
 
 options:
-  --url URL    the database (default: the DATABASE_URL environment variable)
-  -h, --help   show this help
+  --url URL             the database (default: the DATABASE_URL environment variable)
+  --dir DIR             the migration files (default: migrations/ of the project)
+  --allow-destructive   run statements that drop tables, columns or data (DROP, TRUNCATE,
+                        DELETE, column type changes); refused without it
+  --dry-run             migrate: print what would run, change nothing
+  --count N             rollback: how many migrations to undo (default 1)
+  --empty               new: write an empty template without reading the database
+  -h, --help            show this help
 )";
 
-constexpr const char* kTrackingTable =
-    "CREATE TABLE IF NOT EXISTS \"_fitz_migrations\" (\"version\" text PRIMARY KEY, "
-    "\"applied_at\" timestamptz NOT NULL DEFAULT now(), \"statements\" text NOT NULL)";
-
-std::string text_of(const pg::Row& row, std::string_view column) {
-  auto v = row.get<std::optional<std::string>>(column);
-  return v && *v ? **v : std::string();
+int usage(Io io, const std::string& message) {
+  io.err << "error: " << message << "\n\n" << kDbUsage;
+  return kUsageError;
 }
 
-pg::Result<orm::LiveSchema> read_schema(pg::BlockingConnection& conn) {
-  orm::LiveSchema live;
-  auto schemas = conn.query("SELECT nspname::text AS name FROM pg_namespace", {}, {pg::Format::Text});
-  if (!schemas) return schemas.error();
-  for (size_t i = 0; i < schemas->size(); ++i) live.schemas.push_back(text_of(schemas->row(i), "name"));
-  auto cols = conn.query(
-      "SELECT table_schema::text AS s, table_name::text AS t, column_name::text AS c, data_type::text AS d, "
-      "is_nullable::text AS n FROM information_schema.columns WHERE table_schema NOT IN ('pg_catalog', "
-      "'information_schema') ORDER BY table_schema, table_name, ordinal_position",
-      {}, {pg::Format::Text});
-  if (!cols) return cols.error();
-  for (size_t i = 0; i < cols->size(); ++i) {
-    pg::Row r = cols->row(i);
-    std::string s = text_of(r, "s"), t = text_of(r, "t");
-    if (live.tables.empty() || live.tables.back().schema != s || live.tables.back().name != t)
-      live.tables.push_back(orm::LiveTable{s, t, {}});
-    live.tables.back().columns.push_back(orm::LiveColumn{text_of(r, "c"), text_of(r, "d"), text_of(r, "n") == "YES"});
+// Drift reported by `check`: pending files, missing DDL, differences left alone.
+int run_check(const db::Options& o, pg::BlockingConnection& conn, const orm::SchemaDiff& diff, Io io) {
+  std::vector<db::OnDisk> files;
+  if (!db::read_migrations(o.migrations_dir, files, io)) return kUserError;
+  auto applied = db::applied_versions(conn);
+  if (!applied) return db::fail(applied.error(), io);
+  size_t problems = 0;
+  for (const db::OnDisk& f : files)
+    if (std::find(applied->begin(), applied->end(), f.file.version) == applied->end()) {
+      io.out << "pending migration " << f.file.version << "\n";
+      ++problems;
+    }
+  for (const std::string& s : diff.statements) {
+    io.out << "missing: " << s << ";\n";
+    ++problems;
   }
-  auto idx = conn.query("SELECT indexname::text AS name FROM pg_indexes", {}, {pg::Format::Text});
-  if (!idx) return idx.error();
-  for (size_t i = 0; i < idx->size(); ++i) live.indexes.push_back(text_of(idx->row(i), "name"));
-  return live;
+  for (const std::string& n : diff.notes) {
+    io.out << "differs: " << n << "\n";
+    ++problems;
+  }
+  if (problems == 0) {
+    io.out << "in sync: every migration is applied and the database matches the @table types\n";
+    return kOk;
+  }
+  io.out << "drifted: " << problems << " difference(s)\n";
+  return kUserError;
+}
+
+int run_status(const db::Options& o, pg::BlockingConnection& conn, const orm::SchemaDiff& diff, Io io) {
+  std::vector<db::OnDisk> files;
+  if (!db::read_migrations(o.migrations_dir, files, io)) return kUserError;
+  if (auto r = db::ensure_tracking_table(conn); !r) return db::fail(r.error(), io);
+  auto applied = conn.query("SELECT version, applied_at::text AS at FROM \"_fitz_migrations\" ORDER BY version", {},
+                            {pg::Format::Text});
+  if (!applied) return db::fail(applied.error(), io);
+  std::vector<std::string> done;
+  for (size_t i = 0; i < applied->size(); ++i) {
+    done.push_back(db::text_of(applied->row(i), "version"));
+    io.out << "applied " << done.back() << " at " << db::text_of(applied->row(i), "at") << "\n";
+  }
+  size_t pending_files = 0;
+  for (const db::OnDisk& f : files)
+    if (std::find(done.begin(), done.end(), f.file.version) == done.end()) {
+      io.out << "pending " << f.file.version << "\n";
+      ++pending_files;
+    }
+  if (diff.statements.empty()) io.out << "in sync: the database matches the @table types\n";
+  else io.out << "pending: " << diff.statements.size() << " statement(s); `fitz db diff` shows them\n";
+  return diff.statements.empty() && pending_files == 0 ? kOk : kUserError;
 }
 
 }  // namespace
 
 int cmd_db(const std::vector<std::string>& args, Io io) {
-  std::string sub, target, url;
+  db::Options o;
+  std::string dir;
+  std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string_view a = args[i];
     if (a == "-h" || a == "--help") {
       io.out << kDbUsage;
       return kOk;
     }
-    if (a == "--url") {
-      if (i + 1 >= args.size()) {
-        io.err << "error: `--url` needs a value\n\n" << kDbUsage;
-        return kUsageError;
+    auto value = [&](std::string_view flag, std::string& into) -> int {
+      if (a == flag) {
+        if (i + 1 >= args.size()) return usage(io, "`" + std::string(flag) + "` needs a value");
+        into = args[++i];
+        return -1;
       }
-      url = args[++i];
+      if (a.starts_with(std::string(flag) + "=")) {
+        into = std::string(a.substr(flag.size() + 1));
+        return -1;
+      }
+      return 0;
+    };
+    std::string count;
+    int r = value("--url", o.url);
+    if (r == 0) r = value("--dir", dir);
+    if (r == 0) r = value("--count", count);
+    if (r > 0) return r;
+    if (r < 0) {
+      if (!count.empty()) {
+        auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), o.count);
+        if (ec != std::errc() || end != count.data() + count.size() || o.count < 1)
+          return usage(io, "`--count` needs a positive whole number, got `" + count + "`");
+      }
       continue;
     }
-    if (a.starts_with("--url=")) {
-      url = std::string(a.substr(6));
-      continue;
-    }
-    if (a.starts_with("-")) {
-      io.err << "error: unknown option `" << a << "` for `fitz db`\n\n" << kDbUsage;
-      return kUsageError;
-    }
-    if (sub.empty()) sub = std::string(a);
-    else if (target.empty()) target = std::string(a);
-    else {
-      io.err << "error: `fitz db` takes one path\n";
-      return kUsageError;
-    }
+    if (a == "--allow-destructive") o.allow_destructive = true;
+    else if (a == "--dry-run") o.dry_run = true;
+    else if (a == "--empty") o.empty = true;
+    else if (a.starts_with("-")) return usage(io, "unknown option `" + std::string(a) + "` for `fitz db`");
+    else positional.push_back(std::string(a));
   }
-  if (sub != "diff" && sub != "migrate" && sub != "status") {
-    io.err << (sub.empty() ? std::string("error: `fitz db` needs a subcommand\n\n")
-                           : "error: unknown subcommand `" + sub + "` for `fitz db`\n\n")
-           << kDbUsage;
-    return kUsageError;
+  static const std::vector<std::string> subs = {"new", "diff", "migrate", "rollback", "status", "check"};
+  if (positional.empty()) return usage(io, "`fitz db` needs a subcommand");
+  o.sub = positional[0];
+  if (std::find(subs.begin(), subs.end(), o.sub) == subs.end())
+    return usage(io, "unknown subcommand `" + o.sub + "` for `fitz db`");
+  size_t next = 1;
+  if (o.sub == "new") {
+    if (positional.size() < 2) return usage(io, "`fitz db new` needs a migration name");
+    o.name = positional[1];
+    if (!orm::valid_migration_name(o.name))
+      return usage(io, "a migration name is lower-case letters, digits and `_`, starting with a letter; got `" +
+                           o.name + "`");
+    next = 2;
   }
-  if (url.empty())
-    if (const char* env = std::getenv("DATABASE_URL")) url = env;
-  if (url.empty()) {
-    io.err << "error: no database: pass --url or set DATABASE_URL\n";
+  if (positional.size() > next + 1) return usage(io, "`fitz db` takes one path");
+  if (positional.size() == next + 1) o.target = positional[next];
+  if (o.url.empty())
+    if (const char* env = std::getenv("DATABASE_URL")) o.url = env;
+  if (o.url.empty() && !(o.sub == "new" && o.empty)) {
+    io.err << "error: no database: pass --url or set DATABASE_URL" << (o.sub == "new" ? " (or --empty)" : "") << "\n";
     return kUsageError;
   }
 
   frontend::SourceManager sources;
   frontend::DiagnosticBag diags;
   frontend::LoadRequest req;
-  req.target = target;
+  req.target = o.target;
   frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
     return kUsageError;
   }
+  if (!dir.empty()) o.migrations_dir = dir;
+  else if (!loaded.graph.project_root.empty()) o.migrations_dir = loaded.graph.project_root / "migrations";
+  else if (!o.target.empty() && std::filesystem::is_directory(o.target)) o.migrations_dir = std::filesystem::path(o.target) / "migrations";
+  else if (!o.target.empty()) o.migrations_dir = std::filesystem::path(o.target).parent_path() / "migrations";
+  else o.migrations_dir = "migrations";
   checker::CheckOptions check_options;
   check_options.warnings = false;
   checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags, check_options);
@@ -134,62 +195,30 @@ int cmd_db(const std::vector<std::string>& args, Io io) {
   std::vector<const orm::TableModel*> tables;
   for (uint32_t i = 0; i < program.types->struct_count(); ++i)
     if (const orm::TableModel* t = models.table(checker::StructId(i))) tables.push_back(t);
+  if (o.sub == "new") return db::run_new(o, tables, io);
 
-  auto conn = pg::BlockingConnection::connect(url);
+  auto conn = pg::BlockingConnection::connect(o.url);
   if (!conn) {
     io.err << "error: cannot connect to the database: " << conn.error().to_string() << "\n";
     return kUserError;
   }
-  auto fail = [&](const pg::Error& e) {
-    io.err << "error: " << e.to_string() << "\n";
-    return kUserError;
-  };
-  auto live = read_schema(*conn);
-  if (!live) return fail(live.error());
+  if (o.sub == "rollback") return db::run_rollback(o, *conn, io);
+  auto live = db::read_schema(*conn);
+  if (!live) return db::fail(live.error(), io);
   orm::SchemaDiff diff = orm::diff_schema(tables, *live);
 
-  if (sub == "diff") {
+  if (o.sub == "diff") {
     for (const std::string& n : diff.notes) io.out << "-- " << n << "\n";
-    if (diff.statements.empty()) io.out << "-- the database matches the @table types\n";
+    if (diff.statements.empty() && (diff.destructive.empty() || !o.allow_destructive))
+      io.out << "-- the database matches the @table types\n";
     for (const std::string& s : diff.statements) io.out << s << ";\n";
+    if (o.allow_destructive)
+      for (const std::string& s : diff.destructive) io.out << s << ";\n";
     return kOk;
   }
-  if (auto r = conn->simple_query(kTrackingTable); !r) return fail(r.error());
-  if (sub == "status") {
-    auto applied = conn->query("SELECT version, applied_at::text AS at FROM \"_fitz_migrations\" ORDER BY version", {},
-                               {pg::Format::Text});
-    if (!applied) return fail(applied.error());
-    for (size_t i = 0; i < applied->size(); ++i)
-      io.out << "applied " << text_of(applied->row(i), "version") << " at " << text_of(applied->row(i), "at") << "\n";
-    if (diff.statements.empty()) io.out << "in sync: the database matches the @table types\n";
-    else io.out << "pending: " << diff.statements.size() << " statement(s); `fitz db diff` shows them\n";
-    return diff.statements.empty() ? kOk : kUserError;
-  }
-  // migrate
-  if (diff.statements.empty()) {
-    io.out << "nothing to migrate: the database matches the @table types\n";
-    return kOk;
-  }
-  std::string all;
-  for (const std::string& s : diff.statements) all += s + ";\n";
-  if (auto r = conn->simple_query("BEGIN"); !r) return fail(r.error());
-  auto rollback = [&](const pg::Error& e) {
-    (void)conn->simple_query("ROLLBACK");
-    io.err << "error: the migration was rolled back: " << e.to_string() << "\n";
-    return kUserError;
-  };
-  for (const std::string& s : diff.statements)
-    if (auto r = conn->simple_query(s); !r) return rollback(r.error());
-  std::vector<pg::Param> params{pg::Param::text(all)};
-  auto rec = conn->query(
-      "INSERT INTO \"_fitz_migrations\" (\"version\", \"statements\") VALUES "
-      "(to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYYMMDDHH24MISSUS'), $1) RETURNING version",
-      params, {pg::Format::Text});
-  if (!rec) return rollback(rec.error());
-  if (auto r = conn->simple_query("COMMIT"); !r) return fail(r.error());
-  io.out << all << "applied " << diff.statements.size() << " statement(s) as migration "
-         << text_of(rec->row(0), "version") << "\n";
-  return kOk;
+  if (o.sub == "status") return run_status(o, *conn, diff, io);
+  if (o.sub == "check") return run_check(o, *conn, diff, io);
+  return db::run_migrate(o, *conn, diff, io);
 }
 
 }  // namespace fitz::cli

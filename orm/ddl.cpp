@@ -95,17 +95,20 @@ SchemaDiff diff_schema(const std::vector<const TableModel*>& models, const LiveS
     std::string schema = schema_of(*t);
     if (std::find(schemas.begin(), schemas.end(), schema) == schemas.end()) {
       d.statements.push_back("CREATE SCHEMA IF NOT EXISTS " + quote_ident(schema));
+      d.down.push_back("DROP SCHEMA IF EXISTS " + quote_ident(schema));
       schemas.push_back(schema);
     }
     auto lt = std::find_if(live.tables.begin(), live.tables.end(),
                            [&](const LiveTable& x) { return x.schema == schema && x.name == t->name; });
     if (lt == live.tables.end()) {
       d.statements.push_back(create_table_sql(*t, table_of));
+      d.down.push_back("DROP TABLE IF EXISTS " + t->qualified_name());
     } else {
       for (const Column& c : t->columns) {
         auto lc = std::find_if(lt->columns.begin(), lt->columns.end(), [&](const LiveColumn& x) { return x.name == c.name; });
         if (lc == lt->columns.end()) {
           d.statements.push_back(fmt::format("ALTER TABLE {} ADD COLUMN {}", t->qualified_name(), column_def(*t, c, true)));
+          d.down.push_back(fmt::format("ALTER TABLE {} DROP COLUMN IF EXISTS {}", t->qualified_name(), quote_ident(c.name)));
           continue;
         }
         if (lc->nullable != c.nullable && !c.primary)
@@ -114,9 +117,11 @@ SchemaDiff diff_schema(const std::vector<const TableModel*>& models, const LiveS
                                         t->type_name));
       }
       for (const LiveColumn& lc : lt->columns)
-        if (std::none_of(t->columns.begin(), t->columns.end(), [&](const Column& c) { return c.name == lc.name; }))
+        if (std::none_of(t->columns.begin(), t->columns.end(), [&](const Column& c) { return c.name == lc.name; })) {
           d.notes.push_back(fmt::format("column {}.{} is not in `{}`; dropping it is destructive (left alone)", t->name,
                                         lc.name, t->type_name));
+          d.destructive.push_back(fmt::format("ALTER TABLE {} DROP COLUMN {}", t->qualified_name(), quote_ident(lc.name)));
+        }
     }
     for (const Index& ix : t->indexes) {
       std::string name = index_name(*t, ix);
@@ -128,8 +133,11 @@ SchemaDiff diff_schema(const std::vector<const TableModel*>& models, const LiveS
                                   ix.method.empty() ? "" : " USING " + quote_ident(ix.method), cols);
       if (!ix.where.empty()) s += " WHERE " + ix.where;
       d.statements.push_back(std::move(s));
+      std::string qualified = t->schema.empty() ? quote_ident(name) : quote_ident(t->schema) + "." + quote_ident(name);
+      d.down.push_back("DROP INDEX IF EXISTS " + qualified);
     }
   }
+  std::reverse(d.down.begin(), d.down.end());
   return d;
 }
 

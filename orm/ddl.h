@@ -30,8 +30,10 @@ struct LiveSchema {
 };
 
 struct SchemaDiff {
-  std::vector<std::string> statements;  // in the order to run them
-  std::vector<std::string> notes;       // differences left alone (destructive or type changes)
+  std::vector<std::string> statements;   // in the order to run them
+  std::vector<std::string> down;         // undoes `statements` (DROP ... IF EXISTS), in the order to run them
+  std::vector<std::string> destructive;  // DROP COLUMN of live columns no type declares, run only on request
+  std::vector<std::string> notes;        // differences left alone (destructive or type changes)
 };
 
 // The name an index gets when `@index` does not give one: <table>_<col>_..._idx (or _key).

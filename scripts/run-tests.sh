@@ -55,6 +55,9 @@ run e2e-db-faults bash tests/pg/fault_e2e.sh "$build/bin/fitz"
 step "ORM end to end: compiled queries against Postgres, values only as parameters"
 run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
 
+step "migrations end to end: fitz db new, migrate, rollback, status and check with migration files"
+run e2e-migrations bash tests/pg/migrations_e2e.sh "$build/bin/fitz"
+
 step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
 run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 

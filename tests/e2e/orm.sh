@@ -68,6 +68,19 @@ check "db diff after migrating (rc $rc): $out" $?
 out=$("$fitz" db diff "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
 [[ $rc == 0 && $out == *"-- column accounts.nick is not in \`Account\`; dropping it is destructive (left alone)"* ]]
 check "db diff never drops a column (rc $rc): $out" $?
+out=$("$fitz" db diff "$schema/v1.fitz" --url "$url" --allow-destructive 2>&1); rc=$?
+[[ $rc == 0 && $out == *'ALTER TABLE "accounts" DROP COLUMN "nick";'* ]]
+check "db diff --allow-destructive prints the DROP COLUMN (rc $rc): $out" $?
+# Without migration files, rollback undoes the last diff migration with the statements recorded for it.
+out=$("$fitz" db rollback "$schema/v2.fitz" --url "$url" --allow-destructive 2>&1); rc=$?
+[[ $rc == 0 && $out == "rolled back "*"_schema"* ]]
+check "db rollback undoes the v2 diff migration (rc $rc): $out" $?
+out=$("$fitz" db check "$schema/v1.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == "in sync: every migration is applied and the database matches the @table types" ]]
+check "db check: back at v1 (rc $rc): $out" $?
+out=$("$fitz" db check "$schema/v2.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 1 && $out == *'missing: ALTER TABLE "accounts" ADD COLUMN "nick" text;'* ]]
+check "db check against v2: drifted, exit 1 (rc $rc): $out" $?
 out=$(env -u DATABASE_URL "$fitz" db migrate "$schema/v2.fitz" 2>&1); rc=$?
 [[ $rc == 2 && $out == "error: no database: pass --url or set DATABASE_URL" ]]
 check "db migrate without a database is a usage error (rc $rc)" $?

@@ -95,6 +95,24 @@ TEST(OrmDdl, AddsMissingColumnsAndIndexesOnlyAndReportsTheRest) {
   ASSERT_EQ(d.notes.size(), 2u);
   EXPECT_NE(d.notes[0].find("email is nullable in the database"), std::string::npos) << d.notes[0];
   EXPECT_NE(d.notes[1].find("users.legacy is not in `User`"), std::string::npos) << d.notes[1];
+  // The undo statements run in reverse order; the dropped column is offered, not applied.
+  ASSERT_EQ(d.down.size(), 2u);
+  EXPECT_EQ(d.down[0], "ALTER TABLE \"users\" DROP COLUMN IF EXISTS \"created_at\"");
+  EXPECT_EQ(d.down[1], "ALTER TABLE \"users\" DROP COLUMN IF EXISTS \"nick\"");
+  ASSERT_EQ(d.destructive.size(), 1u);
+  EXPECT_EQ(d.destructive[0], "ALTER TABLE \"users\" DROP COLUMN \"legacy\"");
+}
+
+TEST(OrmDdl, DownUndoesCreatedTablesSchemasAndIndexes) {
+  Models m;
+  SchemaDiff d = diff_schema(m.all(), LiveSchema{{}, {"public"}, {}});
+  ASSERT_EQ(d.down.size(), 5u);
+  EXPECT_EQ(d.down[0], "DROP INDEX IF EXISTS \"app\".\"posts_user_id_title_key\"");
+  EXPECT_EQ(d.down[1], "DROP TABLE IF EXISTS \"app\".\"posts\"");
+  EXPECT_EQ(d.down[2], "DROP SCHEMA IF EXISTS \"app\"");
+  EXPECT_EQ(d.down[3], "DROP INDEX IF EXISTS \"users_nick_idx\"");
+  EXPECT_EQ(d.down[4], "DROP TABLE IF EXISTS \"users\"");
+  EXPECT_TRUE(d.destructive.empty());
 }
 
 TEST(OrmDdl, InSyncMeansNothingToDo) {

@@ -58,9 +58,6 @@ run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
 step "migrations end to end: fitz db new, migrate, rollback, status and check with migration files"
 run e2e-migrations bash tests/pg/migrations_e2e.sh "$build/bin/fitz"
 
-step "jobs end to end: spawn, failing cron jobs retried and logged, two replicas run each cron tick once"
-run e2e-jobs bash tests/e2e/jobs.sh "$build/bin/fitz"
-
 step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
 run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 

@@ -51,7 +51,14 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
       for (size_t k = 0; k < ps.size(); ++k)
         out += fmt::format("  ${} = {}\n", k + 1, describe(ps[k], file.slice(m.ast.get(ps[k].expr).span)));
     };
-    out += fmt::format("  sql: {}\n", p.sql);
+    if (p.update_map.valid()) {
+      std::string cols;
+      for (const auto& c : p.update_columns) cols += (cols.empty() ? "" : " | ") + c.column + c.cast;
+      out += fmt::format("  sql: {}<\"column\" = $n for each key of {}, $n after the others; one of {}>{}\n",
+                         p.update_prefix, file.slice(m.ast.get(p.update_map).span), cols, p.sql);
+    } else {
+      out += fmt::format("  sql: {}\n", p.sql);
+    }
     params(p.params);
     if (!p.sql_without_key.empty()) {
       out += fmt::format("  when {} is 0: {}\n", p.key_field, p.sql_without_key);

@@ -94,6 +94,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
     children.push_back(Gen::child_of(&g, p.row_arg));
   } else {
     for (const orm::SqlParam& sp : p.params) children.push_back(Gen::Child{[&value_of, sp] { return value_of(sp); }, sp.expr});
+    if (p.update_map.valid()) children.push_back(Gen::child_of(&g, p.update_map));
   }
   std::vector<std::string> code = g.sequence(children);
   const std::string& db = code[0];
@@ -152,6 +153,17 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       return fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
                          decoder(g, sid, *p.table), pos);
     case orm::Terminal::Update:
+      if (p.update_map.valid()) {
+        std::string cols;
+        for (const auto& c : p.update_columns)
+          cols += fmt::format("{}{{{}, {}, {}}}", cols.empty() ? "" : ", ", cpp_string(c.field), cpp_string(c.column),
+                              cpp_string(c.cast));
+        std::string where_params;
+        for (size_t i = 1; i + 1 < code.size(); ++i) where_params += (i > 1 ? ", " : "") + code[i];
+        return fmt::format("fitz::orm::update_map({}, {}, {}, fitz::List<fitz::Any>{{{}}}, {}, {{{}}}, {})", db,
+                           cpp_string(p.update_prefix), sql, where_params, code.back(), cols, pos);
+      }
+      [[fallthrough]];
     case orm::Terminal::Delete:
       return fmt::format("fitz::orm::exec({}, {}, {}, {})", db, sql, param_list(1), pos);
     case orm::Terminal::Insert: {

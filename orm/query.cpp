@@ -262,10 +262,21 @@ class Planner {
       if (plan.terminal == Terminal::Update) {
         ExprId mapx = s.c->args[1].value;
         auto* map = std::get_if<MapExpr>(&ast_.get(mapx).data);
-        if (!map || map->entries.empty())
+        if (map && map->entries.empty())
           return fail(OrmErrorCode::BadQuery, ast_.get(mapx).span,
-                      "`update` takes a map literal of columns to new values, e.g. `{\"name\": name}`",
-                      "a query compiles to constant SQL, so the updated columns must be known at compile time");
+                      "`update` with an empty map changes nothing; name the columns, e.g. `{\"name\": name}`");
+        if (!map) {
+          // A map variable: the columns are picked at run time from this constant list.
+          plan.update_map = mapx;
+          plan.update_prefix = fmt::format("UPDATE {} SET ", table);
+          for (const Column& c : t_.columns)
+            plan.update_columns.push_back(
+                QueryPlan::UpdateColumn{c.field, quote_ident(c.name), std::string(value_cast_of(c.type))});
+          std::string where;
+          if (!where_sql(where, P)) return false;
+          plan.sql = where;
+          return true;
+        }
         for (const MapEntry& en : map->entries) {
           auto key = literal_str(ast_, en.key);
           const Column* c = key ? t_.column_of_field(*key) : nullptr;

@@ -99,6 +99,15 @@ struct QueryPlan {
   frontend::ExprId row_arg;   // insert, bulk_insert
   std::vector<Preload> preloads;
   std::vector<std::string> group_keys;  // grouped: result map keys in column order
+  // `update(db, changes)` with a Map variable: the SET list is chosen at run time from the map's
+  // keys, among these columns only (a key is a field or a column name), and `sql` holds what
+  // follows it (the WHERE clause, parameters $1..$n). Identifiers still come from the program.
+  struct UpdateColumn {
+    std::string field, column, cast;  // column: quoted; cast: e.g. `::text[]`
+  };
+  frontend::ExprId update_map;
+  std::string update_prefix;  // UPDATE "t" SET
+  std::vector<UpdateColumn> update_columns;
 };
 
 // What `plan_query` found at an expression.

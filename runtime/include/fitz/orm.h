@@ -4,6 +4,7 @@
 // so this header stays free of Boost.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -139,6 +140,42 @@ inline Task<Result<int64_t, Str>> exec(Any conn, const char* sql, List<Any> para
   Any task = any_method_n(conn, "exec", args, 2, pos);
   Any done = co_await any_await(task, pos);
   co_return from_any<Result<int64_t, Str>>(done, pos);
+}
+
+// `update(db, changes)` with a Map variable: the SET list is built from the map's keys, each
+// matched against the table's columns (field or column name; compiled into `columns`), so the
+// statement text only ever holds the program's own identifiers; the values are parameters
+// numbered after the WHERE clause's. An unknown key or an empty map is an Err.
+struct UpdateColumn {
+  const char* field;
+  const char* column;  // quoted
+  const char* cast;
+};
+
+template <class M>
+Task<Result<int64_t, Str>> update_map(Any conn, const char* prefix, const char* where, List<Any> params,
+                                      M changes, std::initializer_list<UpdateColumn> columns, SourcePos pos) {
+  using R = Result<int64_t, Str>;
+  std::string set;
+  size_t n = params.vec().size();
+  for (const auto& e : changes.entries_vec()) {
+    std::string_view key(e.key.data(), e.key.size());
+    const UpdateColumn* hit = nullptr;
+    for (const UpdateColumn& c : columns) {
+      std::string_view quoted(c.column);
+      if (key == c.field || (quoted.size() >= 2 && key == quoted.substr(1, quoted.size() - 2))) hit = &c;
+    }
+    if (!hit) {
+      std::string message = "update: the table has no column `" + std::string(key) + "`";
+      co_return R::err(Str(message.data(), message.size()));
+    }
+    if (!set.empty()) set += ", ";
+    set += std::string(hit->column) + " = $" + std::to_string(++n) + hit->cast;
+    params.push(to_any(e.value));
+  }
+  if (set.empty()) co_return R::err(Str("update: the map of changes is empty"));
+  std::string sql = std::string(prefix) + set + where;
+  co_return co_await exec(std::move(conn), sql.c_str(), std::move(params), pos);
 }
 
 }  // namespace fitz::orm

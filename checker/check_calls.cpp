@@ -248,6 +248,7 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
     else
       coerce(a.value, got, want);
   }
+  if (entry.name == "spawn") check_spawn_arg(c, name_span);
   info.builtin = id;
   info.is_async = entry.is_async;
   for (int p : arg_param) info.param_of_arg.push_back(p < 0 ? UINT32_MAX : static_cast<uint32_t>(p));

@@ -202,6 +202,9 @@ class Checker {
   // ---- HTTP handlers, middleware and health checks (check_http.cpp) ----
   void check_handler_binding(const FnDecl& fn, const Decorator& route);
   void check_http_fn(FnId id);  // decorator arguments whose types are known only after checking them
+  // ---- jobs (check_jobs.cpp) ----
+  void check_job_fn(FnId id);  // @cron signatures
+  void check_spawn_arg(const CallExpr& c, Span at);
   void check_middleware_arg(ExprId arg, const FnInfo& handler);
   void check_cors_arg(const CallExpr& call, Span at);
   // Whether values of `t` have a JSON form (decode: can be read from a request body). `why`

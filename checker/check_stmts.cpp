@@ -83,6 +83,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
           if (fi.symbol.valid()) {  // top-level function: its body is checked on its own
             check_decorator_args(fd.decorators);
             check_http_fn(d.fn);
+            check_job_fn(d.fn);
             return;
           }
           // A nested named function is a local variable holding a closure.

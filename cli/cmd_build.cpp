@@ -193,6 +193,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   fs::path output = opt.output.empty() ? default_output(entry) : fs::path(opt.output);
   codegen::CompileOptions copts;
   copts.http = gen.http;
+  copts.jobs = gen.jobs;
   copts.auth = gen.auth;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
@@ -210,6 +211,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts;
   copts.http = gen.http;
+  copts.jobs = gen.jobs;
   copts.auth = gen.auth;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
@@ -279,6 +281,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts;
   copts.http = gen.http;
+  copts.jobs = gen.jobs;
   copts.auth = gen.auth;
   copts.sanitize = sanitize;
   copts.opt_level = "-O1";

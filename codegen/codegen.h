@@ -33,6 +33,9 @@ struct GenResult {
   int test_count = 0;
   // The program serves HTTP: it includes <fitz/http.h> and links the HTTP runtime.
   bool http = false;
+  // The program has `@cron` or `@background` jobs: it includes <fitz/jobs.h> and links the
+  // jobs runtime.
+  bool jobs = false;
   // The program uses jwt, hash, auth or route guards: it includes <fitz/auth.h> and links the
   // auth runtime.
   bool auth = false;

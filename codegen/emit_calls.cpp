@@ -134,6 +134,7 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
     }
     case CallKind::Builtin: {
       const auto& entry = prog_.builtins->entry(ci->builtin);
+      if (entry.name == "spawn") return spawn_call(id, c);
       std::string name(runtime_name(entry.name));
       std::string args = join(with_args({}));
       if (entry.name == "print") return "fitz::print(" + args + ")";

@@ -19,7 +19,9 @@ void Gen::block(BlockId id) {
 
 void Gen::assign_to(ExprId target, const std::string& value) {
   const Expr& t = ast_->get(target);
-  if (std::holds_alternative<NameRef>(t.data)) {
+  if (auto* n = std::get_if<NameRef>(&t.data); n && n->name.text == "_") {
+    line("(void)(" + value + ");");  // `let _ = f()`: evaluated for its effects, never stored
+  } else if (std::holds_alternative<NameRef>(t.data)) {
     line(expr_raw(target) + " = " + value + ";");
   } else if (auto* f = std::get_if<FieldExpr>(&t.data)) {
     const Ref& r = tir_->ref_of(target);

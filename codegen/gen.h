@@ -76,6 +76,22 @@ class Gen {
   };
   void collect_http();
   void collect_not_compiled();
+
+  // ---- jobs (emit_jobs.cpp)
+  struct JobFn {
+    ModuleId module;
+    FnId fn;
+    const Decorator* dec = nullptr;  // its @cron or @background
+  };
+  struct Jobs {
+    std::vector<JobFn> cron, background;
+  } jobs_;
+  void collect_jobs();
+  void use_job_module(const JobFn& j);
+  std::string job_arg(const JobFn& j, std::string_view key);  // a keyword argument as Any
+  void emit_job_decls();   // BackgroundJob descriptors
+  bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
+  std::string spawn_call(ExprId id, const CallExpr& c);
   bool has_http() const { return !http_routes_.empty(); }
   bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
   std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);

@@ -112,6 +112,8 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
         loc.http_library = h;
         break;
       }
+    if (fs::path j = lib.parent_path() / "libfitz_jobs.a"; fs::exists(j, ec) && fs::exists(inc / "fitz" / "jobs.h", ec))
+      loc.jobs_library = j;
     if (fs::path a = lib.parent_path() / "libfitz_auth.a"; fs::exists(a, ec) && fs::exists(inc / "fitz" / "auth.h", ec))
       loc.auth_library = a;
     return loc;
@@ -187,6 +189,13 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     }
     key_material += "\n" + file_stamp(runtime.auth_library) + "\n" + file_stamp(runtime.http_library);
   }
+  if (options.jobs) {
+    if (runtime.jobs_library.empty()) {
+      result.diagnostics = "cannot find the fitz jobs runtime (libfitz_jobs.a) next to " + runtime.library.string() + "\n";
+      return result;
+    }
+    key_material += "\n" + file_stamp(runtime.jobs_library);
+  }
   for (const auto& l : runtime.extra_libs)
     if (!l.starts_with("-")) key_material += "\n" + file_stamp(l);
   std::string key = content_hash(key_material);
@@ -226,6 +235,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.push_back(tmp_bin.string());
   if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
   if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses
+  if (options.jobs) argv.push_back(runtime.jobs_library.string());  // before the db and core it uses
   argv.push_back(runtime.library.string());
   for (const auto& l : runtime.extra_libs) argv.push_back(l);
   if (options.auth) {

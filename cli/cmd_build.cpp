@@ -195,6 +195,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.ws = gen.ws;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
@@ -213,6 +214,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.ws = gen.ws;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
@@ -283,6 +285,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.ws = gen.ws;
   copts.sanitize = sanitize;
   copts.opt_level = "-O1";
   if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;

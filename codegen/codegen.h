@@ -33,6 +33,8 @@ struct GenResult {
   int test_count = 0;
   // The program serves HTTP: it includes <fitz/http.h> and links the HTTP runtime.
   bool http = false;
+  // The program has `@ws` endpoints: it includes <fitz/ws.h> and links the WebSocket runtime.
+  bool ws = false;
   // The program has `@cron` or `@background` jobs: it includes <fitz/jobs.h> and links the
   // jobs runtime.
   bool jobs = false;

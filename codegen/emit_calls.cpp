@@ -50,6 +50,7 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
     result_.unsupported.push_back("an unresolved call");
     return "fitz::Any()";
   }
+  if (auto ws = ws_call(id, c, *ci)) return *ws;
 
   // The call's operands in source order (receiver or callee first when there is one), each
   // converted as the checker says; `sequence` keeps Fitz's left-to-right order.

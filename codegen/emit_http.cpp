@@ -545,6 +545,7 @@ void Gen::emit_http_serve() {
       }
     }
   }
+  if (has_ws()) emit_ws_serve();
   std::string doc = openapi::generate(prog_, graph_, sources_, {});
   line(fmt::format("static const char kOpenApi[] = {};", cpp_string_literal(doc)));
   line("app.openapi(fitz::Str(kOpenApi, sizeof kOpenApi - 1));");

@@ -48,6 +48,7 @@ void Gen::emit_json_codecs() {
   };
   for (const HttpRoute& r : http_routes_)
     for (const auto& p : prog_.modules[r.module.index].fns[r.fn.index].params) visit(p.type, 0);
+  for (const WsRoute& r : ws_routes_) visit(r.in, 0);  // WebSocket messages decode the same way
 
   line("namespace fitz::http {");
   for (StructId sid : decoded) {

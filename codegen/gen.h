@@ -92,7 +92,7 @@ class Gen {
   void emit_job_decls();   // BackgroundJob descriptors
   bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
   std::string spawn_call(ExprId id, const CallExpr& c);
-  bool has_http() const { return !http_routes_.empty(); }
+  bool has_http() const { return !http_routes_.empty() || !ws_routes_.empty(); }
   bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
   std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);
   void emit_http_prelude();
@@ -103,6 +103,27 @@ class Gen {
   void emit_json_codecs();    // JsonDecode per boundary type, JsonEncode for @hidden fields
   std::string http_fn_signature(FnId id, const std::string& name);
   std::string status_return(const StatusReturnStmt& s, Span at);
+
+  // ---- WebSockets (emit_ws.cpp)
+  // `@ws("/path")` handlers: the handler takes a `WsConn<In, Out>` (or `WsConn<Bytes>`) first.
+  struct WsRoute {
+    ModuleId module;
+    FnId fn;
+    const Decorator* ws = nullptr;
+    std::string path;
+    TypeId in;           // the decoded message type; Any when the WsConn has no arguments
+    TypeId out;          // WsConn<In, Out>'s Out (In when not given)
+    bool bytes = false;  // WsConn<Bytes>: binary frames, no JSON
+    // @authenticated / @admin / @requires: the upgrade is checked by the @auth_provider and
+    // the handler's second parameter (if any) receives the user.
+    bool guarded = false;
+  };
+  void collect_ws();
+  bool has_ws() const { return !ws_routes_.empty(); }
+  void emit_ws_prelude();
+  void emit_ws_serve();  // inside fitz_serve, after the App's routes
+  // WsConn methods and ws_broadcast; nullopt for any other call.
+  std::optional<std::string> ws_call(ExprId id, const CallExpr& c, const CallInfo& ci);
 
   // ---- statements (emit_stmts.cpp)
   void block(BlockId id);
@@ -190,6 +211,7 @@ class Gen {
 
   std::vector<HttpRoute> http_routes_;
   std::vector<HttpFnRef> http_fns_;  // handlers and middleware functions (hm_* versions)
+  std::vector<WsRoute> ws_routes_;
   const FnDecl* server_ = nullptr;   // the @server placeholder
   ModuleId server_module_;
   std::unordered_set<uint32_t> boxed_;  // symbols captured by a closure: held in a shared cell

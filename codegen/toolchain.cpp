@@ -116,6 +116,8 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
       loc.jobs_library = j;
     if (fs::path a = lib.parent_path() / "libfitz_auth.a"; fs::exists(a, ec) && fs::exists(inc / "fitz" / "auth.h", ec))
       loc.auth_library = a;
+    if (fs::path w = lib.parent_path() / "libfitz_ws.a"; fs::exists(w, ec) && fs::exists(inc / "fitz" / "ws.h", ec))
+      loc.ws_library = w;
     return loc;
   }
   error = "cannot find the fitz runtime (fitz/runtime.h and libfitz_runtime.a) next to the fitz binary";
@@ -196,6 +198,13 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     }
     key_material += "\n" + file_stamp(runtime.jobs_library);
   }
+  if (options.ws) {
+    if (runtime.ws_library.empty()) {
+      result.diagnostics = "cannot find the fitz WebSocket runtime (libfitz_ws.a) next to " + runtime.library.string() + "\n";
+      return result;
+    }
+    key_material += "\n" + file_stamp(runtime.ws_library);
+  }
   for (const auto& l : runtime.extra_libs)
     if (!l.starts_with("-")) key_material += "\n" + file_stamp(l);
   std::string key = content_hash(key_material);
@@ -233,6 +242,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.push_back(src.string());
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
+  if (options.ws) argv.push_back(runtime.ws_library.string());  // before the auth runtime it uses
   if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
   if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses
   if (options.jobs) argv.push_back(runtime.jobs_library.string());  // before the db and core it uses

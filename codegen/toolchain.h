@@ -15,6 +15,7 @@ struct RuntimeLocation {
   std::filesystem::path library;      // libfitz_runtime.a
   std::vector<std::string> extra_libs; // further link inputs (-lpthread, ...)
   std::filesystem::path http_library;  // libfitz_http.a (empty when not found)
+  std::filesystem::path ws_library;    // libfitz_ws.a (empty when not found)
   std::filesystem::path jobs_library;  // libfitz_jobs.a (empty when not found)
   std::filesystem::path auth_library;  // libfitz_auth.a (empty when not found)
 };
@@ -32,6 +33,7 @@ struct CompileOptions {
   bool sanitize = false;          // -fsanitize=address,undefined
   bool warnings_as_errors = false;  // -Wall -Werror, for the differential tests
   bool http = false;                // the program serves HTTP: link libfitz_http.a
+  bool ws = false;                  // `@ws` endpoints: link libfitz_ws.a (and auth, HTTP)
   bool jobs = false;                // @cron / @background: link libfitz_jobs.a (before db)
   bool auth = false;                // jwt, hash, auth or guards: link libfitz_auth.a (and HTTP)
   std::vector<std::string> extra_flags;

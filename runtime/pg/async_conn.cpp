@@ -152,8 +152,13 @@ void AsyncConnection::flush() {
   });
 }
 
+void AsyncConnection::on_notification(NotificationHandler h) {
+  on_notify_ = std::move(h);
+  ensure_reading();
+}
+
 void AsyncConnection::ensure_reading() {
-  if (reading_ || broken_ || pending_.empty()) return;
+  if (reading_ || broken_ || (pending_.empty() && !on_notify_)) return;
   reading_ = true;
   auto space = reader_.prepare(16384);
   transport_->visit([&](auto& s) {
@@ -191,6 +196,10 @@ void AsyncConnection::process() {
     const BackendMessage& m = **message;
     if (const auto* param = std::get_if<ParameterStatus>(&m))
       session_.parameters[std::string(param->name)] = std::string(param->value);
+    if (const auto* note = std::get_if<NotificationResponse>(&m)) {
+      if (on_notify_) on_notify_(note->channel, note->payload);
+      continue;  // requests in flight ignore notifications
+    }
     const auto* err = std::get_if<ErrorResponse>(&m);
     if (pending_.empty()) {
       // Between requests only notices, notifications and parameter changes are expected; an

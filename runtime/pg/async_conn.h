@@ -55,6 +55,11 @@ class AsyncConnection : public std::enable_shared_from_this<AsyncConnection> {
   // Sends Terminate and closes; pending requests fail.
   void close();
 
+  // LISTEN: `h` receives every notification (NotificationResponse), and the connection keeps
+  // reading while idle so they arrive without a request pending.
+  using NotificationHandler = std::function<void(std::string_view channel, std::string_view payload)>;
+  void on_notification(NotificationHandler h);
+
   bool is_broken() const { return broken_.has_value(); }
   const Error* broken_error() const { return broken_ ? &*broken_ : nullptr; }
   bool idle() const { return pending_.empty(); }
@@ -95,6 +100,7 @@ class AsyncConnection : public std::enable_shared_from_this<AsyncConnection> {
   SessionInfo session_;
   StatementCache cache_;
   std::deque<std::unique_ptr<Op>> pending_;
+  NotificationHandler on_notify_;
   std::string out_;   // encoded, not yet written
   std::string wbuf_;  // being written
   bool writing_ = false;

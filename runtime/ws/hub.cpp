@@ -48,6 +48,10 @@ Task<http::Response> upgrade_route(std::shared_ptr<HubState> st, Endpoint* ep, h
     r.set_header(Str::lit("Upgrade"), Str::lit("websocket"));
     co_return r;
   }
+  if (st->going_away.load()) {
+    st->rejected.fetch_add(1);
+    co_return http::Response::error(503, http::Text("server shutting down"));
+  }
   if (st->open.load() >= st->cfg.max_connections) {
     st->rejected.fetch_add(1);
     co_return http::Response::error(503, http::Text("too many WebSocket connections"));
@@ -126,19 +130,63 @@ void broadcast(Endpoint& ep, PayloadPtr p) {
   for (auto& s : targets) s->send(p);
 }
 
+void publish(Endpoint& ep, PayloadPtr p) {
+  broadcast(ep, p);
+  if (ep.owner && ep.owner->pubsub) ep.owner->pubsub->publish(ep.path, p);
+}
+
+void HubState::close_all(int code, const Str& reason) {
+  for (auto& e : endpoints) {
+    std::vector<std::shared_ptr<Session>> targets;
+    {
+      std::lock_guard<std::mutex> lock(e->mu);
+      for (auto& [id, w] : e->conns)
+        if (auto s = w.lock()) targets.push_back(std::move(s));
+    }
+    for (auto& s : targets) s->close(code, reason);
+  }
+}
+
 }  // namespace detail
 
 Hub::Hub(http::App& app, WsConfig config) : app_(app), state_(std::make_shared<detail::HubState>()) {
   state_->cfg = config;
   // The App keeps a pointer to this shared_ptr; sessions hold their own copies.
   app_.on_upgrade(&detail::take_over, &state_);
+  // A graceful shutdown (SIGTERM) starts with a drain delay while the loops still run: the
+  // connections get their 1001 close handshake then, and new upgrades a 503.
+  detail::HubState* st = state_.get();
+  http::App* served = &app_;
+  st->watcher = std::thread([st, served] {
+    std::unique_lock<std::mutex> lock(st->watch_mu);
+    while (!st->watch_stop) {
+      st->watch_cv.wait_for(lock, std::chrono::milliseconds(50));
+      if (st->watch_stop || st->going_away.load() || !served->draining()) continue;
+      st->going_away.store(true);
+      lock.unlock();
+      st->close_all(1001, Str::lit("server shutting down"));
+      lock.lock();
+    }
+  });
 }
 
-Hub::~Hub() { app_.on_upgrade(nullptr, nullptr); }
+Hub::~Hub() {
+  {
+    std::lock_guard<std::mutex> lock(state_->watch_mu);
+    state_->watch_stop = true;
+  }
+  state_->watch_cv.notify_all();
+  if (state_->watcher.joinable()) state_->watcher.join();
+  state_->pubsub.reset();
+  app_.on_upgrade(nullptr, nullptr);
+}
+
+Str Hub::configure_from_env() { return detail::configure_pubsub(*state_); }
 
 http::RouteRef Hub::add_endpoint(const char* path, Fn<Task<Null>(Conn, std::shared_ptr<void>)> handler,
                                  Fn<Task<Result<std::shared_ptr<void>, http::Response>>(http::Request&)> admit) {
   auto ep = std::make_unique<detail::Endpoint>();
+  ep->owner = state_.get();
   ep->path = Str(path);
   ep->run = std::move(handler);
   ep->admit = std::move(admit);
@@ -170,10 +218,10 @@ detail::PayloadPtr bytes_payload(const Bytes& b) {
 }  // namespace
 
 void Hub::broadcast_text(const char* path, const Str& text) {
-  if (detail::Endpoint* e = state_->find(path)) detail::broadcast(*e, text_payload(text));
+  if (detail::Endpoint* e = state_->find(path)) detail::publish(*e, text_payload(text));
 }
 void Hub::broadcast_bytes(const char* path, const Bytes& b) {
-  if (detail::Endpoint* e = state_->find(path)) detail::broadcast(*e, bytes_payload(b));
+  if (detail::Endpoint* e = state_->find(path)) detail::publish(*e, bytes_payload(b));
 }
 
 HubStats Hub::stats() const {
@@ -218,10 +266,10 @@ Task<Result<Bytes, Str>> Conn::recv_bytes() {
 bool Conn::send_text(const Str& text) { return s_ && s_->send(text_payload(text)); }
 bool Conn::send_bytes(const Bytes& b) { return s_ && s_->send(bytes_payload(b)); }
 void Conn::broadcast_text(const Str& text) {
-  if (s_) detail::broadcast(s_->ep, text_payload(text));
+  if (s_) detail::publish(s_->ep, text_payload(text));
 }
 void Conn::broadcast_bytes(const Bytes& b) {
-  if (s_) detail::broadcast(s_->ep, bytes_payload(b));
+  if (s_) detail::publish(s_->ep, bytes_payload(b));
 }
 void Conn::close(int code, Str reason) {
   if (s_) s_->close(code, std::move(reason));

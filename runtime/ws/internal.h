@@ -9,13 +9,17 @@
 
 #include <atomic>
 #include <coroutine>
+#include <condition_variable>
 #include <deque>
+#include <thread>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "fitz/ws.h"
+#include "pg/conninfo.h"
 
 namespace fitz::ws::detail {
 
@@ -35,7 +39,10 @@ struct Payload {
 };
 using PayloadPtr = std::shared_ptr<const Payload>;
 
+struct HubState;
+
 struct Endpoint {
+  HubState* owner = nullptr;
   Str path;
   RunFn run;
   AdmitFn admit;  // empty: no guard
@@ -50,8 +57,31 @@ struct Pending {
   int64_t at_ns = 0;
 };
 
+// Broadcasts across replicas through Postgres LISTEN/NOTIFY (pubsub.cpp).
+class PubSub {
+ public:
+  using Deliver = std::function<void(const std::string& path, PayloadPtr)>;
+  // `deliver` runs on the pubsub thread with each message another replica published.
+  PubSub(pg::ConnInfo info, int64_t max_bytes, Deliver deliver);
+  ~PubSub();
+  // From any thread. False when the message is over `max_bytes` (it stays local).
+  bool publish(const Str& path, const PayloadPtr& p);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 struct HubState {
   WsConfig cfg;
+  std::unique_ptr<PubSub> pubsub;      // FITZ_WS_PUBSUB=postgres
+  std::atomic<bool> going_away{false};  // the server is shutting down: no new connections
+  // Watches the App for a graceful shutdown, then closes every connection with 1001.
+  std::thread watcher;
+  std::mutex watch_mu;
+  std::condition_variable watch_cv;
+  bool watch_stop = false;
+  void close_all(int code, const Str& reason);
   std::vector<std::unique_ptr<Endpoint>> endpoints;
   std::mutex pending_mu;
   std::unordered_map<uint64_t, Pending> pending;
@@ -63,6 +93,13 @@ struct HubState {
   bool take_pending(uint64_t ticket, Pending* out);
   Endpoint* find(const char* path);
 };
+
+// To this process's connections of the endpoint.
+void broadcast(Endpoint& ep, PayloadPtr p);
+// To every connection of the endpoint, in every replica when pubsub is on.
+void publish(Endpoint& ep, PayloadPtr p);
+// Reads FITZ_WS_PUBSUB / FITZ_WS_PUBSUB_URL; an error message, or empty.
+Str configure_pubsub(HubState& st);
 
 class Session : public std::enable_shared_from_this<Session> {
  public:

@@ -140,6 +140,10 @@ class Hub {
 
   HubStats stats() const;
   const WsConfig& config() const;
+  // FITZ_WS_PUBSUB=postgres: broadcasts also reach the clients of every other replica, through
+  // Postgres LISTEN/NOTIFY at FITZ_WS_PUBSUB_URL (else DATABASE_URL). Call before serving; an
+  // error message (unknown mode, no or bad URL), or empty. Unset or `none`: this process only.
+  Str configure_from_env();
 
  private:
   template <class U>

@@ -64,6 +64,9 @@ run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 step "auth end to end: JWT login, guarded routes, every bad token a 401, roles 403, revocation"
 run e2e-auth bash tests/e2e/auth.sh "$build/bin/fitz"
 
+step "WebSockets end to end: typed echo, broadcasts, close codes 1002/1009/1008/1001, two replicas over Postgres, fan-out"
+run e2e-ws env FITZ_TEST_DATABASE_URL="$FITZ_TEST_DATABASE_URL" bash tests/e2e/ws.sh "$build/bin/fitz" "$build/bin/fitz_ws_client"
+
 step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
 run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
 

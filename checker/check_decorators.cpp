@@ -45,8 +45,8 @@ const std::vector<DecoratorSpec>& specs() {
       {"auth_provider", kFn, 0, 0, {}},
       {"healthz", kFn, 0, 0, {}},
       {"readyz", kFn, 0, 0, {}},
-      {"command", kFn, 0, 1, {"*"}},
-      {"arg", kFn, 0, 1, {"*"}},
+      {"command", kFn, 0, 1, {"desc"}, false, true},
+      {"arg", kFn, 1, 1, {"help", "short"}, false, true},
       {"bench", kFn, 0, 1, {"*"}},
       {"table", kType, 1, 1, {}, false, true},
       {"renamed_from", kType | kField, 1, 1, {}, false, true},
@@ -189,6 +189,8 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
       route = &d;
     }
   }
+  for (const Decorator& d : fn.decorators)
+    if (d.name.text == "command") check_command(fn, d);
   if (route) {
     tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())].is_handler = true;
     check_handler_binding(fn, *route);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -198,6 +199,9 @@ class Checker {
   void check_decorators_type(const TypeDecl& t);
   void check_decorators_field(const FieldDecl& f);
   bool check_decorator(const Decorator& d, int target, const FnDecl* fn);
+  // ---- @command functions (check_cli.cpp) ----
+  void check_command(const FnDecl& fn, const Decorator& command);
+  std::string command_name(const FnDecl& fn, const Decorator& command) const;
 
   // ---- HTTP handlers, middleware and health checks (check_http.cpp) ----
   void check_handler_binding(const FnDecl& fn, const Decorator& route);
@@ -234,6 +238,7 @@ class Checker {
   CheckOptions options_;
   TypedProgram prog_;
   TypeStore* types_ = nullptr;
+  std::vector<std::tuple<ModuleId, std::string, Span>> commands_;  // @command names, in order
   Builtins* builtins_ = nullptr;
   std::vector<uint8_t> module_state_;  // 0 not started, 1 in progress, 2 done
 

@@ -267,6 +267,7 @@ void Gen::emit_main() {
   line("}");
   line("");
   if (!options_.test_mode) {
+    if (emit_cli_main()) return;
     if (emit_jobs_main()) return;
     if (has_http()) {
       // Top-level code runs first; the server starts once it has finished without error.

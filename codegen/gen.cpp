@@ -24,8 +24,6 @@ void Gen::collect_not_compiled() {
   // generated programs yet, and what dropping each would do.
   // (A vector: the list may be empty.)
   static const std::vector<std::pair<std::string_view, std::string_view>> kPending = {
-      {"command", "the command-line interface would not exist"},
-      {"arg", "the command-line interface would not exist"},
       {"flag", "the route would be served whatever the flag says"},
       {"trace", "the span would not be recorded"},
       {"metric", "the metric would not be recorded"},

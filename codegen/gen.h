@@ -55,6 +55,7 @@ class Gen {
   void emit_globals();
   void emit_inits();
   void emit_main();
+  bool emit_cli_main();  // `@command` programs (emit_cli.cpp); false when there are none
   bool declares_tests(ModuleId m) const;
   void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body, bool http = false);
   std::string fn_signature(FnId id, const std::string& name, bool with_param_names);

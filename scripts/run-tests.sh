@@ -40,6 +40,9 @@ run conformance-sanitized env FITZ_RUN_FLAGS="--werror --sanitize" bash scripts/
 step "CLI end to end: fitz test, build, run, the cache, runtime error positions"
 run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 
+step "@command programs: arguments, flags, help, usage errors and exit codes"
+run e2e-command bash tests/e2e/command.sh "$build/bin/fitz"
+
 step "make demo: the hello example and the HTTP + Postgres service with its tour of requests"
 run demo env DATABASE_URL="$FITZ_TEST_DATABASE_URL" bash tests/e2e/demo.sh "$build"
 

@@ -44,6 +44,11 @@ out=$(cd app_default && "$fitz" test 2>&1); rc=$?
 # The command-line tool's logic is tested the same way.
 out=$(cd app_cli && "$fitz" test 2>&1); rc=$?
 [[ $rc == 0 && $out == *"2 passed, 0 failed"* ]]; check "cli: fitz test (rc $rc): $out" $?
+# ... and it runs as its README says, arguments included.
+out=$(cd app_cli && "$fitz" run -- hello --times 3 --sep ", " 2>&1); rc=$?
+[[ $rc == 0 && $out == "hello, hello, hello" ]]; check "cli: fitz run -- hello --times 3 --sep ', ' (rc $rc): $out" $?
+out=$(cd app_cli && "$fitz" run -- --help 2>&1); rc=$?
+[[ $rc == 0 && $out == *"--times <INT>"* ]]; check "cli: fitz run -- --help (rc $rc): $out" $?
 
 # Refusals: an existing directory, invalid names, an unknown template, no name.
 "$fitz" new app_default >/dev/null 2>"$work/err"; rc=$?

@@ -1,0 +1,107 @@
+// `@command` functions: the program's command line. Their parameters must have a command-line
+// form (Int, Float, Str, Bool, `T?` flags, a variadic last parameter), their result must say
+// how the program exits (Int is the exit code, Null is 0, Result's Err is 1), `@arg` must name
+// one of their parameters, and two commands may not share a name.
+#include <algorithm>
+
+#include "checker/check_internal.h"
+
+namespace fitz::checker::detail {
+
+namespace {
+
+bool scalar(TypeKind k) { return k == TypeKind::Int || k == TypeKind::Float || k == TypeKind::Str || k == TypeKind::Bool; }
+
+const Expr* kwarg(const Ast& ast, const Decorator& d, std::string_view name) {
+  for (const DecoratorArg& a : d.args)
+    if (a.name && a.name->text == name) return &ast.get(a.value);
+  return nullptr;
+}
+
+}  // namespace
+
+std::string Checker::command_name(const FnDecl& fn, const Decorator& d) const {
+  if (!d.args.empty() && !d.args[0].name)
+    if (auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data)) {
+      std::string name;
+      for (const StrPart& p : s->parts)
+        if (!p.is_hole()) name += p.text;
+      return name;
+    }
+  return fn.name ? std::string(fn.name->text) : std::string();
+}
+
+void Checker::check_command(const FnDecl& fn, const Decorator& command) {
+  const FnInfo& info = tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())];
+  std::string_view fname = fn.name ? fn.name->text : std::string_view("the command");
+
+  std::string name = command_name(fn, command);
+  // Per module: an incremental re-check sees one module, and must report what a full check does.
+  for (const auto& [module, other, span] : commands_)
+    if (module == mod_ && other == name)
+      error(DiagKind::CommandSignature, command.name.span, fmt::format("two commands are named `{}`", name))
+          .with_label(span, "first declared here");
+  commands_.emplace_back(mod_, name, command.name.span);
+
+  for (size_t i = 0; i < info.params.size() && i < fn.params.size(); ++i) {
+    const ParamInfo& p = info.params[i];
+    TypeId t = p.type;
+    TypeKind k = types_->kind(t);
+    bool ok;
+    if (p.variadic) {
+      ok = k == TypeKind::List && scalar(types_->kind(types_->elem(t))) && types_->kind(types_->elem(t)) != TypeKind::Bool;
+    } else if (k == TypeKind::Nullable) {
+      ok = scalar(types_->kind(types_->inner(t))) && p.has_default;
+    } else {
+      ok = scalar(k);
+    }
+    if (k == TypeKind::Error) continue;
+    if (!ok) {
+      auto& d = error(DiagKind::CommandSignature, fn.params[i].span,
+                      fmt::format("the parameter `{}` of command `{}` has type `{}`, which has no command-line form",
+                                  p.name, fname, show(t)));
+      d.with_hint(k == TypeKind::Nullable ? "give the optional flag a default: `= null`"
+                                          : "use Int, Float, Str, Bool, `T?` with a default, or a variadic `...rest: Str`");
+    }
+  }
+
+  // An unannotated result is inferred later, from the body; codegen exits 0 unless it is Int or
+  // a Result.
+  TypeId r = info.return_type;
+  TypeKind rk = r.valid() ? types_->kind(r) : TypeKind::Null;
+  if (fn.return_type.valid() && rk != TypeKind::Int && rk != TypeKind::Null && rk != TypeKind::Result && rk != TypeKind::Never &&
+      rk != TypeKind::Error)
+    error(DiagKind::CommandSignature, fn.name ? fn.name->span : fn.span,
+          fmt::format("command `{}` returns `{}`; a command returns Int (the exit code), nothing, or a Result", fname,
+                      show(r)));
+
+  for (const Decorator& d : fn.decorators) {
+    if (d.name.text != "arg" || d.args.empty() || d.args[0].name) continue;
+    auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data);
+    if (!s) continue;  // reported by the decorator table
+    std::string pname;
+    for (const StrPart& p : s->parts)
+      if (!p.is_hole()) pname += p.text;
+    auto it = std::find_if(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == pname; });
+    if (it == info.params.end()) {
+      error(DiagKind::CommandSignature, span_of(d.args[0].value),
+            fmt::format("`@arg(\"{}\")` names no parameter of `{}`", pname, fname));
+      continue;
+    }
+    if (const Expr* sh = kwarg(*ast_, d, "short")) {
+      auto* lit = std::get_if<StrLit>(&sh->data);
+      std::string letter;
+      if (lit)
+        for (const StrPart& p : lit->parts)
+          if (!p.is_hole()) letter += p.text;
+      bool letter_ok = lit && letter.size() == 1 && std::isalpha(static_cast<unsigned char>(letter[0])) && letter != "h";
+      if (!letter_ok)
+        error(DiagKind::CommandSignature, sh->span, "`short` is one letter other than `h` (which is help's)");
+      else if (!it->has_default)
+        error(DiagKind::CommandSignature, sh->span,
+              fmt::format("`{}` is a positional argument; only flags (parameters with a default) have a short form", pname));
+    }
+  }
+}
+
+}  // namespace fitz::checker::detail

@@ -147,6 +147,31 @@ if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
   expect_out "broadcasts on replica A reach a client of B" 'text {"text":"from A","n":0}
 text {"text":"client on A","n":0}
 text {"text":"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...(20017 bytes)' "$(cat "$work/b")"
+  # The chat example as two replicas: log in on A, listen on B, talk on A.
+  "$fitz" build "$root/examples/chat/src/main.fitz" -o "$work/chat" >"$work/chat-build.log" 2>&1
+  check "examples/chat builds: $(head -c 2000 "$work/chat-build.log")" $?
+  start chat-a "$work/chat" FITZ_WS_PUBSUB=postgres FITZ_WS_PUBSUB_URL="$FITZ_TEST_DATABASE_URL"
+  chat_a=$port
+  start chat-b "$work/chat" FITZ_WS_PUBSUB=postgres FITZ_WS_PUBSUB_URL="$FITZ_TEST_DATABASE_URL"
+  chat_b=$port
+  login=$(curl -s -H 'content-type: application/json' -d '{"name":"alice","password":"wonderland"}' "http://127.0.0.1:$chat_a/login")
+  token=$(sed -n 's/^{"token":"\([^"]*\)"}$/\1/p' <<<"$login")
+  [[ -n $token ]]; check "chat login gives a token: $login" $?
+  status=$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' -d '{"name":"alice","password":"no"}' "http://127.0.0.1:$chat_a/login")
+  expect_out "chat login with a wrong password" 401 "$status"
+  expect_out "chat room without a token" 'http 401' "$(ws "$chat_b" /room)"
+  expect_out "chat room with a bad token" 'http 401' "$(ws "$chat_b" /room --auth 'Bearer x.y.z')"
+  sleep 1  # both replicas LISTEN
+  ws "$chat_b" /room --protocol "bearer.$token" recv recv recv >"$work/chat-b" &
+  cb=$!
+  pids+=($cb)
+  sleep 1
+  ws "$chat_a" /room --auth "Bearer $token" recv 'send:{"text":"hello from A"}' recv close >/dev/null
+  wait "$cb"
+  expect_out "a chat message on replica A reaches a client of B" "protocol bearer.$token
+text {\"user\":\"room\",\"text\":\"alice joined\"}
+text {\"user\":\"room\",\"text\":\"alice joined\"}
+text {\"user\":\"alice\",\"text\":\"hello from A\"}" "$(cat "$work/chat-b")"
   out=$(env FITZ_WS_PUBSUB=redis PORT=0 "$work/service" 2>&1)
   [[ $? == 2 && $out == *"FITZ_WS_PUBSUB must be"* ]]; check "unknown FITZ_WS_PUBSUB is refused: $out" $?
 else

@@ -337,11 +337,17 @@ void Checker::check_middleware_arg(ExprId arg, const FnInfo& handler) {
   } else if (params.size() == 2 && request_like(params[0])) {
     TypeId second = params[1];
     if (types_->kind(second) == TypeKind::Fn) {
-      ok = types_->fn_params(second).empty() && response_like(types_->fn_result(second)) && response_like(result);
-      if (ok && handler.is_async)
+      // `next: Fn() -> Future<Response>` is the async form: `next().await` runs the rest of
+      // the chain whatever it holds; a sync `next()` can only run a synchronous chain.
+      TypeId next_result = types_->fn_result(second);
+      bool async_next = types_->kind(next_result) == TypeKind::Future;
+      if (async_next) next_result = types_->args(next_result)[0];
+      ok = types_->fn_params(second).empty() && response_like(next_result) && response_like(result);
+      if (ok && handler.is_async && !async_next)
         error(DiagKind::MiddlewareSignature, e.span,
               "an around middleware calls `next()` synchronously, so it cannot wrap an `async` handler")
-            .with_hint("use a before and an after middleware, or make the handler synchronous");
+            .with_hint("declare `next: Fn() -> Future<Response>` in an async middleware and call `next().await`, or "
+                       "make the handler synchronous");
     } else {
       ok = (is_builtin_struct(second, "Response") || types_->is_dynamic(second)) && response_like(result);
     }

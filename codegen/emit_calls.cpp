@@ -117,8 +117,8 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
     case CallKind::Function: {
       const Symbol& s = prog_.symbol(ci->symbol);
       const Symbol& target = s.kind == SymbolKind::Import ? prog_.symbol(s.target) : s;
-      return fmt::format("{}::f_{}({})", ns(target.module), target.name,
-                         user_args(target.module, target.fn, {}, nullptr));
+      return traced_call(target, fmt::format("{}::f_{}({})", ns(target.module), target.name,
+                                             user_args(target.module, target.fn, {}, nullptr)));
     }
     case CallKind::Method:
     case CallKind::StaticMethod: {
@@ -169,6 +169,7 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       return "(" + parts[0] + ")(" + join(parts, 1) + ")";
     }
     case CallKind::Dynamic: {
+      if (auto o = observe_call(id, c)) return *o;
       if (auto* fe = std::get_if<FieldExpr>(&callee.data)) {
         auto parts = dynamic_args({child_of(this, fe->object)});
         return fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", parts[0], fe->field.text, join(parts, 1), pos(at));

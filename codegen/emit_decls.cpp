@@ -150,6 +150,7 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   loops_.clear();
   fn_ = &ctx;
   declare_fn_locals(info);
+  emit_observe_scopes(id);
   block(decl.body);
   // Falling off the end returns null (the checker rejects it where the type has no null); a
   // handler answers `null`, a before middleware lets the request through.
@@ -272,13 +273,13 @@ void Gen::emit_main() {
     if (has_http()) {
       // Top-level code runs first; the server starts once it has finished without error.
       emit_http_serve();
-      line("int main(int argc, char** argv) {");
+      line("int main(int argc, char** argv) {" + flag_defaults());
       line("  int rc = fitz::run_main(argc, argv, &fitz_program);");
       line("  return rc != 0 ? rc : fitz_serve();");
       line("}");
       return;
     }
-    line("int main(int argc, char** argv) { return fitz::run_main(argc, argv, &fitz_program); }");
+    line("int main(int argc, char** argv) {" + flag_defaults() + " return fitz::run_main(argc, argv, &fitz_program); }");
     return;
   }
   // `fitz test`: the program's top-level code runs first (tests may use its globals), then
@@ -335,7 +336,7 @@ void Gen::emit_main() {
   line("fitz::print(fitz::interp(int64_t(passed), fitz::Str::lit(\" passed, \"), int64_t(fitz_failed), fitz::Str::lit(\" failed\")));");
   --indent_;
   line("}");
-  line("int main(int argc, char** argv) {");
+  line("int main(int argc, char** argv) {" + flag_defaults());
   line("  int rc = fitz::run_main(argc, argv, &fitz_run_tests);");
   line("  return rc != 0 ? rc : (fitz_failed ? 1 : 0);");
   line("}");

@@ -327,6 +327,9 @@ void Gen::emit_http_wrappers() {
       line(fmt::format("  if (o.none) {}fitz::Nullable<fitz::http::Response>();", ret));
       line(fmt::format("  {}fitz::Nullable<fitz::http::Response>(static_cast<fitz::http::Response&&>(o.r));", ret));
       line("}");
+    } else if (info.params.size() == 2 && types_.kind(info.params[1].type) == TypeKind::Fn &&
+               (info.is_async || types_.kind(types_.fn_result(info.params[1].type)) == TypeKind::Future)) {
+      emit_async_around(info, id, callee, req_arg(0));
     } else if (info.params.size() == 2 && types_.kind(info.params[1].type) == TypeKind::Fn) {
       TypeId nt = info.params[1].type;
       TypeId nr = types_.fn_result(nt);
@@ -432,6 +435,7 @@ void Gen::emit_http_wrappers() {
         code = "b.body_form()";  // a form (application/x-www-form-urlencoded) or a JSON object of strings
       } else {
         code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_string_literal(types_.display(t)));
+        code = multipart_body(t, code);
       }
       line(fmt::format("{} {} = {};", cpp_type(t), a, code));
       args.push_back(a);
@@ -502,6 +506,7 @@ void Gen::emit_http_serve() {
     ++indent_;
     line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_string_literal(r.tmpl), ri));
     line(fmt::format("r.name(fitz::Str::lit({}));", cpp_string_literal(prog_.symbol(info.symbol).name)));
+    if (std::string check = route_flag_check(decl); !check.empty()) line(check);
     for (const Decorator& d : decl.decorators) {
       if (d.name.text != "middleware" || d.args.size() != 1) continue;
       ExprId arg = d.args[0].value;

@@ -24,9 +24,6 @@ void Gen::collect_not_compiled() {
   // generated programs yet, and what dropping each would do.
   // (A vector: the list may be empty.)
   static const std::vector<std::pair<std::string_view, std::string_view>> kPending = {
-      {"flag", "the route would be served whatever the flag says"},
-      {"trace", "the span would not be recorded"},
-      {"metric", "the metric would not be recorded"},
   };
   for (ModuleId m : graph_.init_order) {
     const Ast& ast = graph_.get(m).ast;

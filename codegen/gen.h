@@ -105,6 +105,19 @@ class Gen {
   std::string http_fn_signature(FnId id, const std::string& name);
   std::string status_return(const StatusReturnStmt& s, Span at);
 
+  // ---- observability and flags (emit_observe.cpp)
+  std::optional<std::string> builtin_module_of(ExprId object);  // `log`, `flags`, `db`, ...
+  std::optional<std::string> observe_call(ExprId id, const CallExpr& c);  // log.* and flags.*
+  std::string flag_defaults();           // `[flags]` of fitz.toml: " fitz::flags_init({...});"
+  void emit_observe_scopes(FnId id);     // @trace / @metric scopes at the top of a body
+  std::string route_flag_check(const FnDecl& decl);  // `@flag("x")`: 404 while off
+  std::string traced_call(const Symbol& callee, const std::string& call);  // async @trace callees
+  // A body of type Map<Str, Any> or Any also accepts multipart/form-data (emit_multipart.cpp).
+  std::string multipart_body(TypeId t, const std::string& json_code);
+  // An around middleware that is async or takes `next: Fn() -> Future<Response>`.
+  void emit_async_around(const FnInfo& info, const std::string& id, const std::string& callee,
+                         const std::string& req_arg);
+
   // ---- WebSockets (emit_ws.cpp)
   // `@ws("/path")` handlers: the handler takes a `WsConn<In, Out>` (or `WsConn<Bytes>`) first.
   struct WsRoute {

@@ -64,6 +64,9 @@ run e2e-migrations bash tests/pg/migrations_e2e.sh "$build/bin/fitz"
 step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
 run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
 
+step "observability end to end: JSON logs with trace ids, X-Request-Id, /metrics, @trace/@metric, flags, multipart, async around middleware"
+run e2e-observability bash tests/e2e/observability.sh "$build/bin/fitz"
+
 step "auth end to end: JWT login, guarded routes, every bad token a 401, roles 403, revocation"
 run e2e-auth bash tests/e2e/auth.sh "$build/bin/fitz"
 

@@ -245,6 +245,12 @@ Outcome dispatch(AppState& app, Request& req) {
   const RouteEntry& r = app.routes[m.route_id];
   req.route = r.path.c_str();
   req.route_id = int32_t(m.route_id);
+  // Logs written by the handler carry the request's ids; an async handler's awaits keep them
+  // (task.h), and the loop runs without any once the handler returns or first suspends.
+  struct TraceScope {
+    explicit TraceScope(const TraceContext& t) { fitz::detail::t_trace = t; }
+    ~TraceScope() { fitz::detail::t_trace = TraceContext{}; }
+  } trace_scope(req.trace);
   if (r.all_sync) {
     o.response = run_sync(app, r, req);
     return o;

@@ -53,6 +53,12 @@ class Router {
   std::vector<Node> nodes_{Node{}};
 };
 
+// The `boundary` parameter of a Content-Type value (1 to 70 characters).
+bool multipart_boundary(Text content_type, std::string* boundary);
+// False with a message for a malformed body (no boundary line, unterminated headers, a part
+// without a name, a text part that is not UTF-8, no closing boundary, over 1000 parts).
+bool parse_multipart(Text body, std::string_view boundary, std::vector<MultipartPart>* parts, std::string* error);
+
 // Splits "/users/{id}?limit={limit}" into the path and the query placeholder names, and
 // checks the path: starts with '/', `{name}` segments are identifiers, no repeated names.
 bool parse_template(std::string_view tmpl, std::string* path, std::vector<std::string>* params,

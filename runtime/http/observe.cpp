@@ -47,6 +47,41 @@ struct IdGen {
 };
 thread_local IdGen t_ids;
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+bool parse_hex64(const char* p, uint64_t* out) {
+  uint64_t x = 0;
+  for (int i = 0; i < 16; ++i) {
+    int d = hex_digit(p[i]);
+    if (d < 0) return false;
+    x = (x << 4) | uint64_t(d);
+  }
+  *out = x;
+  return true;
+}
+
+// "00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>"; an all-zero trace id is invalid.
+bool parse_traceparent(Text v, uint64_t* hi, uint64_t* lo) {
+  if (v.size < 55 || v.data[2] != '-' || v.data[35] != '-' || v.data[52] != '-') return false;
+  if (hex_digit(v.data[0]) < 0 || hex_digit(v.data[1]) < 0 || (v.data[0] == 'f' && v.data[1] == 'f')) return false;
+  uint64_t h, l;
+  if (!parse_hex64(v.data + 3, &h) || !parse_hex64(v.data + 19, &l) || (h | l) == 0) return false;
+  *hi = h;
+  *lo = l;
+  return true;
+}
+
+void write_hex16(Buf& b, uint64_t x) {
+  static const char hex[] = "0123456789abcdef";
+  char s[16];
+  for (int i = 0; i < 16; ++i) s[i] = hex[(x >> (60 - 4 * i)) & 15];
+  b.append(s, 16);
+}
+
 // "2026-01-02T03:04:05.678Z", with the date part cached per second.
 void write_timestamp(Buf& b) {
   thread_local time_t cached_sec = -1;
@@ -108,19 +143,27 @@ void begin_request(AppState& app, Request& req) {
   Text v;
   if (req.header_text(Text("x-request-id"), &v) && sane_request_id(v)) {
     req.request_id = v;
-    return;
+  } else {
+    static const char hex[] = "0123456789abcdef";
+    uint64_t x = t_ids.next();
+    for (int i = 0; i < 16; ++i) req.id_buf[i] = hex[(x >> (60 - 4 * i)) & 15];
+    req.request_id = Text(req.id_buf, 16);
   }
-  static const char hex[] = "0123456789abcdef";
-  uint64_t x = t_ids.next();
-  for (int i = 0; i < 16; ++i) req.id_buf[i] = hex[(x >> (60 - 4 * i)) & 15];
-  req.request_id = Text(req.id_buf, 16);
+  // W3C trace context: a caller's trace id is kept, so the service's logs join its trace.
+  Text tp;
+  if (!(req.header_text(Text("traceparent"), &tp) && parse_traceparent(tp, &req.trace.trace_hi, &req.trace.trace_lo))) {
+    req.trace.trace_hi = t_ids.next();
+    req.trace.trace_lo = t_ids.next();
+  }
+  req.trace.span = t_ids.next() | 1;
+  req.trace.request_id = req.request_id.str();
 }
 
 void finish(AppState& app, Request& req, Response& resp, bool add_id_header) {
   if (!app.cfg.observability) return;
   if (add_id_header) resp.headers.emplace_back(Str::lit("X-Request-Id"), req.request_id.str());
   int64_t dur_ns = now_ns() - req.start_ns;
-  if (app.cfg.access_log) {
+  if (app.cfg.access_log && log_enabled(LogLevel::Info)) {
     Buf b;
     b.lit("{\"timestamp\":\"");
     write_timestamp(b);
@@ -143,7 +186,12 @@ void finish(AppState& app, Request& req, Response& resp, bool add_id_header) {
     b.lit(",\"request_id\":");
     JsonWriter w2(b);
     w2.value(req.request_id);
-    b.lit("}\n");
+    b.lit(",\"trace_id\":\"");
+    write_hex16(b, req.trace.trace_hi);
+    write_hex16(b, req.trace.trace_lo);
+    b.lit("\",\"span_id\":\"");
+    write_hex16(b, req.trace.span);
+    b.lit("\"}\n");
     log_line(b);
   }
   if (app.cfg.prometheus) {
@@ -230,6 +278,9 @@ Str metrics_text(AppState& app) {
     out += "http_request_duration_seconds_sum{" + labels + "} " + sum + "\n";
     out += "http_request_duration_seconds_count{" + labels + "} " + std::to_string(h.count) + "\n";
   }
+  Buf reg;  // @metric functions
+  write_metrics_registry(reg);
+  out.append(reg.data(), reg.size());
   return Str(out.data(), out.size());
 }
 

@@ -431,6 +431,20 @@ Map<Str, Str> Binder::body_form() {
     if (!parse_form(req_.body, &m)) fail(400, Text("body is not valid form data: bad percent-escape"));
     return m;
   }
+  if (Text(ct) == Text("multipart/form-data")) {
+    std::vector<MultipartPart> parts;
+    if (!multipart_parts(&parts)) return m;
+    for (const MultipartPart& p : parts) {
+      if (p.is_file) {
+        std::string e = "multipart part '" + std::string(p.name.data(), p.name.size()) +
+                        "' is a file; a Map<Str, Any> body receives files";
+        fail(400, Text(e.data(), e.size()));
+        return m;
+      }
+      m.set(p.name, p.data.str());
+    }
+    return m;
+  }
   return body_json<Map<Str, Str>>("Map<Str, Str>");
 }
 

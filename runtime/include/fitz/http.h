@@ -44,6 +44,7 @@ class Request {
   std::vector<Header> headers;
   Text body;
   Text request_id;          // echoed X-Request-Id or a generated one (empty when off)
+  TraceContext trace;       // trace (from a valid `traceparent` or new) and span ids; logs read it
   int64_t start_ns = 0;
   void* user = nullptr;     // free slot for middleware (e.g. the authenticated user)
 
@@ -106,6 +107,26 @@ template <class T, class E> Response respond(const Result<T, E>& r) {
   }
 }
 
+// A file part of a multipart/form-data body, as Fitz code sees it (the built-in `File`).
+struct File {
+  static constexpr const char* fitz_name = "File";
+  static constexpr const char* fitz_field_names[] = {"name", "content_type", "content"};
+  Nullable<Str> name;          // the part's filename
+  Nullable<Str> content_type;
+  Bytes content;
+  auto fitz_fields() const { return std::tie(name, content_type, content); }
+  auto fitz_fields() { return std::tie(name, content_type, content); }
+};
+
+// One part of a multipart/form-data body; `data` points into the request body.
+struct MultipartPart {
+  Str name;
+  bool is_file = false;
+  Nullable<Str> filename;
+  Nullable<Str> content_type;
+  Text data;
+};
+
 // Parameter binding with the spec's 400 messages. Every getter returns a default value once
 // a parameter failed; generated code binds everything, then checks `failed()` once:
 //
@@ -145,8 +166,12 @@ class Binder {
     finish_body(r, ok, type_name);
     return out;
   }
-  // application/x-www-form-urlencoded (or JSON object of strings) as a map.
+  // application/x-www-form-urlencoded, multipart/form-data text parts (a file part is a
+  // 400) or a JSON object of strings, as a map.
   Map<Str, Str> body_form();
+  // multipart/form-data: text parts as Str, file parts as File (400 when malformed).
+  bool is_multipart() const;
+  Map<Str, Any> body_multipart();
 
   bool failed() const { return failed_; }
   const Response& error() const { return err_; }
@@ -156,6 +181,7 @@ class Binder {
   JsonReader* start_body(const char* type_name);
   void finish_body(JsonReader* r, bool ok, const char* type_name);
   bool path_text(size_t i, const char* name, Text* out);
+  bool multipart_parts(std::vector<MultipartPart>* parts);
   int query_text(const char* name, Str* out);  // 0 absent, 1 present
 
   const Request& req_;

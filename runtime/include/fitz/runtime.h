@@ -38,5 +38,6 @@
 #include "fitz/task.h"
 #include "fitz/any.h"
 #include "fitz/builtins.h"
+#include "fitz/log.h"
 #include "fitz/db.h"
 #include "fitz/orm.h"

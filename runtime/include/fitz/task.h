@@ -31,7 +31,21 @@ class Scheduler {
 Scheduler& scheduler();
 Scheduler* set_scheduler(Scheduler* s);  // returns the previous one; nullptr = built-in loop
 
+// The trace context of the code running now: an HTTP request's trace and span ids and its
+// request id (all empty outside a request). Structured logs and @trace spans read it. A
+// coroutine suspended on a Task keeps its own: the awaiter saves the context when it suspends
+// and restores it on resumption, so requests interleaved on one event loop never see each
+// other's ids.
+struct TraceContext {
+  uint64_t trace_hi = 0, trace_lo = 0;  // 128-bit trace id; zero: no trace
+  uint64_t span = 0;
+  Str request_id;
+  bool active() const { return (trace_hi | trace_lo) != 0; }
+};
+
 namespace detail {
+
+inline thread_local TraceContext t_trace;
 
 // A runtime error raised in a task (catchable mode) is kept and re-raised where the task is
 // awaited; if the task is dropped without being awaited, the next block_on / drain raises it.
@@ -149,9 +163,11 @@ template <class T> class Task {
 
   struct Awaiter {
     Task t;
+    TraceContext trace = detail::t_trace;  // the awaiting coroutine's, restored on resumption
     bool await_ready() const noexcept { return t.done(); }
     void await_suspend(std::coroutine_handle<> c) const { t.h_.promise().add_waiter(c); }
     T await_resume() const {
+      detail::t_trace = trace;
       t.h_.promise().rethrow_panic();
       return t.result();
     }

@@ -1,0 +1,155 @@
+// Observability and flags in generated programs: `log.*` and `flags.*` calls (the checker
+// types both modules as Any; their methods become direct runtime calls here), the `[flags]`
+// defaults of fitz.toml, `@trace`/`@metric` scopes at the top of a function body, and the
+// `@flag` check of a route. Runtime side: fitz/log.h.
+#include <fmt/format.h>
+
+#include "codegen/gen.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+std::string c_literal(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      out += fmt::format("\\{:03o}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::optional<std::string> Gen::builtin_module_of(ExprId object) {
+  if (!std::holds_alternative<NameRef>(ast_->get(object).data)) return std::nullopt;
+  const Ref& r = tir_->ref_of(object);
+  if (r.kind != RefKind::Symbol) return std::nullopt;
+  const Symbol& s = prog_.symbol(SymbolId(r.id));
+  if (s.kind != SymbolKind::BuiltinValue) return std::nullopt;
+  return s.name;
+}
+
+std::optional<std::string> Gen::observe_call(ExprId id, const CallExpr& c) {
+  auto* fe = std::get_if<FieldExpr>(&ast_->get(c.callee).data);
+  if (!fe) return std::nullopt;
+  std::optional<std::string> module = builtin_module_of(fe->object);
+  if (!module || (*module != "log" && *module != "flags")) return std::nullopt;
+  std::string method(fe->field.text);
+  Span at = ast_->get(id).span;
+  std::vector<Child> children;
+  for (const auto& a : c.args) {
+    ExprId v = a.value;
+    children.push_back(Child{[this, v] { return expr_as(v, types_.any()); }, v});
+  }
+  std::vector<std::string> code = sequence(children);
+  auto fail = [&](const std::string& msg) {
+    return fmt::format("([]() -> fitz::Any {{ fitz::runtime_error({}, {}); }}())", pos(at), c_literal(msg));
+  };
+  if (*module == "log") {
+    const char* level = method == "debug" ? "Debug" : method == "info" ? "Info" : method == "warn" ? "Warn"
+                                                    : method == "error" ? "Error" : nullptr;
+    if (!level) return fail("`log` has no method `" + method + "` (debug, info, warn, error)");
+    std::string positional, fields;
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      if (c.args[i].name)
+        fields += fmt::format("{}fitz::LogField{{{}, {}}}", fields.empty() ? "" : ", ",
+                              c_literal(c.args[i].name->text), code[i]);
+      else
+        positional += (positional.empty() ? "" : ", ") + code[i];
+    }
+    if (positional.empty()) return fail("`log." + method + "` needs a message");
+    return fmt::format("(fitz::log_write(fitz::LogLevel::{}, {{{}}}, {{{}}}), fitz::Any())", level, positional, fields);
+  }
+  if (method == "is_enabled") {
+    if (c.args.size() != 1) return fail("`flags.is_enabled` takes one flag name");
+    return fmt::format("fitz::Any(fitz::flag(fitz::from_any<fitz::Str>({}, {})))", code[0], pos(at));
+  }
+  if (method == "list") {
+    if (!c.args.empty()) return fail("`flags.list` takes no arguments");
+    return "fitz::to_any(fitz::flags_list())";
+  }
+  return fail("`flags` has no method `" + method + "` (is_enabled, list)");
+}
+
+std::string Gen::flag_defaults() {
+  if (!graph_.manifest || graph_.manifest->flags.empty()) return "";
+  std::string list;
+  for (const auto& [name, on] : graph_.manifest->flags)
+    list += fmt::format("{}{{{}, {}}}", list.empty() ? "" : ", ", c_literal(name), on ? "true" : "false");
+  return fmt::format(" fitz::flags_init({{{}}});", list);
+}
+
+namespace {
+
+// The `name=` of `@trace`/`@metric`, or the function's own name.
+std::string scope_name(const Ast& ast, const Decorator& d, std::string_view fn_name) {
+  for (const DecoratorArg& a : d.args) {
+    if (!a.name || a.name->text != "name") continue;
+    if (auto* s = std::get_if<StrLit>(&ast.get(a.value).data)) {
+      std::string v;
+      for (const StrPart& p : s->parts) v += p.text;
+      return v;
+    }
+  }
+  return std::string(fn_name);
+}
+
+}  // namespace
+
+void Gen::emit_observe_scopes(FnId id) {
+  const FnDecl& decl = ast_->get(id);
+  std::string fn_name = decl.name ? std::string(decl.name->text) : std::string("fn");
+  for (const Decorator& d : decl.decorators) {
+    if (d.name.text == "trace")
+      line(fmt::format("fitz::SpanScope fz_span({});", c_literal(scope_name(*ast_, d, fn_name))));
+    else if (d.name.text == "metric")
+      line(fmt::format("fitz::MetricScope fz_metric({});", c_literal(scope_name(*ast_, d, fn_name))));
+  }
+}
+
+std::string Gen::route_flag_check(const FnDecl& decl) {
+  for (const Decorator& d : decl.decorators) {
+    if (d.name.text != "flag" || d.args.size() != 1) continue;
+    auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data);
+    if (!s) continue;
+    std::string name;
+    for (const StrPart& p : s->parts) name += p.text;
+    std::string json_name;
+    for (char ch : name) {
+      if (ch == '"' || ch == '\\') json_name += '\\';
+      json_name += ch;
+    }
+    std::string body = fmt::format("{{\"error\":\"feature '{}' disabled\"}}", json_name);
+    // First before middleware: a disabled feature answers 404 before anything else runs.
+    return fmt::format(
+        "r.before([](fitz::http::Request&) -> fitz::Nullable<fitz::http::Response> {{ if (fitz::flag(fitz::Str::lit({}))) "
+        "return {{}}; return fitz::http::Response::json(404, fitz::Str::lit({})); }});",
+        c_literal(name), c_literal(body));
+  }
+  return "";
+}
+
+}  // namespace fitz::codegen
+
+namespace fitz::codegen {
+
+std::string Gen::traced_call(const Symbol& callee, const std::string& call) {
+  // An async @trace function sets its span as current and may suspend before returning its
+  // task: the caller goes on with its own span, not the callee's.
+  if (!callee.fn.valid()) return call;
+  const FnInfo& info = prog_.modules[callee.module.index].fns[callee.fn.index];
+  if (!info.is_async) return call;
+  bool traced = false;
+  for (const Decorator& d : graph_.get(callee.module).ast.get(callee.fn).decorators) traced |= d.name.text == "trace";
+  if (!traced) return call;
+  return fmt::format("fitz::TraceKeep{{}}.pass({})", call);
+}
+
+}  // namespace fitz::codegen

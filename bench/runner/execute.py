@@ -102,7 +102,13 @@ def run_impl_suite(ctx, suite, impl) -> dict:
             iters, t0 = [], server.mark()
             for i in range(ctx.iterations):
                 label = f"{suite.name} / {impl.name} / {phase.name} #{i + 1}"
-                iters.append(run_loadgen(ctx, phase.scenario(ctx.quick, scale=ctx.scale), port, label, 0))
+                cpu0 = procs.cpu_seconds(procs.tree(server.proc.pid))
+                res = run_loadgen(ctx, phase.scenario(ctx.quick, scale=ctx.scale), port, label, 0)
+                # Server CPU per answered request: unlike throughput, it barely moves when other
+                # processes share the machine, so it is the steadier comparison on a busy host.
+                cpu = procs.cpu_seconds(procs.tree(server.proc.pid)) - cpu0
+                res["server_cpu_us_per_request"] = round(1e6 * cpu / res["requests"], 2) if res["requests"] else None
+                iters.append(res)
                 time.sleep(ctx.cooldown / 4)
             t1 = server.mark()
             s = summarize_iterations(iters)
@@ -110,6 +116,8 @@ def run_impl_suite(ctx, suite, impl) -> dict:
             entry = {"rps": round(s["rps_median"], 1), "rps_all": [round(x, 1) for x in s["rps_all"]],
                      "latency_ms": s["median"]["latency_ms"], "endpoints": s["median"]["endpoints"],
                      "per_second": s["median"]["per_second"], "error_rate": rate,
+                     "cpu_us_per_request": statistics.median(
+                         [r["server_cpu_us_per_request"] for r in iters if r.get("server_cpu_us_per_request")] or [0]),
                      "peak_rss_mb": server.peak_rss_mb(t0), "window": [round(t0, 2), round(t1, 2)]}
             if any(r["requests"] + r["failures"] == 0 for r in iters):
                 entry["refused"] = "no request completed within the measured window"

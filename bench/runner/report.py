@@ -52,6 +52,36 @@ def fmt_ratio(a, b):
     return f"{a / b:.1f}x" if a and b else "–"
 
 
+def cpu_table(results, sname, impls, phases, ran):
+    """Server CPU time per request (the whole process tree, median iteration): steadier than
+    throughput when the machine is shared, and what a request costs whatever the client does."""
+    rows = []
+    for p in phases:
+        cells = []
+        for i in ran:
+            ph = phase_of(results, sname, i, p)
+            cells.append(f"{ph['cpu_us_per_request']:.1f}" if ph and ph.get("cpu_us_per_request") else "–")
+        if any(c != "–" for c in cells):
+            rows.append("| " + " | ".join([p] + cells) + " |")
+    if not rows:
+        return []
+    out = ["Server CPU per request (µs, lower is better):", "",
+           "| phase | " + " | ".join(impls[i]["label"] for i in ran) + " |", "|---|" + "---|" * len(ran)] + rows + [""]
+    for subject in [x for x in ("fitz", "fitz-orm") if x in ran]:
+        for p in phases:
+            f = phase_of(results, sname, subject, p)
+            if not f or not f.get("cpu_us_per_request"):
+                continue
+            parts = []
+            for peer in ran:
+                q = phase_of(results, sname, peer, p)
+                if peer not in ("fitz", "fitz-orm") and q and q.get("cpu_us_per_request"):
+                    parts.append(f"{q['cpu_us_per_request'] / f['cpu_us_per_request']:.2f}x the requests of {impls[peer]['label']}")
+            if parts:
+                out.append(f"- {p}: per CPU-second, {impls[subject]['label']} serves " + ", ".join(parts))
+    return out + [""]
+
+
 def phase_of(results, suite, impl, phase):
     return results["suites"].get(suite, {}).get("results", {}).get(impl, {}).get("phases", {}).get(phase)
 
@@ -135,6 +165,7 @@ def write(results, out_dir, meta):
                     ratio_lines.append(f"- {p}: {impls[subject]['label']} throughput = " + ", ".join(parts))
         if ratio_lines:
             lines += ["Ratios (measured in this run):", ""] + ratio_lines + [""]
+        lines += cpu_table(results, sname, impls, phases, ran)
         lines += ["| implementation | cold start | peak RSS | idle RSS |", "|---|---|---|---|"]
         for i in ran:
             r = suite["results"][i]

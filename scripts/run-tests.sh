@@ -58,6 +58,9 @@ run e2e-db-faults bash tests/pg/fault_e2e.sh "$build/bin/fitz"
 step "ORM end to end: compiled queries against Postgres, values only as parameters"
 run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
 
+step "jobs end to end: spawn, failing cron jobs retried and logged, two replicas run each cron tick once"
+run e2e-jobs bash tests/e2e/jobs.sh "$build/bin/fitz"
+
 step "migrations end to end: fitz db new, migrate, rollback, status and check with migration files"
 run e2e-migrations bash tests/pg/migrations_e2e.sh "$build/bin/fitz"
 

@@ -199,7 +199,8 @@ std::string render_migration(std::string_view name, std::string_view created, co
                              const std::vector<std::string>& down) {
   std::string s = "-- Migration: " + std::string(name) + "\n-- Created: " + std::string(created) + "\n\n-- UP\n";
   if (up.empty()) s += "-- the statements that apply this migration\n";
-  for (const std::string& st : up) s += st + ";\n";
+  // Notes come in as `-- ` lines and stay comments.
+  for (const std::string& st : up) s += st + (st.starts_with("--") ? "\n" : ";\n");
   s += "\n-- DOWN\n";
   if (down.empty()) s += "-- the statements that undo it (`fitz db rollback`)\n";
   for (const std::string& st : down) s += st + ";\n";

@@ -29,7 +29,8 @@ std::optional<std::string> migration_version(std::string_view file_name);
 // before `-- UP`) returns nullopt and sets `error`.
 std::optional<MigrationFile> parse_migration(std::string_view version, std::string_view text, std::string* error);
 
-// The text of a new migration file; `created` is an ISO-8601 UTC time.
+// The text of a new migration file; `created` is an ISO-8601 UTC time. Statements get a `;`;
+// lines starting with `--` (notes, statements left commented out) are written as they are.
 std::string render_migration(std::string_view name, std::string_view created, const std::vector<std::string>& up,
                              const std::vector<std::string>& down);
 

@@ -69,6 +69,33 @@ def pgbench(ctx, db_url: str, script: str, connections: int, seconds: float) -> 
     raise RuntimeError("pgbench failed: " + (r.stderr.strip() or r.stdout.strip())[:300])
 
 
+def start_ws_clients(ctx, phase, port: int) -> list:
+    """The phase's WebSocket clients (tests/ws/ws_client.cpp): readers read until closed,
+    stalled ones sleep without reading."""
+    if not phase.ws_clients:
+        return []
+    client = os.path.join(ctx.build, "bin", "fitz_ws_client")
+    if not os.path.exists(client):
+        raise RuntimeError(f"{client} is missing (run `make`)")
+    spec, procs_ = phase.ws_clients, []
+    hold_ms = str(int(1000 * (ctx.warmup + 60 + phase.seconds * max(ctx.scale, 0.02) * (ctx.iterations + 1) * 2)))
+    for _ in range(spec.get("reading", 0)):
+        procs_.append(subprocess.Popen([client, str(port), spec["path"], "closed"], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL))
+    for _ in range(spec.get("stalled", 0)):
+        procs_.append(subprocess.Popen([client, str(port), spec["path"], "sleep:" + hold_ms], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL))
+    time.sleep(0.5)  # connected before the load starts
+    return procs_
+
+
+def stop_ws_clients(side: list):
+    for p in side:
+        p.kill()
+    for p in side:
+        p.wait()
+
+
 def error_rate(res: dict) -> float:
     attempts = sum(e["requests"] + e["errors"] + e["timeouts"] for e in res["endpoints"])
     return res["failures"] / attempts if attempts else 1.0
@@ -88,6 +115,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
     argv, env, cwd = impl.command(ctx, port, db_url)
     server = procs.Server(impl.name, argv, env, cwd, port, log_path=os.path.join(ctx.work, f"{suite.name}-{impl.name}.log"))
     result = {"impl": impl.name, "phases": {}}
+    side = []
     try:
         server.start()
         result["cold_start_ms"] = round(server.cold_start_ms, 1)
@@ -96,6 +124,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
         for phase in suite.phases:
             if phase.only and impl.name not in phase.only:
                 continue
+            side = start_ws_clients(ctx, phase, port)
             if ctx.warmup > 0:
                 run_loadgen(ctx, phase.scenario(ctx.quick, seconds_override=ctx.warmup), port,
                             f"{impl.name} {phase.name} warm-up", ctx.warmup)
@@ -111,6 +140,8 @@ def run_impl_suite(ctx, suite, impl) -> dict:
                 iters.append(res)
                 time.sleep(ctx.cooldown / 4)
             t1 = server.mark()
+            stop_ws_clients(side)
+            side = []
             s = summarize_iterations(iters)
             rate = max(error_rate(r) for r in iters)
             entry = {"rps": round(s["rps_median"], 1), "rps_all": [round(x, 1) for x in s["rps_all"]],
@@ -138,6 +169,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
         result["error"] = str(e)
         log(ctx, f"{suite.name} / {impl.name}: FAILED: {e}")
     finally:
+        stop_ws_clients(side)
         server.stop()
         result["rss_series"] = server.samples
         result["peak_rss_mb"] = server.peak_rss_mb()

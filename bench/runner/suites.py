@@ -16,8 +16,12 @@ def ep(name, path, method="GET", body=None, weight=1, expect=None):
 
 
 class Phase:
-    def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None, only=None):
+    def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None, only=None,
+                 ws_clients=None):
         self.name, self.endpoints, self.connections, self.seconds = name, endpoints, connections, seconds
+        # WebSocket clients connected for the whole phase: {"path", "reading", "stalled"}; stalled
+        # ones never read, so every broadcast piles up in the server until it closes them.
+        self.ws_clients = ws_clients
         self.only = only  # the implementations that serve this phase (default: every one of the suite)
         self.stages = stages  # ramping stages instead of one fixed level
         self.headers = headers or {}
@@ -107,8 +111,14 @@ SUITES = [
         Phase("sustained", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=50, seconds=60),
         Phase("churn", [ep("get user", "/users/{rand:1:200}", expect=200)], connections=20, seconds=30,
               headers={"Connection": "close"}),
+        Phase("ws backpressure", [ep("broadcast", "/ws/broadcast", "POST", {"text": "message {seq} " + "x" * 200, "n": 42},
+                                     expect=202)],
+              connections=10, seconds=60, only=["fitz"], ws_clients={"path": "/ws/room", "reading": 10, "stalled": 40}),
     ], "RSS sampled every 100 ms over 60 s of steady load and 30 s of connection churn (a new connection "
-       "per request); a curve is flat when its last third is within 10% (or 1 MB) of its first third."),
+       "per request); a curve is flat when its last third is within 10% (or 1 MB) of its first third. "
+       "WebSocket backpressure (Fitz only: the peers have no WebSocket endpoint): 10 clients reading and "
+       "40 that never read stay connected while 10 connections POST broadcasts for 60 s; the server must "
+       "close the stalled clients (1008) instead of buffering for them."),
 ]
 
 

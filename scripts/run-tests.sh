@@ -37,6 +37,9 @@ run conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$bu
 step "conformance under address and undefined-behaviour sanitizers"
 run conformance-sanitized env FITZ_RUN_FLAGS="--werror --sanitize" bash scripts/conformance-run.sh "$build/bin/fitz"
 
+step "sanitizers: the clang fuzz build (ASan + UBSan, leaks on) runs the unit, runtime, HTTP, Postgres, auth, WebSocket and jobs tests, the CLI, HTTP, auth, db and ORM end-to-end tests and the conformance corpus with its runtime instrumented; any report fails"
+run sanitized bash scripts/sanitize-tests.sh "$build/fuzz"
+
 step "CLI end to end: fitz test, build, run, the cache, runtime error positions"
 run e2e bash tests/e2e/run.sh "$build/bin/fitz"
 

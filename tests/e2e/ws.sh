@@ -3,7 +3,8 @@
 # on loopback and drives it with fitz_ws_client (Beast): typed echo, decode errors, a plain GET
 # (426), broadcasts from clients and from HTTP handlers to several clients, binary frames, a
 # server-side close, a malformed frame (1002), an oversized message (1009), a client that never
-# reads (1008 while the server keeps serving), the bearer subprotocol echo and SIGTERM (1001).
+# reads (1008 while the server keeps serving), the bearer subprotocol echo, 1,000 concurrent
+# clients with broadcasts (memory stays bounded) and SIGTERM (1001).
 # With FITZ_TEST_DATABASE_URL: two replicas sharing Postgres (FITZ_WS_PUBSUB=postgres) — a
 # broadcast on A reaches a client of B, also one larger than a NOTIFY payload. Then measures
 # broadcast fan-out to 100 clients and prints it. Any mismatch fails the test.
@@ -113,6 +114,12 @@ expect_out "bearer subprotocol echoed" 'protocol bearer.abc.def' "$out"
 fan=$(ws fanout "$port" /room 100 200 100)
 [[ $fan == deliveries\ 20000\ of\ 20000* ]]; check "fan-out to 100 clients: $fan" $?
 echo "e2e ws: broadcast fan-out, 100 clients, 200 messages of 100 bytes: $fan"
+
+# 1,000 concurrent connections with broadcasts; the server's memory stays small.
+fan=$(ws fanout "$port" /room 1000 20 100)
+[[ $fan == deliveries\ 20000\ of\ 20000* ]]; check "1000 clients: $fan" $?
+rss=$(awk '/VmRSS/ {print $2}' "/proc/$svc_pid/status")
+[[ -n $rss && $rss -lt 262144 ]]; check "resident memory after 1000 clients under 256 MiB: ${rss} KiB" $?
 
 # SIGTERM: open connections get 1001, the server exits 0.
 ws "$port" /echo sleep:100 closed >"$work/term" &

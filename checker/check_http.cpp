@@ -47,6 +47,9 @@ std::string auth_user_type(const ModuleGraph& graph, const SourceManager& source
       if (auto* n = std::get_if<NamedType>(&ast.get(t).data);
           n && !n->path.empty() && n->path.back().text == "Result" && !n->args.empty())
         t = n->args[0];
+      // `models.User` is displayed `User`.
+      if (auto* n = std::get_if<NamedType>(&ast.get(t).data); n && !n->path.empty() && n->args.empty())
+        return std::string(n->path.back().text);
       std::string out;
       Span sp = ast.get(t).span;
       for (char c : sources.file(sp.file).slice(sp))

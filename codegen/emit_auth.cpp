@@ -27,6 +27,7 @@ bool has_decorator(const FnDecl& d, std::string_view name) {
 }
 
 std::optional<Provider> find_provider(Gen& g) {
+  std::optional<Provider> found;
   for (ModuleId m : g.graph_.init_order) {
     const Ast& ast = g.graph_.get(m).ast;
     for (StmtId s : ast.top_level) {
@@ -48,10 +49,16 @@ std::optional<Provider> find_provider(Gen& g) {
         p.problem = "an `@auth_provider` returns `Result<User>` (the user, or an Err message for the 401)";
       else
         p.user = types.ok(ret);
-      return p;
+      if (found) {
+        // The spec allows one; guards would otherwise depend on module order.
+        found->problem = "only one `@auth_provider` is allowed in a program";
+        found->at = p.at;
+        return found;
+      }
+      found = p;
     }
   }
-  return std::nullopt;
+  return found;
 }
 
 void refuse(Gen& g, Span at, const std::string& why) {

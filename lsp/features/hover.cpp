@@ -3,6 +3,7 @@
 
 #include "lsp/features/describe.h"
 #include "lsp/features/features.h"
+#include "lsp/features/hover_orm.h"
 
 namespace fitz::lsp {
 
@@ -83,12 +84,16 @@ uint32_t commas_between(std::string_view text, uint32_t from, uint32_t to) {
 
 std::optional<HoverInfo> hover(const Analysis& a, ModuleId m, uint32_t offset) {
   if (!m.valid() || !a.tir(m)) return std::nullopt;
+  std::optional<std::pair<std::string, Span>> sql = orm_query_markdown(a, m, offset);
   if (const Occurrence* o = occurrence_at(a, m, offset)) {
     std::string text = fenced(describe_key(a, o->key));
     std::string doc = doc_of_key(a, o->key);
     if (!doc.empty()) text += "\n\n" + doc;
+    if (auto schema = table_schema_markdown(a, o->key)) text += "\n\n" + *schema;
+    if (sql) text += "\n\n" + sql->first;
     return HoverInfo{text, o->span};
   }
+  if (sql) return HoverInfo{sql->first, sql->second};
   ExprId e = expr_at(a, m, offset, offset);
   if (!e.valid()) return std::nullopt;
   const checker::ModuleTir* tir = a.tir(m);

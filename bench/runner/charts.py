@@ -2,7 +2,7 @@
 percentiles, lines for RSS over time."""
 from xml.sax.saxutils import escape
 
-COLORS = {"fitz": "#2f7ed8", "fitz-orm": "#1b4f8a", "cpp": "#555555", "beast": "#a0a0a0", "python": "#f28f43", "node": "#3aa655", "node-orm": "#8bbc21"}
+COLORS = {"fitz": "#2f7ed8", "fitz-orm": "#1b4f8a", "fitz-http": "#6fa8dc", "cpp": "#555555", "beast": "#a0a0a0", "python": "#f28f43", "node": "#3aa655", "node-orm": "#8bbc21"}
 W, H, PAD_L, PAD_B, PAD_T = 760, 320, 70, 70, 40
 
 

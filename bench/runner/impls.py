@@ -134,6 +134,7 @@ def all_impls():
     return [
         Fitz(),
         Fitz("fitz-orm", "Fitz ORM", "fitz-orm", "the typed ORM, each query one constant SQL string"),
+        Fitz("fitz-http", "Fitz (HTTP only)", "fitz-http", "the overhead suite's HTTP routes alone, no database"),
         CppBaseline("cpp", "C++ on the fitz runtime (hand-written)", "fitz_http_bench_app",
                     "bench/http/app.cpp: the same routes written by hand on fitz::http, access log off", ["--no-log"]),
         CppBaseline("beast", "C++ on bare Beast (hand-written)", "fitz_http_baseline",

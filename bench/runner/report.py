@@ -48,6 +48,10 @@ def machine():
     }
 
 
+# The Fitz implementations; ratios are stated from their side, against every other one.
+SUBJECTS = ("fitz", "fitz-orm", "fitz-http")
+
+
 def fmt_ratio(a, b):
     return f"{a / b:.1f}x" if a and b else "–"
 
@@ -67,7 +71,7 @@ def cpu_table(results, sname, impls, phases, ran):
         return []
     out = ["Server CPU per request (µs, lower is better):", "",
            "| phase | " + " | ".join(impls[i]["label"] for i in ran) + " |", "|---|" + "---|" * len(ran)] + rows + [""]
-    for subject in [x for x in ("fitz", "fitz-orm") if x in ran]:
+    for subject in [x for x in SUBJECTS if x in ran]:
         for p in phases:
             f = phase_of(results, sname, subject, p)
             if not f or not f.get("cpu_us_per_request"):
@@ -75,7 +79,7 @@ def cpu_table(results, sname, impls, phases, ran):
             parts = []
             for peer in ran:
                 q = phase_of(results, sname, peer, p)
-                if peer not in ("fitz", "fitz-orm") and q and q.get("cpu_us_per_request"):
+                if peer not in SUBJECTS and q and q.get("cpu_us_per_request"):
                     parts.append(f"{q['cpu_us_per_request'] / f['cpu_us_per_request']:.2f}x the requests of {impls[peer]['label']}")
             if parts:
                 out.append(f"- {p}: per CPU-second, {impls[subject]['label']} serves " + ", ".join(parts))
@@ -142,14 +146,14 @@ def write(results, out_dir, meta):
         lines.append("")
         # Ratios against the peers, the ceiling and the published figures.
         ratio_lines = []
-        for subject in [x for x in ("fitz", "fitz-orm") if x in ran]:
+        for subject in [x for x in SUBJECTS if x in ran]:
             for p in phases:
                 f = phase_of(results, sname, subject, p)
                 if not f or "refused" in f:
                     continue
                 parts = []
                 for peer in ran:
-                    if peer in ("fitz", "fitz-orm"):
+                    if peer in SUBJECTS:
                         continue
                     q = phase_of(results, sname, peer, p)
                     if q and "refused" not in q and q["rps"]:

@@ -96,7 +96,7 @@ SUITES = [
         Phase("/fortunes", [ep("fortunes", "/fortunes", expect=200)], connections=32, seconds=15),
         Phase("/updates?queries=20", [ep("updates", "/updates?queries=20", expect=200)], connections=32, seconds=15),
     ], "World (10,000 rows) and Fortune tables as TechEmpower specifies; 32 connections, 15 s per test type."),
-    Suite("overhead", "Framework overhead: Fitz versus hand-written C++", ["fitz", "cpp", "beast"], 50, 0, [
+    Suite("overhead", "Framework overhead: Fitz versus hand-written C++", ["fitz", "fitz-http", "cpp", "beast"], 50, 0, [
         Phase("GET /health", [ep("health", "/health", expect=200)], connections=50, seconds=15),
         Phase("POST /echo", [ep("echo", "/echo", "POST", {"text": "hello {seq}", "n": 42}, expect=200)],
               connections=50, seconds=15),
@@ -104,7 +104,8 @@ SUITES = [
         Phase("GET /users/{id}", [ep("GET /users/{id}", "/users/{rand:1:50}", expect=200)], connections=10, seconds=15,
               only=["fitz", "cpp"]),
     ], "The same routes and the same work in Fitz, in C++ written by hand on the fitz runtime, and in C++ on "
-       "bare Beast; 50 connections, 15 s each. GET /users/{id} (10 connections, the published benchmark's "
+       "bare Beast; 50 connections, 15 s each. Fitz (HTTP only) is a program with just these routes (no database "
+       "client linked), the one whose memory compares with the hand-written servers. GET /users/{id} (10 connections, the published benchmark's "
        "level) compares Fitz with the same query written by hand on the fitz runtime's Postgres client; the "
        "Beast baseline has no database client."),
     Suite("memory", "Memory under sustained load and connection churn", PEERS, 200, 10, [

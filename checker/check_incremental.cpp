@@ -192,12 +192,7 @@ TypedProgram CheckSession::check(const ModuleGraph& graph, const frontend::Sourc
               previous->symbols.size() > 2 * symbols_after_full_ + 4096;
 
   frontend::DiagnosticBag scratch;
-  detail::Checker c(graph, sources, scratch, options);
-  if (!full) {
-    c.prog_ = std::move(*previous);
-    c.types_ = c.prog_.types.get();
-    c.builtins_ = c.prog_.builtins.get();
-  }
+  detail::Checker c(graph, sources, scratch, options, full ? nullptr : previous);
   c.read_untyped_.assign(c.prog_.symbols.size(), 0);
 
   std::vector<ModuleRecord> records(n);

@@ -88,8 +88,10 @@ struct Lookup {
 
 class Checker {
  public:
+  // With `reuse` (an incremental re-check), its program is moved in instead of building a new
+  // type store, builtins table and builtin symbols.
   Checker(const ModuleGraph& graph, const SourceManager& sources, DiagnosticBag& out,
-          const CheckOptions& options);
+          const CheckOptions& options, TypedProgram* reuse = nullptr);
   TypedProgram run();
 
   // ---- module driver (check_module.cpp) ----

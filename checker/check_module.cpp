@@ -57,8 +57,9 @@ void for_each_operand(const Expr& e, F&& f) {
 }  // namespace
 
 Checker::Checker(const ModuleGraph& graph, const SourceManager& sources, DiagnosticBag& out,
-                 const CheckOptions& options)
-    : graph_(graph), sources_(sources), out_(out), options_(options) {
+                 const CheckOptions& options, TypedProgram* reuse)
+    : graph_(graph), sources_(sources), out_(out), options_(options),
+      prog_(reuse ? std::move(*reuse) : TypedProgram()) {
   types_ = prog_.types.get();
   builtins_ = prog_.builtins.get();
   prog_.modules.resize(graph.modules.size());
@@ -67,6 +68,7 @@ Checker::Checker(const ModuleGraph& graph, const SourceManager& sources, Diagnos
     prog_.modules[i].module = ModuleId(i);
     types_->set_module_name(ModuleId(i), graph.modules[i].name);
   }
+  if (reuse) return;  // it has its builtin symbols
   // One symbol per built-in function and value, shared by every module.
   for (uint32_t i = 0; i < builtins_->size(); ++i) {
     const BuiltinEntry& e = builtins_->entry(BuiltinId(i));

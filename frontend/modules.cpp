@@ -125,8 +125,11 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   }
 
   std::string error;
-  std::optional<std::string> text = reader_(path, error);
-  if (!text) {
+  // A file the cache knows to be unchanged is not read at all.
+  const ParsedModule* known = cache_ ? cache_->current(key) : nullptr;
+  std::optional<std::string> text;
+  if (!known) text = reader_(path, error);
+  if (!known && !text) {
     if (requested_at)
       diags_.error(DiagKind::ModuleNotFound, *requested_at,
                    fmt::format("cannot find module `{}` (looked for `{}`: {})", name, path.string(), error));
@@ -140,7 +143,7 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   by_path_.emplace(key, id);
   state_.push_back(State::Loading);
   if (cache_) {
-    const ParsedModule* parsed = cache_->find(key, *text);
+    const ParsedModule* parsed = known ? known : cache_->find(key, *text);
     if (!parsed) parsed = &cache_->parse(key, display_path(path), std::move(*text));
     Module m;
     m.name = std::move(name);

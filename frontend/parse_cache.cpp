@@ -26,6 +26,18 @@ const ParsedModule* ParseCache::find(const std::string& path, std::string_view t
   return &e;
 }
 
+const ParsedModule* ParseCache::current(const std::string& path) {
+  if (!validator_) return nullptr;
+  auto it = entries_.find(path);
+  if (it == entries_.end() || !validator_(path, *it->second)) return nullptr;
+  ++hits_;
+  return it->second.get();
+}
+
+void ParseCache::for_each_file(const std::function<void(FileId)>& f) const {
+  for (const auto& [path, e] : entries_) f(e->file);
+}
+
 const ParsedModule& ParseCache::parse(const std::string& path, std::string display_name, std::string text) {
   ++misses_;
   auto entry = std::make_unique<ParsedModule>();

@@ -46,6 +46,14 @@ class ParseCache {
 
   // The entry of `path` when it holds exactly `text`; null otherwise. Counts a hit.
   const ParsedModule* find(const std::string& path, std::string_view text);
+  // The entry of `path` when the validator vouches that the file still holds the entry's
+  // content, so a load need not read the file at all; null otherwise (or without a validator).
+  // The caller knows what changed (an editor's buffers, file stamps, watched-file events).
+  using Validator = std::function<bool(const std::string& path, const ParsedModule& entry)>;
+  void set_validator(Validator v) { validator_ = std::move(v); }
+  const ParsedModule* current(const std::string& path);
+  // Every file the entries hold (what must stay in the SourceManager).
+  void for_each_file(const std::function<void(FileId)>& f) const;
   // Adds `text` to the SourceManager as `display_name`, parses and lowers it (through an
   // offered tree of that exact text when there is one) and stores the result as the entry of
   // `path`, replacing the entry of an older content.
@@ -83,6 +91,7 @@ class ParseCache {
   std::unordered_map<std::string, std::unique_ptr<ParsedModule>> entries_;  // one per path
   std::unordered_map<std::string, Offer> offers_;
   std::unordered_map<std::string, std::pair<FileId, Ast>> spares_;
+  Validator validator_;
   size_t hits_ = 0;
   size_t misses_ = 0;
 };

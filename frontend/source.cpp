@@ -191,6 +191,13 @@ SourceFile const* SourceManager::find(FileId id) const {
   return files_[id.value].get();
 }
 
+void SourceManager::release(FileId id) {
+  if (!id.valid() || id.value >= files_.size() || files_[id.value]->size() == 0) return;
+  auto& f = files_[id.value];
+  f = std::make_unique<SourceFile>(id, f->path(), std::string());
+  ++released_;
+}
+
 std::optional<FileId> SourceManager::find_by_path(std::string_view path) const {
   for (auto it = files_.rbegin(); it != files_.rend(); ++it) {
     if ((*it)->path() == path) return (*it)->id();

@@ -104,6 +104,11 @@ class SourceManager {
   SourceFile const* find(FileId id) const;  // null for an invalid or foreign id
   std::optional<FileId> find_by_path(std::string_view path) const;  // the latest added
   uint32_t size() const { return static_cast<uint32_t>(files_.size()); }
+  // Frees the text and line table of a file nobody reads any more (a long-lived manager adds a
+  // file per new content). The id stays valid and reads as an empty file, so a stray span into
+  // it clamps instead of dangling.
+  void release(FileId id);
+  uint32_t released() const { return released_; }
 
   // Reads a file from disk and adds it (always a new FileId; callers that cache by path use
   // find_by_path). A leading UTF-8 byte-order mark is dropped so columns match what editors
@@ -112,6 +117,7 @@ class SourceManager {
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;
+  uint32_t released_ = 0;
 };
 
 }  // namespace fitz::frontend

@@ -228,9 +228,12 @@ void Server::handle_notification(const Message& m) {
 // ---- scheduling --------------------------------------------------------------------------------
 
 void Server::schedule() {
-  // Debounce adapts to recent analysis times: quick checks are run almost at once, slow ones
-  // wait for a pause in typing.
-  double d = std::clamp(workspace_.recent_analysis_ms(), options_.min_debounce_ms, options_.max_debounce_ms);
+  // Debounce adapts to recent analysis times: quick checks (under kQuickAnalysisMs, quicker
+  // than keystrokes come) run almost at once, slow ones wait for a pause in typing. Edits that
+  // arrive meanwhile are handled first anyway, and a superseded analysis is dropped.
+  constexpr double kQuickAnalysisMs = 50;
+  double recent = workspace_.recent_analysis_ms();
+  double d = std::clamp(recent < kQuickAnalysisMs ? 0.0 : recent, options_.min_debounce_ms, options_.max_debounce_ms);
   auto now = Clock::now();
   if (!pending_since_) pending_since_ = now;
   due_ = now + std::chrono::microseconds(int64_t(d * 1000));
@@ -275,54 +278,94 @@ void Server::flush() { run_due_analyses(true); }
 void Server::analyse_and_publish(Unit& unit) {
   auto start = Clock::now();
   if (unit.dirty || !unit.analysis) {
+    uint64_t reads = workspace_.disk_reads();
     workspace_.refresh(unit);
     const Analysis& a = *unit.analysis;
-    log(fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}; {} modules, {} re-checked; {} diagnostics), "
-                    "refresh {:.1f} ms",
+    log(fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}; {} modules, {} re-checked, {} files read; "
+                    "{} diagnostics), refresh {:.1f} ms",
                     unit.key, a.elapsed_ms, a.load_ms, a.check_ms, a.graph.modules.size(), a.rechecked.size(),
-                    a.diagnostics.size(), ms_since(start)));
+                    workspace_.disk_reads() - reads, a.diagnostics.size(), ms_since(start)));
   }
-  if (published_analysis_[unit.key] == unit.generation) return;
+  if (published_analysis_[unit.key] == unit.generation) {
+    workspace_.drop_retired();
+    return;
+  }
   published_analysis_[unit.key] = unit.generation;
   const Analysis& a = *unit.analysis;
   // Group by file: every module of a project (open or not); for a loose file only itself.
-  std::map<std::string, json> by_uri;
-  std::map<std::string, fs::path> paths;
+  std::map<std::string, std::vector<const frontend::Diagnostic*>> by_uri;
   auto want = [&](const fs::path& p) { return unit.project || unit.key == "file:" + p.string(); };
+  std::unordered_map<uint32_t, std::string> uri_of_file;
   for (const auto& m : a.graph.modules)
     if (want(m.path)) {
-      by_uri[path_to_uri(m.path)] = json::array();
-      paths[path_to_uri(m.path)] = m.path;
+      std::string uri = path_to_uri(m.path);
+      uri_of_file[m.file.value] = uri;
+      by_uri[uri];
     }
   for (const auto& d : a.diagnostics) {
     if (!d.span.file.valid()) continue;
-    fs::path p = a.path_of(d.span.file);
-    if (p.empty() || !want(p)) continue;
-    by_uri[path_to_uri(p)].push_back(diagnostic_to_json(a, d));
-    paths[path_to_uri(p)] = p;
+    auto known = uri_of_file.find(d.span.file.value);
+    if (known == uri_of_file.end()) {
+      fs::path p = a.path_of(d.span.file);
+      if (p.empty() || !want(p)) continue;
+      known = uri_of_file.emplace(d.span.file.value, path_to_uri(p)).first;
+    }
+    by_uri[known->second].push_back(&d);
   }
   auto& previous = published_by_unit_[unit.key];
-  for (const auto& uri : previous)
-    if (!by_uri.count(uri)) by_uri[uri] = json::array();  // no longer loaded: clear
+  for (const auto& uri : previous) by_uri[uri];  // no longer loaded: cleared below
   std::set<std::string> now;
   for (auto& [uri, diags] : by_uri) {
-    json params{{"uri", uri}, {"diagnostics", diags}};
-    if (Document* d = workspace_.find(uri)) params["version"] = d->version();
-    size_t h = std::hash<std::string>{}(params.dump(-1, ' ', false, json::error_handler_t::replace));
+    Document* doc = workspace_.find(uri);
+    // What the message would say, without building it: within one SourceManager a FileId
+    // stands for one exact content, so the spans and texts below fix every position.
+    size_t h = publish_key(uri, doc ? std::optional<int64_t>(doc->version()) : std::nullopt, a, diags);
     if (!diags.empty()) now.insert(uri);
     auto it = published_hash_.find(uri);
     if (it != published_hash_.end() && it->second == h) continue;
     // Files that never had diagnostics and still have none need no message.
-    if (it == published_hash_.end() && diags.empty() && !workspace_.find(uri)) continue;
+    if (it == published_hash_.end() && diags.empty() && !doc) continue;
     published_hash_[uri] = h;
+    json list = json::array();
+    for (const frontend::Diagnostic* d : diags) list.push_back(diagnostic_to_json(a, *d));
+    json params{{"uri", uri}, {"diagnostics", std::move(list)}};
+    if (doc) params["version"] = doc->version();
     log(fmt::format("publish {} ({} diagnostics) from {}", uri, diags.size(), unit.key));
     transport_.notify("textDocument/publishDiagnostics", std::move(params));
   }
   previous = std::move(now);
   log(fmt::format("published {} in {:.1f} ms", unit.key, ms_since(start)));
+  workspace_.drop_retired();
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
+
+size_t Server::publish_key(const std::string& uri, std::optional<int64_t> version, const Analysis& a,
+                           const std::vector<const frontend::Diagnostic*>& diags) {
+  std::string k = uri;
+  auto num = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  auto span = [&](const frontend::Span& s) {
+    num(s.file.value);
+    num(uint64_t(s.begin) << 32 | s.end);
+  };
+  num(version ? uint64_t(*version) : UINT64_MAX);
+  num(reinterpret_cast<uintptr_t>(a.source_store.get()));
+  num(workspace_.sources_generation());
+  for (const frontend::Diagnostic* d : diags) {
+    num(uint64_t(d->kind) << 8 | uint64_t(d->severity));
+    span(d->span);
+    k += d->message;
+    k += '\0';
+    k += d->hint;
+    k += '\0';
+    for (const auto& l : d->labels) {
+      span(l.span);
+      k += l.message;
+      k += '\0';
+    }
+  }
+  return std::hash<std::string>{}(k);
+}
 
 Document& Server::document(const json& params) {
   std::string uri = params.at("textDocument").at("uri").get<std::string>();

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -59,6 +60,9 @@ class Server {
   void run_due_analyses(bool force);
   void analyse_and_publish(Unit& unit);
   bool change_pending_for(const Unit& unit);
+  // Identifies the publishDiagnostics message of `uri` without building it.
+  size_t publish_key(const std::string& uri, std::optional<int64_t> version, const Analysis& a,
+                     const std::vector<const frontend::Diagnostic*>& diags);
 
   // Helpers for handlers.
   struct Target {

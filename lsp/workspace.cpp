@@ -3,11 +3,28 @@
 // would see if the buffers were saved.
 #include "lsp/workspace.h"
 
+#include <sys/stat.h>
+#include <time.h>
+
 #include "lsp/uri.h"
 
 namespace fitz::lsp {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// One stat call: modification time, size and inode (a file replaced by a rename has a new one).
+bool stat_stamp(const std::string& path, int64_t& mtime_ns, int64_t& size, uint64_t& inode) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  mtime_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  size = int64_t(st.st_size);
+  inode = uint64_t(st.st_ino);
+  return true;
+}
+
+}  // namespace
 
 Document& Workspace::open(const std::string& uri, int64_t version, std::string text) {
   fs::path path;
@@ -58,12 +75,67 @@ frontend::FileReader Workspace::reader() const {
   // Copies of the buffers: the reader may outlive a later edit.
   auto overlay = std::make_shared<std::unordered_map<std::string, std::string>>();
   for (const auto& [path, doc] : by_path_) (*overlay)[path] = doc->text();
-  return [overlay, disk](const fs::path& path, std::string& error) -> std::optional<std::string> {
+  return [overlay, disk, state = disk_](const fs::path& path, std::string& error) -> std::optional<std::string> {
     auto it = overlay->find(path.string());
     if (it == overlay->end()) it = overlay->find(normalise_path(path).string());
     if (it != overlay->end()) return it->second;
-    return disk(path, error);
+    // Stamped before reading: a write in between leaves an older stamp, so it is read again.
+    DiskStamp st;
+    bool stamped = stat_stamp(path.string(), st.mtime_ns, st.size, st.inode);
+    std::optional<std::string> text = disk(path, error);
+    ++state->reads;
+    // A file modified within the timestamp granularity of this read could change again
+    // without its stamp changing: it is read again until its stamp is older than that.
+    struct timespec wall;
+    ::clock_gettime(CLOCK_REALTIME, &wall);
+    int64_t now_ns = int64_t(wall.tv_sec) * 1000000000 + wall.tv_nsec;
+    if (stamped && now_ns - st.mtime_ns < 100'000'000) stamped = false;
+    if (text && stamped) {
+      st.hash = content_hash(*text);
+      state->stamps[path.string()] = st;
+    } else {
+      state->stamps.erase(path.string());
+    }
+    return text;
   };
+}
+
+void Workspace::new_sources() {
+  sources_ = std::make_shared<frontend::SourceManager>();
+  parse_cache_ = std::make_unique<frontend::ParseCache>(sources_);
+  ++sources_generation_;
+  unreleased_.clear();
+  tracked_upto_ = 0;
+  // An unopened file whose stamp is the one of the read the cache entry came from has not
+  // changed; open buffers always go through the reader (their text is at hand).
+  parse_cache_->set_validator([this](const std::string& path, const frontend::ParsedModule& entry) {
+    if (by_path_.count(path)) return false;
+    auto it = disk_->stamps.find(path);
+    if (it == disk_->stamps.end() || it->second.hash != entry.hash) return false;
+    DiskStamp now;
+    if (!stat_stamp(path, now.mtime_ns, now.size, now.inode)) return false;
+    return now.mtime_ns == it->second.mtime_ns && now.size == it->second.size && now.inode == it->second.inode;
+  });
+}
+
+void Workspace::release_dead_files() {
+  std::unordered_set<uint32_t> live;
+  parse_cache_->for_each_file([&](frontend::FileId f) { live.insert(f.value); });
+  for (const auto& [key, u] : units_) {
+    if (!u->analysis || u->analysis->source_store != sources_) continue;
+    for (const auto& m : u->analysis->graph.modules) live.insert(m.file.value);
+    for (const auto& d : u->analysis->diagnostics) {
+      live.insert(d.span.file.value);
+      for (const auto& l : d.labels) live.insert(l.span.file.value);
+      for (const auto& f : d.fixes) live.insert(f.span.file.value);
+    }
+  }
+  for (; tracked_upto_ < sources_->size(); ++tracked_upto_) unreleased_.push_back(tracked_upto_);
+  std::erase_if(unreleased_, [&](uint32_t f) {
+    if (live.count(f)) return false;
+    sources_->release(frontend::FileId{f});
+    return true;
+  });
 }
 
 std::optional<fs::path> Workspace::project_root_above(const fs::path& dir) const {
@@ -118,14 +190,16 @@ std::shared_ptr<const Analysis> Workspace::analysis_for(const fs::path& path) {
 }
 
 namespace {
-// Files in the shared SourceManager that no cache entry uses, before it is replaced.
-constexpr uint32_t kMaxDeadFiles = 128;
+// Files a shared SourceManager may have added before it is replaced. Files no one uses any
+// more are released (their texts freed) after every analysis, so what is left of them is a
+// path each; replacing the manager costs a parse and a full check of every unit.
+constexpr uint32_t kMaxFiles = 1u << 16;
 }  // namespace
 
 void Workspace::refresh(Unit& unit) {
-  if (!parse_cache_ || sources_->size() > parse_cache_->size() + kMaxDeadFiles) {
-    sources_ = std::make_shared<frontend::SourceManager>();
-    parse_cache_ = std::make_unique<frontend::ParseCache>(sources_);
+  retired_.clear();  // when no one dropped them since the last refresh
+  if (!parse_cache_ || sources_->size() > kMaxFiles) {
+    new_sources();
     // Check results name FileIds of the old manager.
     for (auto& [key, u] : units_) {
       u->session.reset();
@@ -145,7 +219,8 @@ void Workspace::refresh(Unit& unit) {
     if (old.source_store == sources_)
       for (auto& m : old.graph.modules) parse_cache_->give_back(m.path.string(), m.file, std::move(m.ast));
   }
-  unit.analysis.reset();
+  // Freeing the old analysis (its trees and tables) waits until the new one is published.
+  retired_.push_back(std::move(unit.analysis));
   unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
                           previous ? &*previous : nullptr);
   parse_cache_->drop_given_back();
@@ -171,6 +246,7 @@ void Workspace::refresh(Unit& unit) {
     if (u->analysis)
       for (const auto& m : u->analysis->graph.modules) live.insert(m.path.string());
   parse_cache_->retain([&](const std::string& path) { return live.count(path) != 0; });
+  release_dead_files();
   double ms = unit.analysis->elapsed_ms;
   // Down at once (one slow full check must not slow the debounce of the quick ones after it),
   // up gradually.
@@ -180,6 +256,8 @@ void Workspace::refresh(Unit& unit) {
 void Workspace::mark_changed(const fs::path& raw) {
   fs::path path = normalise_path(raw);
   std::string s = path.string();
+  // Read it again next time, whatever its stamp says (a watched-file event, a closed buffer).
+  disk_->stamps.erase(s);
   bool is_manifest = path.filename() == "fitz.toml";
   for (auto& [key, unit] : units_) {
     if (unit->dirty) continue;

@@ -67,7 +67,15 @@ class Workspace {
   // Running mean of recent analysis times, for the scheduler's debounce.
   double recent_analysis_ms() const { return recent_ms_; }
 
+  // Frees the analyses that refresh() replaced (the server does it after publishing).
+  void drop_retired() { retired_.clear(); }
+
   const frontend::ParseCache* parse_cache() const { return parse_cache_.get(); }
+  const frontend::SourceManager* sources() const { return sources_.get(); }
+  // Counts the SourceManagers started (FileIds of different managers are unrelated).
+  uint64_t sources_generation() const { return sources_generation_; }
+  // How many files the loads read from disk so far (unchanged, unopened files are not read).
+  uint64_t disk_reads() const { return disk_->reads; }
 
  private:
   std::optional<std::filesystem::path> project_root_above(const std::filesystem::path& dir) const;
@@ -82,6 +90,27 @@ class Workspace {
   // cache entry uses, a new manager and cache start (analyses keep the old one alive).
   std::shared_ptr<frontend::SourceManager> sources_;
   std::unique_ptr<frontend::ParseCache> parse_cache_;
+  void new_sources();
+  uint64_t sources_generation_ = 0;
+  // Frees the texts of files in the manager that no cache entry and no unit's analysis uses.
+  void release_dead_files();
+  std::vector<std::shared_ptr<const Analysis>> retired_;
+  std::vector<uint32_t> unreleased_;  // FileIds that may still be in use
+  uint32_t tracked_upto_ = 0;         // FileIds below this are in unreleased_ or released
+
+  // What the loads last read from disk per path (stat stamp and content hash): a file whose
+  // stamp is the same, and whose cache entry holds that content, is not read again.
+  struct DiskStamp {
+    int64_t mtime_ns = 0;
+    int64_t size = -1;
+    uint64_t inode = 0;
+    uint64_t hash = 0;
+  };
+  struct DiskState {
+    std::unordered_map<std::string, DiskStamp> stamps;
+    uint64_t reads = 0;
+  };
+  std::shared_ptr<DiskState> disk_ = std::make_shared<DiskState>();
 };
 
 }  // namespace fitz::lsp

@@ -2,7 +2,7 @@
 // default 50 = ~50,000 lines), starts the real `fitz lsp` over stdio and measures
 //   open-to-first-diagnostics, keystroke-to-diagnostics inside a function body (p50/p95),
 //   completion, hover and definition (p50/p95), and the server's peak RSS.
-// Usage: node bench/lsp/bench.mjs [--modules N] [--iterations K] [--bin path/to/fitz]
+// Usage: node bench/lsp/bench.mjs [--modules N] [--iterations K] [--bin path/to/fitz] [--log server.log]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,13 +76,27 @@ function rssMb(pid) {
   }
 }
 
+// Per keystroke: the server's analysis time and its analysis-to-published time (the first
+// analysis, the open, is left out).
+function serverSideTimes(log) {
+  const analysed = [...log.matchAll(/analysed project:\S+ in ([\d.]+) ms \(load ([\d.]+), check ([\d.]+)/g)];
+  const published = [...log.matchAll(/published project:\S+ in ([\d.]+) ms/g)].map((m) => Number(m[1]));
+  if (analysed.length < 2) return;
+  const col = (k) => analysed.slice(1).map((m) => Number(m[k]));
+  console.log(`server side per keystroke: analysis ${fmt(col(1))}; load ${fmt(col(2))}; check ${fmt(col(3))}`);
+  if (published.length >= 2) console.log(`server side analysis + publish: ${fmt(published.slice(1))}`);
+}
+
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fitz-lsp-bench-')));
 const lines = writeProject(root);
 const mid = Math.floor(MODULES / 2);
 const file = path.join(root, 'src', `m${mid}.fitz`);
 const uri = uriOf(file);
 let text = fs.readFileSync(file, 'utf8');
-const c = new LspClient(FITZ, { cwd: root });
+// The server's own log: analysis and publishing times, less sensitive to machine load than the
+// client's round trips.
+const logFile = opt('--log', path.join(root, 'server.log'));
+const c = new LspClient(FITZ, { cwd: root, args: ['--log-file', logFile] });
 try {
   await c.initialize(root);
   console.log(`project: ${MODULES} modules, ${lines} lines; editing src/m${mid}.fitz; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`);
@@ -135,6 +149,7 @@ try {
   const r = rssMb(c.child.pid);
   console.log(`server RSS: ${r.now.toFixed(0)} MB now, ${r.peak.toFixed(0)} MB peak`);
   await c.shutdown();
+  serverSideTimes(fs.readFileSync(logFile, 'utf8'));
 } finally {
   if (c.child.exitCode === null) c.child.kill();
   fs.rmSync(root, { recursive: true, force: true });

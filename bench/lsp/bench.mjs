@@ -65,6 +65,17 @@ const pct = (xs, p) => {
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms (n=${xs.length})`;
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
+// The server's CPU time (user + system) so far, in ms: per keystroke it is much less sensitive
+// to other load on the machine than the wall-clock latencies.
+function cpuMs(pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;  // fields 14 and 15, in USER_HZ ticks
+  } catch {
+    return NaN;
+  }
+}
+
 function rssMb(pid) {
   try {
     const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -113,6 +124,7 @@ try {
   const col = text.split('\n')[bodyLine].indexOf('{text}');
   let version = 1;
   const keystroke = [];
+  const cpuBefore = cpuMs(c.child.pid);
   for (let k = 0; k < ITER; k++) {
     const insert = k % 2 === 0;
     version++;
@@ -127,7 +139,7 @@ try {
     await c.diagnostics(uri, (p) => p.version === version, { fromIndex: from });
     keystroke.push(now() - t0);
   }
-  console.log(`keystroke to diagnostics: ${fmt(keystroke)}`);
+  console.log(`keystroke to diagnostics: ${fmt(keystroke)}; server CPU ${((cpuMs(c.child.pid) - cpuBefore) / ITER).toFixed(1)} ms per keystroke`);
 
   const timeReq = async (method, params) => {
     const xs = [];

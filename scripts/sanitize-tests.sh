@@ -13,7 +13,9 @@
 #
 # Every sanitizer report fails the stage: reports go to files under BUILD/sanitizer-reports
 # (log_path), which must stay empty, whatever exit status the process that reported had or how
-# a test script treated it; the tests' own failures fail it too. Leak checking is on.
+# a test script treated it; the tests' own failures fail it too. Leak checking is on. One gap:
+# GCC's UBSan runtime ignores log_path, so undefined behaviour in a program `fitz` built prints
+# on stderr; halt_on_error makes it exit 1 there, which the end-to-end tests check.
 # Usage: scripts/sanitize-tests.sh [BUILD_DIR]   (default build/fuzz; the Postgres tests need
 # FITZ_TEST_DATABASE_URL, as scripts/run-tests.sh sets it)
 set -uo pipefail

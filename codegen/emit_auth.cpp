@@ -185,6 +185,7 @@ AuthRoute auth_route(Gen& g, ModuleId module, FnId fn) {
       a.need = fmt::format("[] {{ fitz::auth::Requirement r = {}; r.admin = true; return r; }}()", a.need);
   }
   const FnInfo& info = g.prog_.modules[module.index].fns[fn.index];
+  a.coroutine = a.async || info.is_async;
   for (size_t i = 0; i < info.params.size(); ++i)
     if (info.params[i].type == p->user) {
       a.user_param = int(i);
@@ -206,7 +207,7 @@ void emit_auth_check(Gen& g, const AuthRoute& a) {
     g.line("if (!fz_user.is_ok()) co_return fz_user.error();");
   } else {
     g.line(fmt::format("auto fz_user = fzauth::guard().check(req, {});", a.need));
-    g.line("if (!fz_user.is_ok()) return fz_user.error();");
+    g.line(fmt::format("if (!fz_user.is_ok()) {}fz_user.error();", a.coroutine ? "co_return " : "return "));
   }
 }
 

@@ -14,7 +14,7 @@
 //      - `auth_before(a)`: an expression for `.before(...)` on an App route or a WebSocket
 //        endpoint, when the user is not bound to a parameter (the check only), or
 //      - `emit_auth_check(g, a)`: statements at the top of a wrapper returning
-//        `fitz::http::Response` (a coroutine returning `Task<Response>` when `a.async`) that
+//        `fitz::http::Response` (a coroutine returning `Task<Response>` when `a.coroutine`) that
 //        answer 401 / 403 or leave the user in `fz_user`; bind the parameter `a.user_param`
 //        to `fz_user.value()`.
 #pragma once
@@ -30,6 +30,7 @@ struct AuthRoute {
   std::string need;      // a fitz::auth::Requirement expression
   int user_param = -1;   // the parameter of the provider's user type, or -1
   bool async = false;    // the provider is async: the check is co_awaited
+  bool coroutine = false;  // the function or its provider is async: the wrapper is a coroutine
 };
 
 void emit_auth_guard(Gen& g);

@@ -99,6 +99,10 @@ ada=$token
 
 req GET /me -H "$(bearer "$bob")"
 expect "valid token: the user is bound to the handler" 200 '{"id":2,"name":"bob","role":"editor"}'
+req GET /me/async -H "$(bearer "$bob")"
+expect "async handler: the user is bound" 200 '{"id":2}'
+req GET /me/async
+expect "async handler: no token" 401 '{"error":"key not found"}'
 req GET /open
 expect "unguarded route" 200 '{"hello":"world"}'
 req GET /me

@@ -177,7 +177,7 @@ bool Gen::emit_jobs_main() {
   line("}");
   line("");
   // Top-level code first; then the jobs beside the server, or alone until SIGINT/SIGTERM.
-  line("int main(int argc, char** argv) {");
+  line("int main(int argc, char** argv) {" + flag_defaults());
   line("  int rc = fitz::run_main(argc, argv, &fitz_program);");
   line("  if (rc != 0) return rc;");
   line("  fitz::jobs::JobRunner runner;");

@@ -8,20 +8,19 @@
 
 namespace fitz::codegen {
 
-// `s` as a C++ string literal. Octal escapes (always three digits) never swallow the next
-// character, as a hex escape would.
+// `s` as a C++ string literal holding exactly these bytes: printable ASCII as is (but `?`, so
+// no trigraph forms), everything else as a three-digit octal escape, which, unlike a hex escape,
+// never swallows the character after it.
 inline std::string cpp_quoted(std::string_view s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\{:03o}", c);
-    } else {
+    } else if (c >= 0x20 && c < 0x7f && c != '?') {
       out += static_cast<char>(c);
+    } else {
+      out += fmt::format("\\{:03o}", c);
     }
   }
   return out + "\"";

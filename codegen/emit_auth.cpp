@@ -1,5 +1,6 @@
 // Route guards: the `@auth_provider` function, the Guard over it, and the check each guarded
 // route or WebSocket endpoint makes. See emit_auth.h for how callers use these.
+#include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 
 #include <fmt/format.h>
@@ -81,20 +82,7 @@ std::string str_literal_text(const Ast& ast, ExprId e, bool* ok) {
   return v;
 }
 
-std::string cpp_str(const std::string& s) {
-  std::string out = "fitz::Str::lit(\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\{:03o}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\")";
-}
+std::string cpp_str(const std::string& s) { return "fitz::Str::lit(" + cpp_quoted(s) + ")"; }
 
 // The role `@admin` and `@requires` compare: a `role` field of the user type (Str or Str?), or
 // the `role` claim when the provider returns the claims map. Other user types have no role.

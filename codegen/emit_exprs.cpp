@@ -4,27 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
 
 namespace {
-
-// A C++ string literal holding exactly these bytes (octal escapes never swallow a next digit).
-std::string cpp_string(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c >= 0x20 && c < 0x7f && c != '?') {
-      out += char(c);
-    } else {
-      out += fmt::format("\\{:03o}", c);
-    }
-  }
-  return out + "\"";
-}
 
 std::string cpp_double(double v) {
   if (std::isinf(v)) return v > 0 ? "__builtin_inf()" : "(-__builtin_inf())";
@@ -110,7 +95,7 @@ std::string Gen::str_lit(const StrLit& s, Span span) {
   if (!has_hole) {
     std::string text;
     for (const auto& p : s.parts) text += p.text;
-    return "fitz::Str::lit(" + cpp_string(text) + ")";
+    return "fitz::Str::lit(" + cpp_quoted(text) + ")";
   }
   std::vector<Child> holes;
   for (const auto& p : s.parts)
@@ -121,9 +106,9 @@ std::string Gen::str_lit(const StrLit& s, Span span) {
   for (const auto& p : s.parts) {
     if (!args.empty()) args += ", ";
     if (!p.is_hole()) {
-      args += "fitz::Str::lit(" + cpp_string(p.text) + ")";
+      args += "fitz::Str::lit(" + cpp_quoted(p.text) + ")";
     } else if (!p.format_spec.empty()) {
-      args += fmt::format("fitz::format_value({}, {}, {})", code[k++], cpp_string(p.format_spec),
+      args += fmt::format("fitz::format_value({}, {}, {})", code[k++], cpp_quoted(p.format_spec),
                           pos(p.format_span));
     } else {
       args += code[k++];
@@ -150,7 +135,7 @@ std::string Gen::expr_raw(ExprId id) {
         } else if constexpr (std::is_same_v<T, StrLit>) {
           return str_lit(d, e.span);
         } else if constexpr (std::is_same_v<T, BytesLit>) {
-          return "fitz::Bytes::lit(" + cpp_string(d.bytes) + ")";
+          return "fitz::Bytes::lit(" + cpp_quoted(d.bytes) + ")";
         } else if constexpr (std::is_same_v<T, NameRef>) {
           const Ref& r = tir_->ref_of(id);
           std::string base;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
 #include "openapi/openapi.h"
@@ -16,23 +17,6 @@ namespace {
 
 bool is_route_decorator(std::string_view n) {
   return n == "get" || n == "post" || n == "put" || n == "patch" || n == "delete";
-}
-
-std::string cpp_string_literal(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\{:03o}", c);  // octal escapes never swallow the next character
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
 }
 
 // The runtime pieces every service shares, written once into the translation unit.
@@ -231,7 +215,9 @@ void Gen::collect_http() {
         for (const StrPart& p : lit->parts) {
           if (p.is_hole()) {
             Span hs = ast.get(p.hole).span;
-            r.tmpl += "{" + std::string(file.text().substr(hs.begin, hs.end - hs.begin)) + "}";
+            r.tmpl += '{';
+            r.tmpl += file.text().substr(hs.begin, hs.end - hs.begin);
+            r.tmpl += '}';
           } else {
             r.tmpl += p.text;
           }
@@ -403,7 +389,7 @@ void Gen::emit_http_wrappers() {
       TypeKind k = types_.kind(inner);
       bool nullable = types_.kind(t) == TypeKind::Nullable;
       std::string a = fmt::format("a{}", i);
-      std::string cname = cpp_string_literal(p.name);
+      std::string cname = cpp_quoted(p.name);
       auto pi = std::find(path_names.begin(), path_names.end(), p.name);
       auto qi = std::find(query_names.begin(), query_names.end(), p.name);
       auto hi = std::find_if(headers.begin(), headers.end(), [&](const auto& h) { return h.first == p.name; });
@@ -426,15 +412,15 @@ void Gen::emit_http_wrappers() {
           code = fmt::format("b.query_{}({})", suffix, cname);
         }
       } else if (hi != headers.end()) {
-        code = nullable || k == TypeKind::Any ? fmt::format("b.header_opt({})", cpp_string_literal(hi->second))
-                                              : fmt::format("b.header_str({})", cpp_string_literal(hi->second));
+        code = nullable || k == TypeKind::Any ? fmt::format("b.header_opt({})", cpp_quoted(hi->second))
+                                              : fmt::format("b.header_str({})", cpp_quoted(hi->second));
         if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
       } else if (types_.kind(t) == TypeKind::Struct && types_.struct_info(types_.struct_of(t)).builtin) {
         code = "fzh::request(req)";
       } else if (types_.kind(t) == TypeKind::Map && types_.key(t) == types_.str() && types_.value(t) == types_.str()) {
         code = "b.body_form()";  // a form (application/x-www-form-urlencoded) or a JSON object of strings
       } else {
-        code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_string_literal(types_.display(t)));
+        code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_quoted(types_.display(t)));
         code = multipart_body(t, code);
       }
       line(fmt::format("{} {} = {};", cpp_type(t), a, code));
@@ -480,7 +466,7 @@ void Gen::emit_http_serve() {
         if (auto* s = std::get_if<StrLit>(&ast_->get(a.value).data)) {
           std::string text;
           for (const StrPart& p : s->parts) text += p.text;
-          v = "fitz::Str::lit(" + cpp_string_literal(text) + ")";
+          v = "fitz::Str::lit(" + cpp_quoted(text) + ")";
         } else {
           v = expr(a.value);
           if (types_.kind(t) == TypeKind::Any) v = "fitz::to_any(" + v + ")";
@@ -504,8 +490,8 @@ void Gen::emit_http_serve() {
     std::string method = r.method == "delete" ? "Delete" : std::string(1, char(std::toupper(r.method[0]))) + r.method.substr(1);
     line("{");
     ++indent_;
-    line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_string_literal(r.tmpl), ri));
-    line(fmt::format("r.name(fitz::Str::lit({}));", cpp_string_literal(prog_.symbol(info.symbol).name)));
+    line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_quoted(r.tmpl), ri));
+    line(fmt::format("r.name(fitz::Str::lit({}));", cpp_quoted(prog_.symbol(info.symbol).name)));
     if (std::string check = route_flag_check(decl); !check.empty()) line(check);
     for (const Decorator& d : decl.decorators) {
       if (d.name.text != "middleware" || d.args.size() != 1) continue;
@@ -552,7 +538,7 @@ void Gen::emit_http_serve() {
   }
   if (has_ws()) emit_ws_serve();
   std::string doc = openapi::generate(prog_, graph_, sources_, {});
-  line(fmt::format("static const char kOpenApi[] = {};", cpp_string_literal(doc)));
+  line(fmt::format("static const char kOpenApi[] = {};", cpp_quoted(doc)));
   line("app.openapi(fitz::Str(kOpenApi, sizeof kOpenApi - 1));");
   line("return app.run();");
   fn_ = nullptr;

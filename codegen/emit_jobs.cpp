@@ -4,26 +4,12 @@
 // arguments and hands the call to fitz::jobs::spawn. See runtime/jobs/README.md.
 #include <fmt/format.h>
 
+#include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
 
 namespace {
-
-std::string cpp_str(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\{:03o}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
 
 const Decorator* find_decorator(const FnDecl& d, std::string_view name) {
   for (const Decorator& dec : d.decorators)
@@ -87,7 +73,7 @@ void Gen::emit_job_decls() {
     fn_ = &ctx;
     std::string name = prog_.symbol(info.symbol).name;
     line(fmt::format("namespace {} {{ static const fitz::jobs::BackgroundJob& bg_{}() {{", ns(mod_), name));
-    line(fmt::format("  static const fitz::jobs::BackgroundJob job{{{}, {}, {}}};", cpp_str(name), job_arg(j, "retry"),
+    line(fmt::format("  static const fitz::jobs::BackgroundJob job{{{}, {}, {}}};", cpp_quoted(name), job_arg(j, "retry"),
                      job_arg(j, "store")));
     line("  return job;");
     line("} }");
@@ -161,8 +147,8 @@ bool Gen::emit_jobs_main() {
     line("{");
     ++indent_;
     line("fitz::jobs::CronJob job;");
-    line(fmt::format("job.name = {};", cpp_str(name)));
-    line(fmt::format("job.expr = {};", cpp_str(expr_text)));
+    line(fmt::format("job.name = {};", cpp_quoted(name)));
+    line(fmt::format("job.expr = {};", cpp_quoted(expr_text)));
     line(fmt::format("job.tz = {};", tz));
     line(fmt::format("job.retry = {};", job_arg(j, "retry")));
     line(fmt::format("job.catch_up = {};", catch_up ? "true" : "false"));

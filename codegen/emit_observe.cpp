@@ -4,26 +4,12 @@
 // `@flag` check of a route. Runtime side: fitz/log.h.
 #include <fmt/format.h>
 
+#include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
 
 namespace {
-
-std::string c_literal(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\{:03o}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
 
 }  // namespace
 
@@ -50,7 +36,7 @@ std::optional<std::string> Gen::observe_call(ExprId id, const CallExpr& c) {
   }
   std::vector<std::string> code = sequence(children);
   auto fail = [&](const std::string& msg) {
-    return fmt::format("([]() -> fitz::Any {{ fitz::runtime_error({}, {}); }}())", pos(at), c_literal(msg));
+    return fmt::format("([]() -> fitz::Any {{ fitz::runtime_error({}, {}); }}())", pos(at), cpp_quoted(msg));
   };
   if (*module == "log") {
     const char* level = method == "debug" ? "Debug" : method == "info" ? "Info" : method == "warn" ? "Warn"
@@ -60,7 +46,7 @@ std::optional<std::string> Gen::observe_call(ExprId id, const CallExpr& c) {
     for (size_t i = 0; i < c.args.size(); ++i) {
       if (c.args[i].name)
         fields += fmt::format("{}fitz::LogField{{{}, {}}}", fields.empty() ? "" : ", ",
-                              c_literal(c.args[i].name->text), code[i]);
+                              cpp_quoted(c.args[i].name->text), code[i]);
       else
         positional += (positional.empty() ? "" : ", ") + code[i];
     }
@@ -82,7 +68,7 @@ std::string Gen::flag_defaults() {
   if (!graph_.manifest || graph_.manifest->flags.empty()) return "";
   std::string list;
   for (const auto& [name, on] : graph_.manifest->flags)
-    list += fmt::format("{}{{{}, {}}}", list.empty() ? "" : ", ", c_literal(name), on ? "true" : "false");
+    list += fmt::format("{}{{{}, {}}}", list.empty() ? "" : ", ", cpp_quoted(name), on ? "true" : "false");
   return fmt::format(" fitz::flags_init({{{}}});", list);
 }
 
@@ -108,9 +94,9 @@ void Gen::emit_observe_scopes(FnId id) {
   std::string fn_name = decl.name ? std::string(decl.name->text) : std::string("fn");
   for (const Decorator& d : decl.decorators) {
     if (d.name.text == "trace")
-      line(fmt::format("fitz::SpanScope fz_span({});", c_literal(scope_name(*ast_, d, fn_name))));
+      line(fmt::format("fitz::SpanScope fz_span({});", cpp_quoted(scope_name(*ast_, d, fn_name))));
     else if (d.name.text == "metric")
-      line(fmt::format("fitz::MetricScope fz_metric({});", c_literal(scope_name(*ast_, d, fn_name))));
+      line(fmt::format("fitz::MetricScope fz_metric({});", cpp_quoted(scope_name(*ast_, d, fn_name))));
   }
 }
 
@@ -131,7 +117,7 @@ std::string Gen::route_flag_check(const FnDecl& decl) {
     return fmt::format(
         "r.before([](fitz::http::Request&) -> fitz::Nullable<fitz::http::Response> {{ if (fitz::flag(fitz::Str::lit({}))) "
         "return {{}}; return fitz::http::Response::json(404, fitz::Str::lit({})); }});",
-        c_literal(name), c_literal(body));
+        cpp_quoted(name), cpp_quoted(body));
   }
   return "";
 }

@@ -1,5 +1,6 @@
 // ORM terminals compiled to calls of fitz::orm (runtime/include/fitz/orm.h) with the SQL the
 // orm library planned as a string literal. Values reach the database only as parameters.
+#include "codegen/cpp_literal.h"
 #include "codegen/emit_orm.h"
 
 #include <fmt/format.h>
@@ -10,19 +11,6 @@ namespace fitz::codegen {
 
 namespace {
 
-std::string cpp_string(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (ch == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += ch;
-  }
-  return out + "\"";
-}
-
 // A lambda that builds the struct of `table` from a DbRow: columns by name, other fields from
 // their defaults.
 std::string decoder(Gen& g, StructId sid, const orm::TableModel& table) {
@@ -32,7 +20,7 @@ std::string decoder(Gen& g, StructId sid, const orm::TableModel& table) {
   for (const checker::FieldInfo& f : si.fields) {
     if (const orm::Column* col = table.column_of_field(f.name))
       body += fmt::format("_o->fld_{} = fitz::orm::column<{}>(_row, {}, _pos); ", f.name, g.cpp_type(f.type),
-                          cpp_string(col->name));
+                          cpp_quoted(col->name));
     else if (f.has_default)
       body += fmt::format("_o->fld_{} = {}::dflt_{}(); ", f.name, name, f.name);
   }
@@ -104,7 +92,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
     for (size_t i = from; i < code.size(); ++i) s += (i > from ? ", " : "") + code[i];
     return "fitz::List<fitz::Any>{" + s + "}";
   };
-  std::string sql = cpp_string(p.sql);
+  std::string sql = cpp_quoted(p.sql);
   switch (p.terminal) {
     case orm::Terminal::All:
     case orm::Terminal::Count:
@@ -114,7 +102,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
     case orm::Terminal::Max:
       if (p.grouped) {
         std::string keys;
-        for (const std::string& k : p.group_keys) keys += (keys.empty() ? "" : ", ") + cpp_string(k);
+        for (const std::string& k : p.group_keys) keys += (keys.empty() ? "" : ", ") + cpp_quoted(k);
         return fmt::format("fitz::orm::grouped({}, {}, {}, {{{}}}, {})", db, sql, param_list(1), keys, pos);
       }
       if (p.terminal == orm::Terminal::All) {
@@ -140,7 +128,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
           task = fmt::format(
               "fitz::orm::preload<{}, {}, {}>({}, _db, {}, {}, [](const {} & _p) {{ return _p->fld_{}; }}, "
               "[](const {} & _c) {{ return _c->fld_{}; }}, {}, {})",
-              row_cpp, child_cpp, g.cpp_type(key->type), task, cpp_string(pl.sql), decoder(g, child, *pl.target),
+              row_cpp, child_cpp, g.cpp_type(key->type), task, cpp_quoted(pl.sql), decoder(g, child, *pl.target),
               row_cpp, pl.key_field, child_cpp, pl.fk_field, set, pos);
         }
         return fmt::format("({{ auto _db = {}; {}; }})", db, task);
@@ -148,7 +136,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       if (p.terminal == orm::Terminal::Count)
         return fmt::format("fitz::orm::count({}, {}, {}, {})", db, sql, param_list(1), pos);
       return fmt::format("fitz::orm::aggregate({}, {}, {}, {}, {})", db, sql, param_list(1),
-                         cpp_string(orm::terminal_name(p.terminal)), pos);
+                         cpp_quoted(orm::terminal_name(p.terminal)), pos);
     case orm::Terminal::First:
       return fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
                          decoder(g, sid, *p.table), pos);
@@ -156,12 +144,12 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       if (p.update_map.valid()) {
         std::string cols;
         for (const auto& c : p.update_columns)
-          cols += fmt::format("{}{{{}, {}, {}}}", cols.empty() ? "" : ", ", cpp_string(c.field), cpp_string(c.column),
-                              cpp_string(c.cast));
+          cols += fmt::format("{}{{{}, {}, {}}}", cols.empty() ? "" : ", ", cpp_quoted(c.field), cpp_quoted(c.column),
+                              cpp_quoted(c.cast));
         std::string where_params;
         for (size_t i = 1; i + 1 < code.size(); ++i) where_params += (i > 1 ? ", " : "") + code[i];
         return fmt::format("fitz::orm::update_map({}, {}, {}, fitz::List<fitz::Any>{{{}}}, {}, {{{}}}, {})", db,
-                           cpp_string(p.update_prefix), sql, where_params, code.back(), cols, pos);
+                           cpp_quoted(p.update_prefix), sql, where_params, code.back(), cols, pos);
       }
       [[fallthrough]];
     case orm::Terminal::Delete:
@@ -179,7 +167,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       std::string dec = decoder(g, sid, *p.table);
       std::string with_key = fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, fields(p.params), dec, pos);
       if (p.sql_without_key.empty()) return fmt::format("({{ auto _r = {}; {}; }})", code[1], with_key);
-      std::string without = fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, cpp_string(p.sql_without_key),
+      std::string without = fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, cpp_quoted(p.sql_without_key),
                                         fields(p.params_without_key), dec, pos);
       return fmt::format("({{ auto _r = {}; _r->fld_{} == 0 ? {} : {}; }})", code[1], p.key_field, without, with_key);
     }

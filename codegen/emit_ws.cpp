@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
 
@@ -117,21 +118,6 @@ template <class T> fitz::Null broadcast_path(const fitz::Str& path, const T& v) 
 }
 }  // namespace fzws
 )cpp";
-
-std::string cpp_string_literal(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      out += fmt::format("\\{:03o}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
 
 }  // namespace
 
@@ -270,9 +256,9 @@ void Gen::emit_ws_serve() {
     if (guard.guarded && guard.user_param == 1) {
       call = fmt::format("{}::{}(conn, u)", ns(mod_), fn_name(info));
       line(fmt::format("hub.endpoint({}, fzauth::guard(), {}, [](fitz::ws::Conn c, fzauth::User u) -> fitz::Task<fitz::Null> {{",
-                       cpp_string_literal(r.path), guard.need));
+                       cpp_quoted(r.path), guard.need));
     } else {
-      line(fmt::format("hub.endpoint({}, [](fitz::ws::Conn c) -> fitz::Task<fitz::Null> {{", cpp_string_literal(r.path)));
+      line(fmt::format("hub.endpoint({}, [](fitz::ws::Conn c) -> fitz::Task<fitz::Null> {{", cpp_quoted(r.path)));
       if (guard.guarded) tail = fmt::format("}}).before({});", auth_before(guard));
     }
     // The connection and the handler's task are named: GCC 12 may destroy a temporary in a

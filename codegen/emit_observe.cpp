@@ -9,10 +9,6 @@
 
 namespace fitz::codegen {
 
-namespace {
-
-}  // namespace
-
 std::optional<std::string> Gen::builtin_module_of(ExprId object) {
   if (!std::holds_alternative<NameRef>(ast_->get(object).data)) return std::nullopt;
   const Ref& r = tir_->ref_of(object);

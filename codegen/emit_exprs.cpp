@@ -310,6 +310,13 @@ std::string Gen::expr_raw(ExprId id) {
           return fmt::format("fitz::block_on({}, {})", o, pos(d.await_span));
         } else if constexpr (std::is_same_v<T, TryExpr>) {
           std::string o = expr(d.operand);
+          if (types_.kind(tir_->type_of(d.operand)) == TypeKind::Any) {
+            // `?` on a value known only as Any: it must hold a Result at run time; its error
+            // converts to the enclosing function's error type.
+            TypeId err = fn_ && !fn_->top_level && types_.kind(fn_->ret) == TypeKind::Result ? types_.err(fn_->ret)
+                                                                                              : types_.any();
+            o = fmt::format("fitz::from_any<fitz::Result<fitz::Any, {}>>({}, {})", cpp_type(err), o, pos(d.op_span));
+          }
           if (!fn_ || fn_->top_level) return fmt::format("({}).unwrap({})", o, pos(d.op_span));
           // A handler may use `?` whatever it returns: serving, an Err answers the request
           // (fzh::Out); called directly from Fitz code, it is a runtime error.

@@ -27,6 +27,12 @@ std::string Gen::pattern_test(PatternId p, const std::string& v, TypeId vt) {
           test = fmt::format("({0} >= {1}LL && {0} {2} {3}LL)", val, d.lo, d.inclusive ? "<=" : "<", d.hi);
           return nullable ? fmt::format("(!({}).is_null() && {})", v, test) : test;
         } else if constexpr (std::is_same_v<T, ResultPat>) {
+          if (types_.kind(vt) == TypeKind::Any) {
+            // The checker only knows the value as Any: test the boxed Result at run time.
+            std::string sub = pattern_test(d.inner, fmt::format("fitz::any_result_inner({})", v), types_.any());
+            std::string head = fmt::format("fitz::{}({})", d.is_ok ? "any_is_ok" : "any_is_err", v);
+            return sub == "true" ? head : "(" + head + " && " + sub + ")";
+          }
           TypeId inner = d.is_ok ? types_.ok(vt) : types_.err(vt);
           std::string sub = pattern_test(d.inner, fmt::format("({}).{}()", v, d.is_ok ? "value" : "error"), inner);
           std::string head = fmt::format("({}).{}()", v, d.is_ok ? "is_ok" : "is_err");

@@ -80,6 +80,10 @@ void Gen::bind_pattern(PatternId p, const std::string& value, TypeId value_type)
       }
     }
   } else if (auto* r = std::get_if<ResultPat>(&pat.data)) {
+    if (types_.kind(value_type) == TypeKind::Any) {  // a Result the checker knows only as Any
+      bind_pattern(r->inner, fmt::format("fitz::any_result_inner({})", value), types_.any());
+      return;
+    }
     TypeId inner = r->is_ok ? types_.ok(value_type) : types_.err(value_type);
     bind_pattern(r->inner, fmt::format("{}.{}()", value, r->is_ok ? "value" : "error"), inner);
   }

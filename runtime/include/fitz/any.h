@@ -210,6 +210,11 @@ Any any_method_n(const Any& recv, const char* name, const Any* args, size_t n, S
 // values, string chars.
 List<Any> any_iter(const Any& a, SourcePos pos = {});
 Task<Any> any_await(const Any& a, SourcePos pos = {});
+// `Ok(x)` / `Err(e)` patterns on a value typed Any: true only for a Result of that side.
+inline bool any_is_ok(const Any& a) { return a.is_kind(detail::ObjKind::Result) && a.obj()->is_ok(); }
+inline bool any_is_err(const Any& a) { return a.is_kind(detail::ObjKind::Result) && !a.obj()->is_ok(); }
+// The value inside a Result held as Any (precondition: any_is_ok or any_is_err).
+inline Any any_result_inner(const Any& a) { return a.obj()->inner(); }
 // Builders for dynamic collections.
 Any any_list(std::initializer_list<Any> items);
 Any any_tuple(std::initializer_list<Any> items);

@@ -34,9 +34,6 @@ run ctest ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 step "conformance: every run case checks clean, builds warning-free at -Wall and prints its .out"
 run conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$build/bin/fitz"
 
-step "conformance under address and undefined-behaviour sanitizers"
-run conformance-sanitized env FITZ_RUN_FLAGS="--werror --sanitize" bash scripts/conformance-run.sh "$build/bin/fitz"
-
 step "sanitizers: the clang fuzz build (ASan + UBSan, leaks on) runs the unit, runtime, HTTP, Postgres, auth, WebSocket and jobs tests, the CLI, HTTP, auth, db and ORM end-to-end tests and the conformance corpus with its runtime instrumented; any report fails"
 run sanitized bash scripts/sanitize-tests.sh "$build/fuzz"
 

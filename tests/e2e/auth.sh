@@ -11,47 +11,12 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fitz=$(realpath "${1:-$root/build/bin/fitz}")
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export FITZ_CACHE_DIR=$work/cache
-pass=0 fail=0
-check() {  # description, condition-result
-  if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e auth: $1"; fi
-}
-
-# start NAME BINARY: runs it on an ephemeral port; sets $port and $pid.
-start() {
-  PORT=0 FITZ_HTTP_THREADS=2 "$2" >"$work/$1.out" 2>"$work/$1.err" &
-  pid=$!
-  pids+=("$pid")
-  port=
-  for _ in $(seq 100); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/$1.err" | head -1 | sed 's/.*://')
-    [[ -n $port ]] && break
-    sleep 0.1
-  done
-  [[ -n $port ]]; check "$1 starts and prints its address: $(head -c 500 "$work/$1.err")" $?
-}
-stop() {
+suite=auth
+source "$here/service_lib.sh"
+# Ends the current server (the exit status is not what these checks are about).
+kill_server() {
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-}
-
-# req METHOD PATH [curl args...]: sets $status and $body.
-req() {
-  local method=$1 path=$2
-  shift 2
-  status=$(curl -s -o "$work/body" -w '%{http_code}' -X "$method" "$@" "http://127.0.0.1:$port$path")
-  body=$(cat "$work/body")
-}
-expect() {  # description, expected status, expected body (exact; "*" skips)
-  [[ $status == "$2" && ( $3 == "*" || $body == "$3" ) ]]
-  check "$1: expected $2 $3, got $status $body" $?
 }
 bearer() { echo "authorization: Bearer $1"; }
 
@@ -191,7 +156,7 @@ check "OpenAPI: bearerAuth, security and 401/403 on guarded routes" $?
 req GET /me -H "$(bearer "$cy")"
 expect "the server still serves after every bad token" 200 '{"id":3,"name":"cy","role":"user"}'
 ! grep -qi 'internal\|panic\|abort' "$work/auth-rs256.err"; check "no internal error logged: $(head -c 500 "$work/auth-rs256.err")" $?
-stop
+kill_server
 
 # HS256: the same service with a shared secret; an RS256 token is refused there.
 JWT_ALG=HS256 JWT_SECRET=e2e-secret start auth-hs256 "$work/auth"
@@ -205,7 +170,7 @@ printf '%s' "other-secret" >"$work/other.key"
 forged=$(hs256 '{"alg":"HS256","typ":"JWT"}' '{"sub":1,"name":"ada","role":"admin"}' "$work/other.key")
 req GET /admin/stats -H "$(bearer "$forged")"
 expect "HS256: a token signed with another secret" 401 '{"error":"invalid signature"}'
-stop
+kill_server
 
 echo "e2e auth: $pass passed, $fail failed"
 ((fail == 0))

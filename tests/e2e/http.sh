@@ -8,59 +8,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fitz=$(realpath "${1:-$root/build/bin/fitz}")
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export FITZ_CACHE_DIR=$work/cache
-pass=0 fail=0
-check() {  # description, condition-result
-  if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e http: $1"; fi
-}
-
-# start NAME BINARY: runs it on an ephemeral port; sets $port and $pid.
-start() {
-  PORT=0 FITZ_HTTP_THREADS=2 "$2" >"$work/$1.out" 2>"$work/$1.err" &
-  pid=$!
-  pids+=("$pid")
-  port=
-  for _ in $(seq 100); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/$1.err" | head -1 | sed 's/.*://')
-    [[ -n $port ]] && break
-    sleep 0.1
-  done
-  [[ -n $port ]]; check "$1 starts and prints its address: $(head -c 500 "$work/$1.err")" $?
-}
-
-# req METHOD PATH [curl args...]: sets $status, $body and $headers (lower-cased names).
-req() {
-  local method=$1 path=$2
-  shift 2
-  status=$(curl -s -o "$work/body" -D "$work/headers" -w '%{http_code}' -X "$method" "$@" "http://127.0.0.1:$port$path")
-  body=$(cat "$work/body")
-  headers=$(tr 'A-Z' 'a-z' <"$work/headers" | tr -d '\r')
-}
-expect() {  # description, expected status, expected body (exact; "*" skips)
-  [[ $status == "$2" && ( $3 == "*" || $body == "$3" ) ]]
-  check "$1: expected $2 $3, got $status $body" $?
-}
-has_header() {  # description, "name: value" (lower case)
-  grep -qxF "$2" <<<"$headers"; check "$1: header '$2' missing in: $headers" $?
-}
-
-# stop NAME: SIGTERM, then the process must exit 0 on its own (after the drain delay).
-stop() {
-  kill -TERM "$pid"
-  local rc=
-  for _ in $(seq 100); do
-    if ! kill -0 "$pid" 2>/dev/null; then wait "$pid"; rc=$?; break; fi
-    sleep 0.1
-  done
-  [[ $rc == 0 ]]; check "$1 exits 0 after SIGTERM (status '${rc:-still running}')" $?
-}
+suite=http
+source "$here/service_lib.sh"
 
 # ---- the example service ------------------------------------------------------------------
 out=$("$fitz" build "$root/examples/todo-api" -o "$work/todo" 2>&1); rc=$?

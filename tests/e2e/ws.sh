@@ -14,34 +14,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fitz=$(realpath "${1:-$root/build/bin/fitz}")
 client=$(realpath "${2:-$(dirname "$fitz")/fitz_ws_client}")
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export FITZ_CACHE_DIR=$work/cache
-pass=0 fail=0
-check() {  # description, condition-result
-  if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e ws: $1"; fi
-}
-
-# start NAME BINARY [ENV...]: runs it on an ephemeral port; sets $port and $pid.
-start() {
-  local name=$1 bin=$2
-  shift 2
-  env PORT=0 FITZ_HTTP_THREADS=2 "$@" "$bin" >"$work/$name.out" 2>"$work/$name.err" &
-  pid=$!
-  pids+=("$pid")
-  port=
-  for _ in $(seq 100); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/$name.err" | head -1 | sed 's/.*://')
-    [[ -n $port ]] && break
-    sleep 0.1
-  done
-  [[ -n $port ]]; check "$name starts and prints its address: $(head -c 500 "$work/$name.err")" $?
-}
+suite=ws
+source "$here/service_lib.sh"
 ws() { "$client" "$@" 2>&1; }
 expect_out() {  # description, expected, actual
   [[ $3 == "$2" ]]; check "$1: expected [$2], got [$3]" $?

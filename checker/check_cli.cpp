@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "frontend/decorator_args.h"
 
 namespace fitz::checker::detail {
 
@@ -12,22 +13,11 @@ namespace {
 
 bool scalar(TypeKind k) { return k == TypeKind::Int || k == TypeKind::Float || k == TypeKind::Str || k == TypeKind::Bool; }
 
-const Expr* kwarg(const Ast& ast, const Decorator& d, std::string_view name) {
-  for (const DecoratorArg& a : d.args)
-    if (a.name && a.name->text == name) return &ast.get(a.value);
-  return nullptr;
-}
-
 }  // namespace
 
 std::string Checker::command_name(const FnDecl& fn, const Decorator& d) const {
-  if (!d.args.empty() && !d.args[0].name)
-    if (auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data)) {
-      std::string name;
-      for (const StrPart& p : s->parts)
-        if (!p.is_hole()) name += p.text;
-      return name;
-    }
+  if (const Expr* first = frontend::decorator_first_positional(*ast_, d))
+    if (std::holds_alternative<StrLit>(first->data)) return frontend::string_literal_text(*first);
   return fn.name ? std::string(fn.name->text) : std::string();
 }
 
@@ -76,24 +66,19 @@ void Checker::check_command(const FnDecl& fn, const Decorator& command) {
                       show(r)));
 
   for (const Decorator& d : fn.decorators) {
-    if (d.name.text != "arg" || d.args.empty() || d.args[0].name) continue;
-    auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data);
-    if (!s) continue;  // reported by the decorator table
-    std::string pname;
-    for (const StrPart& p : s->parts)
-      if (!p.is_hole()) pname += p.text;
+    if (d.name.text != "arg") continue;
+    const Expr* first = frontend::decorator_first_positional(*ast_, d);
+    if (!first || !std::holds_alternative<StrLit>(first->data)) continue;  // reported by the decorator table
+    std::string pname = frontend::string_literal_text(*first);
     auto it = std::find_if(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == pname; });
     if (it == info.params.end()) {
-      error(DiagKind::CommandSignature, span_of(d.args[0].value),
+      error(DiagKind::CommandSignature, first->span,
             fmt::format("`@arg(\"{}\")` names no parameter of `{}`", pname, fname));
       continue;
     }
-    if (const Expr* sh = kwarg(*ast_, d, "short")) {
-      auto* lit = std::get_if<StrLit>(&sh->data);
-      std::string letter;
-      if (lit)
-        for (const StrPart& p : lit->parts)
-          if (!p.is_hole()) letter += p.text;
+    if (const Expr* sh = frontend::decorator_kwarg(*ast_, d, "short")) {
+      bool lit = std::holds_alternative<StrLit>(sh->data);
+      std::string letter = frontend::string_literal_text(*sh);
       bool letter_ok = lit && letter.size() == 1 && std::isalpha(static_cast<unsigned char>(letter[0])) && letter != "h";
       if (!letter_ok)
         error(DiagKind::CommandSignature, sh->span, "`short` is one letter other than `h` (which is help's)");

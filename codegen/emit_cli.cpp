@@ -6,27 +6,9 @@
 
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
+#include "frontend/decorator_args.h"
 
 namespace fitz::codegen {
-
-namespace {
-
-std::string literal_text(const Ast& ast, const Expr& e) {
-  auto* s = std::get_if<StrLit>(&e.data);
-  if (!s) return {};
-  std::string out;
-  for (const StrPart& p : s->parts)
-    if (!p.is_hole()) out += p.text;
-  return out;
-}
-
-const Expr* kwarg(const Ast& ast, const Decorator& d, std::string_view name) {
-  for (const DecoratorArg& a : d.args)
-    if (a.name && a.name->text == name) return &ast.get(a.value);
-  return nullptr;
-}
-
-}  // namespace
 
 bool Gen::emit_cli_main() {
   struct Cmd {
@@ -58,9 +40,9 @@ bool Gen::emit_cli_main() {
     const FnInfo& info = prog_.modules[c.module.index].fns[c.fn.index];
     const SourceFile& file = sources_.file(decl.span.file);
     std::string name = decl.name ? std::string(decl.name->text) : std::string("main");
-    if (!c.dec->args.empty() && !c.dec->args[0].name) name = literal_text(ast, ast.get(c.dec->args[0].value));
+    if (const Expr* first = frontend::decorator_first_positional(ast, *c.dec)) name = frontend::string_literal_text(*first);
     std::string desc;
-    if (const Expr* d = kwarg(ast, *c.dec, "desc")) desc = literal_text(ast, *d);
+    if (const Expr* d = frontend::decorator_kwarg(ast, *c.dec, "desc")) desc = frontend::string_literal_text(*d);
     line(fmt::format("    {{{}, {}, {{", cpp_quoted(name), cpp_quoted(desc)));
     for (size_t i = 0; i < info.params.size(); ++i) {
       const auto& p = info.params[i];
@@ -76,10 +58,11 @@ bool Gen::emit_cli_main() {
         default_text = std::string(file.text().substr(ds.begin, ds.end - ds.begin));
       }
       for (const Decorator& d : decl.decorators) {
-        if (d.name.text != "arg" || d.args.empty() || literal_text(ast, ast.get(d.args[0].value)) != p.name) continue;
-        if (const Expr* h = kwarg(ast, d, "help")) help = literal_text(ast, *h);
-        if (const Expr* s = kwarg(ast, d, "short")) {
-          std::string letter = literal_text(ast, *s);
+        const Expr* first = frontend::decorator_first_positional(ast, d);
+        if (d.name.text != "arg" || !first || frontend::string_literal_text(*first) != p.name) continue;
+        if (const Expr* h = frontend::decorator_kwarg(ast, d, "help")) help = frontend::string_literal_text(*h);
+        if (const Expr* s = frontend::decorator_kwarg(ast, d, "short")) {
+          std::string letter = frontend::string_literal_text(*s);
           if (letter.size() == 1) short_name = fmt::format("'{}'", letter[0]);
         }
       }

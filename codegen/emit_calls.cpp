@@ -19,12 +19,7 @@ std::string_view runtime_name(std::string_view fitz_name) {
 
 std::string Gen::default_arg(const FnInfo& /*callee_info*/, ModuleId module, FnId fn, uint32_t param) {
   // The default is an expression of the callee's module: emit it in that module's context.
-  ModuleId saved_mod = mod_;
-  const Ast* saved_ast = ast_;
-  const ModuleTir* saved_tir = tir_;
-  mod_ = module;
-  ast_ = &graph_.get(module).ast;
-  tir_ = &prog_.modules[module.index];
+  ModuleContext in_callee(*this, module);
   const FnDecl& decl = ast_->get(fn);
   const FnInfo& info = tir_->fns[fn.index];
   std::string code;
@@ -34,9 +29,6 @@ std::string Gen::default_arg(const FnInfo& /*callee_info*/, ModuleId module, FnI
   } else {
     code = cpp_type(info.params[param].type) + "{}";
   }
-  mod_ = saved_mod;
-  ast_ = saved_ast;
-  tir_ = saved_tir;
   return code;
 }
 

@@ -87,12 +87,7 @@ bool Gen::emit_cli_main() {
   line("switch (fitz_parsed.command) {");
   for (size_t ci = 0; ci < commands.size(); ++ci) {
     const Cmd& c = commands[ci];
-    ModuleId saved_mod = mod_;
-    const Ast* saved_ast = ast_;
-    const ModuleTir* saved_tir = tir_;
-    mod_ = c.module;
-    ast_ = &graph_.get(c.module).ast;
-    tir_ = &prog_.modules[c.module.index];
+    ModuleContext in_command(*this, c.module);
     const FnDecl& decl = ast_->get(c.fn);
     const FnInfo& info = tir_->fns[c.fn.index];
     line(fmt::format("case {}: {{", ci));
@@ -143,9 +138,6 @@ bool Gen::emit_cli_main() {
     line("break;");
     --indent_;
     line("}");
-    mod_ = saved_mod;
-    ast_ = saved_ast;
-    tir_ = saved_tir;
   }
   line("}");
   --indent_;

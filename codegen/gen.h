@@ -203,6 +203,29 @@ class Gen {
   ModuleId mod_;
   const Ast* ast_ = nullptr;
   const ModuleTir* tir_ = nullptr;
+  // Emits in module `m`'s context (its AST and typed tables) until it goes out of scope, then
+  // restores the previous one: a default argument or a command belongs to the module declaring it.
+  class ModuleContext {
+   public:
+    ModuleContext(Gen& g, ModuleId m) : g_(g), mod_(g.mod_), ast_(g.ast_), tir_(g.tir_) {
+      g.mod_ = m;
+      g.ast_ = &g.graph_.get(m).ast;
+      g.tir_ = &g.prog_.modules[m.index];
+    }
+    ~ModuleContext() {
+      g_.mod_ = mod_;
+      g_.ast_ = ast_;
+      g_.tir_ = tir_;
+    }
+    ModuleContext(const ModuleContext&) = delete;
+    ModuleContext& operator=(const ModuleContext&) = delete;
+
+   private:
+    Gen& g_;
+    ModuleId mod_;
+    const Ast* ast_;
+    const ModuleTir* tir_;
+  };
   struct FnCtx {
     const FnInfo* info = nullptr;
     bool is_async = false;

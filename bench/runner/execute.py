@@ -78,7 +78,7 @@ def start_ws_clients(ctx, phase, port: int) -> list:
     if not os.path.exists(client):
         raise RuntimeError(f"{client} is missing (run `make`)")
     spec, procs_ = phase.ws_clients, []
-    hold_ms = str(int(1000 * (ctx.warmup + 60 + phase.seconds * max(ctx.scale, 0.02) * (ctx.iterations + 1) * 2)))
+    hold_ms = str(3_600_000)  # longer than any phase: stop_ws_clients ends them
     for _ in range(spec.get("reading", 0)):
         procs_.append(subprocess.Popen([client, str(port), spec["path"], "closed"], stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL))

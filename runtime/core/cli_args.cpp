@@ -1,4 +1,6 @@
 // Parsing the command line of `@command` programs (see fitz/cli.h for the conventions).
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>

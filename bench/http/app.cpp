@@ -4,7 +4,6 @@
 // prepared query, the row encoded by the same JSON writer. It is what a C++ programmer would
 // write by hand with this runtime, so Fitz against it is what the language costs.
 #include <boost/asio/io_context.hpp>
-#include <coroutine>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -13,6 +12,7 @@
 #include "fitz/http.h"
 #include "pg/conninfo.h"
 #include "pg/pool.h"
+#include "pg/task_await.h"
 
 namespace bench {
 struct Msg {
@@ -34,37 +34,6 @@ struct User {
 };
 
 namespace pg = fitz::pg;
-
-// Callbacks resume the handler through the scheduler, never inside the connection's own code.
-struct Acquire {
-  std::shared_ptr<pg::Pool> pool;
-  std::optional<pg::Result<pg::Pool::Lease>> result;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    pool->acquire([this, h](pg::Result<pg::Pool::Lease> r) {
-      result.emplace(std::move(r));
-      fitz::scheduler().post(h);
-    });
-  }
-  pg::Result<pg::Pool::Lease> await_resume() { return std::move(*result); }
-};
-
-struct Query {
-  pg::AsyncConnection* conn;
-  std::string_view sql;
-  std::span<const pg::Param> params;
-  std::optional<pg::Result<pg::QueryResult>> result;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    pg::QueryOptions options;
-    options.result_format = pg::Format::Text;
-    conn->query(sql, params, options, [this, h](pg::Result<pg::QueryResult> r) {
-      result.emplace(std::move(r));
-      fitz::scheduler().post(h);
-    });
-  }
-  pg::Result<pg::QueryResult> await_resume() { return std::move(*result); }
-};
 
 // Connections belong to the loop that reads them: one pool per HTTP worker.
 std::shared_ptr<pg::Pool> worker_pool() {
@@ -92,11 +61,11 @@ fitz::Task<fitz::http::Response> get_user(fitz::http::Request& req) {
   if (b.failed()) co_return b.error();
   auto pool = worker_pool();
   if (!pool) co_return Response::error(500, "invalid DATABASE_URL");
-  Acquire acquire{pool, std::nullopt};
+  pg::AcquireAwait acquire{pool, std::nullopt};
   auto lease = co_await acquire;
   if (!lease) co_return Response::error(503, "database unavailable");
   pg::Param param = pg::Param::text(std::to_string(id), pg::oid::kInt8);
-  Query query{&**lease, kUserSql, std::span<const pg::Param>(&param, 1), std::nullopt};
+  pg::RoundAwait query{&**lease, kUserSql, std::span<const pg::Param>(&param, 1), std::nullopt};
   auto rows = co_await query;
   if (!rows) co_return Response::error(503, "database unavailable");
   if (rows->size() == 0) co_return Response::error(404, "user not found");

@@ -11,6 +11,7 @@
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
 #include "pg/pool.h"
+#include "pg/task_await.h"
 
 namespace fitz::db {
 
@@ -98,58 +99,10 @@ Result<std::shared_ptr<pg::Pool>, Str> pool_for(const Str& url) {
   return Result<std::shared_ptr<pg::Pool>, Str>::ok(std::move(pool));
 }
 
-// ---- awaiting callbacks from Fitz tasks --------------------------------------------------------
-// Awaiters are always named locals: GCC 12 destroys a temporary awaiter with members twice.
-// The callbacks run on the loop's thread, inside the connection's or pool's own handlers; the
-// awaiting coroutine is resumed through the scheduler instead of inline, so whatever it does
-// next (return the lease, query again, close) never re-enters the code that called back.
-
-struct AcquireAwait {
-  std::shared_ptr<pg::Pool> pool;
-  std::optional<pg::Result<pg::Pool::Lease>> result;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    pool->acquire([this, h](pg::Result<pg::Pool::Lease> r) {
-      result.emplace(std::move(r));
-      scheduler().post(h);
-    });
-  }
-  pg::Result<pg::Pool::Lease> await_resume() { return std::move(*result); }
-};
-
-struct RoundAwait {
-  pg::AsyncConnection* conn;
-  const std::string& sql;
-  const std::vector<pg::Param>& params;
-  std::optional<pg::Result<pg::QueryResult>> result;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    pg::QueryOptions options;
-    options.result_format = pg::Format::Text;  // every value has a text form; cells decode by type
-    conn->query(sql, params, options, [this, h](pg::Result<pg::QueryResult> r) {
-      result.emplace(std::move(r));
-      scheduler().post(h);
-    });
-  }
-  pg::Result<pg::QueryResult> await_resume() { return std::move(*result); }
-};
-
-struct SimpleAwait {
-  pg::AsyncConnection* conn;
-  std::string sql;
-  std::optional<pg::Status> result;
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    conn->simple_query(sql, [this, h](pg::Result<std::vector<pg::QueryResult>> r) {
-      if (r)
-        result.emplace();
-      else
-        result.emplace(std::move(r).error());
-      scheduler().post(h);
-    });
-  }
-  pg::Status await_resume() { return std::move(*result); }
-};
+// ---- awaiting callbacks from Fitz tasks: pg/task_await.h ---------------------------------------
+using pg::AcquireAwait;
+using pg::RoundAwait;
+using pg::SimpleAwait;
 
 // ---- DbConn ---------------------------------------------------------------------------------
 

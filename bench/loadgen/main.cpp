@@ -30,6 +30,7 @@ constexpr const char* kUsage = R"(usage: fitz-loadgen [URL] [options]
   -H, --header 'K: V'   extra header for URL (repeatable)
   --warmup SECS         warm-up seconds, not measured (default 0)
   --timeout-ms MS       per-request timeout (default 5000)
+  --think-ms MS         pause after each response before the connection sends again (default 0)
   -t, --threads N       client threads (default 1)
   --json FILE           write the results as JSON ('-' for stdout)
   --quiet               no progress lines
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
   std::string url, scenario_file, base_override, json_out, method = "GET", body;
   std::vector<std::string> headers;
   std::map<std::string, std::string> vars;
-  int connections = 10, threads = 1, timeout_ms = -1;
+  int connections = 10, threads = 1, timeout_ms = -1, think_ms = -1;
   double duration = 10, warmup = -1, max_error_rate = 0.001;
   bool quiet = false;
   auto need = [&](int& i) -> std::string {
@@ -127,6 +128,7 @@ int main(int argc, char** argv) {
       else if (a == "-H" || a == "--header") headers.push_back(need(i));
       else if (a == "--warmup") warmup = std::stod(need(i));
       else if (a == "--timeout-ms") timeout_ms = std::stoi(need(i));
+      else if (a == "--think-ms") think_ms = std::stoi(need(i));
       else if (a == "-t" || a == "--threads") threads = std::stoi(need(i));
       else if (a == "--json") json_out = need(i);
       else if (a == "--max-error-rate") max_error_rate = std::stod(need(i));
@@ -193,6 +195,7 @@ int main(int argc, char** argv) {
   if (s.stages.empty()) s.stages.push_back({duration, connections, false});
   if (warmup >= 0) s.warmup_seconds = warmup;
   if (timeout_ms > 0) s.timeout_ms = timeout_ms;
+  if (think_ms >= 0) s.think_ms = think_ms;
 
   lg::RunOptions opts;
   opts.threads = threads;

@@ -277,12 +277,21 @@ void Conn::on_read(boost::system::error_code ec, size_t n) {
   timer_.cancel();
   ++gen_;
   w_.record(endpoint_, sent_, parser_.status, false, false);
-  busy_ = false;
   if (parser_.close) {
     close();
     rlen_ = 0;
   }
-  kick();
+  int think = w_.shared.scenario->think_ms;
+  if (think <= 0) {
+    busy_ = false;
+    return kick();
+  }
+  timer_.expires_after(std::chrono::milliseconds(think));
+  timer_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    busy_ = false;
+    kick();
+  });
 }
 
 void Conn::fail(uint64_t gen, bool timeout) {

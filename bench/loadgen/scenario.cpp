@@ -145,6 +145,8 @@ std::optional<std::string> load_scenario(const std::string& json_text, const std
       if (auto e = parse_base_url(j["base_url"].get<std::string>(), s)) return e;
     s.warmup_seconds = j.value("warmup_seconds", s.warmup_seconds);
     s.timeout_ms = j.value("timeout_ms", s.timeout_ms);
+    s.think_ms = j.value("think_ms", s.think_ms);
+    if (s.think_ms < 0) return "think_ms must be >= 0";
     if (j.contains("stages")) {
       s.stages.clear();
       for (auto& st : j["stages"]) {

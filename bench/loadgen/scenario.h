@@ -55,6 +55,9 @@ struct Scenario {
   std::vector<Stage> stages;
   double warmup_seconds = 0;
   int timeout_ms = 5000;
+  // A pause after each response before the connection sends again, like a k6 virtual user's
+  // sleep() per iteration: it paces the load instead of saturating the server.
+  int think_ms = 0;
   std::vector<Endpoint> endpoints;
 
   double total_seconds() const;

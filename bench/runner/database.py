@@ -23,8 +23,21 @@ def fresh(admin_url: str, name: str, users: int, posts_max: int) -> str:
     url = with_db(admin_url, name)
     psql(url, "-f", os.path.join(APPS, "schema.sql"))
     psql(url, "-v", f"users={users}", "-v", f"posts_max={posts_max}", "-v", "seed=0.42",
-         "-f", os.path.join(APPS, "seed.sql"))
+         "-f", os.path.join(APPS, "seed.sql"), "-f", os.path.join(APPS, "seed_tfb.sql"))
     return url
+
+
+def reseed(url: str, users: int, posts_max: int):
+    """Puts users and posts back to their seeded state while the server runs, so that a run's
+    reads never depend on how many rows earlier runs wrote: a faster server writes more, and
+    would otherwise read longer post lists afterwards. TRUNCATE waits for open transactions;
+    the lock timeout turns a server that holds one into an error instead of a hang."""
+    env_opts = "-c client_min_messages=warning -c lock_timeout=10s"
+    env = dict(os.environ, PGOPTIONS=env_opts)
+    subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c",
+                    "TRUNCATE posts, users RESTART IDENTITY CASCADE", "-v", f"users={users}",
+                    "-v", f"posts_max={posts_max}", "-v", "seed=0.42", "-f", os.path.join(APPS, "seed.sql")],
+                   check=True, stdout=subprocess.DEVNULL, env=env)
 
 
 def drop(admin_url: str, name: str):

@@ -125,12 +125,16 @@ def run_impl_suite(ctx, suite, impl) -> dict:
             if phase.only and impl.name not in phase.only:
                 continue
             side = start_ws_clients(ctx, phase, port)
+            if suite.reseed:
+                database.reseed(db_url, suite.users, suite.posts_max)
             if ctx.warmup > 0:
                 run_loadgen(ctx, phase.scenario(ctx.quick, seconds_override=ctx.warmup), port,
                             f"{impl.name} {phase.name} warm-up", ctx.warmup)
             iters, t0 = [], server.mark()
             for i in range(ctx.iterations):
                 label = f"{suite.name} / {impl.name} / {phase.name} #{i + 1}"
+                if suite.reseed:
+                    database.reseed(db_url, suite.users, suite.posts_max)
                 cpu0 = procs.cpu_seconds(procs.tree(server.proc.pid))
                 res = run_loadgen(ctx, phase.scenario(ctx.quick, scale=ctx.scale), port, label, 0)
                 # Server CPU per answered request: unlike throughput, it barely moves when other

@@ -6,7 +6,7 @@ import os
 import platform
 import subprocess
 
-from . import charts
+from . import charts, seed_tables
 
 # The published figures (spec/services.md section 8), for the "published" columns.
 PUBLISHED = {
@@ -115,14 +115,18 @@ def write(results, out_dir, meta):
               f"Mode: {'quick smoke run (numbers are not meaningful)' if meta['quick'] else 'full'}; "
               f"{meta['iterations']} iteration(s) per phase, median reported; phase durations x{meta.get('scale', 1)}; "
               f"warm-up {meta['warmup']} s discarded; "
-              "client: fitz-loadgen (1 thread) on the same machine as the server.", "",
-              "## Implementations", "", "| implementation | notes | size |", "|---|---|---|"]
+              "client: fitz-loadgen (1 thread) on the same machine as the server.", ""]
+    if meta.get("note"):
+        lines += [meta["note"], ""]
+    lines += ["## Implementations", "", "| implementation | notes | size |", "|---|---|---|"]
     for name, info in impls.items():
         if "unavailable" in info:
             lines.append(f"| {info['label']} | **not run**: {info['unavailable']} | – |")
         else:
             lines.append(f"| {info['label']} | {info['note']} | {info['size_bytes'] / 1e6:.1f} MB |")
     lines.append("")
+    if not meta["quick"]:
+        lines += seed_tables.targets(results)
 
     for sname, suite in results["suites"].items():
         lines += [f"## {suite['title']}", "", suite["description"], ""]
@@ -170,6 +174,7 @@ def write(results, out_dir, meta):
         if ratio_lines:
             lines += ["Ratios (measured in this run):", ""] + ratio_lines + [""]
         lines += cpu_table(results, sname, impls, phases, ran)
+        lines += {"orm": seed_tables.orm_tables, "mixed": seed_tables.mixed_tables}.get(sname, lambda r: [])(results)
         lines += ["| implementation | cold start | peak RSS | idle RSS |", "|---|---|---|---|"]
         for i in ran:
             r = suite["results"][i]

@@ -17,7 +17,7 @@ def ep(name, path, method="GET", body=None, weight=1, expect=None):
 
 class Phase:
     def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None, only=None,
-                 ws_clients=None):
+                 ws_clients=None, think_ms=0):
         self.name, self.endpoints, self.connections, self.seconds = name, endpoints, connections, seconds
         # WebSocket clients connected for the whole phase: {"path", "reading", "stalled"}; stalled
         # ones never read, so every broadcast piles up in the server until it closes them.
@@ -26,9 +26,14 @@ class Phase:
         self.stages = stages  # ramping stages instead of one fixed level
         self.headers = headers or {}
         self.pgbench = pgbench  # SQL script of the same query, for the database ceiling
+        self.think_ms = think_ms  # each connection's pause after a response (k6's sleep per iteration)
 
     def scenario(self, quick: bool, seconds_override=None, scale: float = 1.0) -> dict:
-        if self.stages:
+        if self.stages and seconds_override:
+            # A warm-up: the busiest level of the stages, for the warm-up's length.
+            conns = max(st["connections"] for st in self.stages)
+            stages = [{"seconds": seconds_override, "connections": min(conns, 4) if quick else conns}]
+        elif self.stages:
             scale = 0.02 if quick else scale
             stages = [dict(s, seconds=max(0.5, s["seconds"] * scale),
                            connections=min(s["connections"], 4) if quick else s["connections"]) for s in self.stages]
@@ -46,14 +51,16 @@ class Phase:
                 if "body" in e:
                     e["headers"]["Content-Type"] = "application/json"
             eps.append(e)
-        return {"stages": stages, "endpoints": eps, "timeout_ms": 10000}
+        return {"stages": stages, "endpoints": eps, "timeout_ms": 10000, "think_ms": self.think_ms}
 
 
 class Suite:
-    def __init__(self, name, title, impls, users, posts_max, phases, description):
+    def __init__(self, name, title, impls, users, posts_max, phases, description, reseed=False):
         self.name, self.title, self.impls = name, title, impls
         self.users, self.posts_max, self.phases = users, posts_max, phases
         self.description = description
+        # Whether users and posts go back to the seed before every warm-up and iteration.
+        self.reseed = reseed
 
 
 PEERS = ["fitz", "fitz-orm", "python", "node", "node-orm"]
@@ -67,27 +74,36 @@ SUITES = [
     ], "50 seeded users; 10 connections for 30 s per endpoint (the published harness used oha -c 10 -z 30s "
        "and a sequential curl loop for POST; POST here runs at the same concurrency with unique emails)."),
     Suite("mixed", "Mixed workload (the published `mixed-workload` benchmark)", PEERS, 200, 10, [
+        # The published scenarios (spec/services.md 8.2): k6 virtual users that sleep after each
+        # request, so the load is paced; the mix and the stages are theirs.
         Phase("mixed", [
-            ep("list users", "/users?limit=20", weight=20, expect=200),
-            ep("get user", "/users/{rand:1:200}", weight=20, expect=200),
-            ep("user posts", "/users/{rand:1:200}/posts", weight=20, expect=200),
-            ep("create user", "/users", "POST", USER_BODY, weight=14, expect=201),
-            ep("create post", "/users/{rand:1:200}/posts", "POST", POST_BODY, weight=13, expect=201),
-            ep("update user", "/users/{rand:1:200}", "PUT", PUT_BODY, weight=13, expect=200),
-        ], stages=[{"seconds": 30, "connections": 10}, {"seconds": 30, "connections": 50, "ramp": True},
-                   {"seconds": 30, "connections": 100, "ramp": True}, {"seconds": 30, "connections": 50, "ramp": True}]),
+            ep("list users", "/users?limit=20", weight=30, expect=200),
+            ep("user posts", "/users/{rand:1:200}/posts", weight=15, expect=200),
+            ep("get user", "/users/{rand:1:200}", weight=15, expect=200),
+            ep("create user", "/users", "POST", USER_BODY, weight=20, expect=201),
+            ep("create post", "/users/{rand:1:200}/posts", "POST", POST_BODY, weight=15, expect=201),
+            ep("update user", "/users/{rand:1:200}", "PUT", PUT_BODY, weight=5, expect=200),
+        ], stages=[{"seconds": 30, "connections": 10, "ramp": True}, {"seconds": 30, "connections": 10},
+                   {"seconds": 30, "connections": 50, "ramp": True}, {"seconds": 30, "connections": 50},
+                   {"seconds": 30, "connections": 100, "ramp": True}, {"seconds": 30, "connections": 100},
+                   {"seconds": 30, "connections": 50, "ramp": True}], think_ms=100),
         Phase("reads only", [
-            ep("list users", "/users?limit=20", expect=200),
-            ep("get user", "/users/{rand:1:200}", expect=200),
-            ep("user posts", "/users/{rand:1:200}/posts", expect=200),
-        ], connections=50, seconds=60),
+            ep("list users", "/users?limit=20", weight=50, expect=200),
+            ep("user posts", "/users/{rand:1:200}/posts", weight=25, expect=200),
+            ep("get user", "/users/{rand:1:200}", weight=25, expect=200),
+        ], connections=50, seconds=60, think_ms=50),
         Phase("writes only", [
-            ep("create user", "/users", "POST", USER_BODY, expect=201),
-            ep("create post", "/users/{rand:1:200}/posts", "POST", POST_BODY, expect=201),
-            ep("update user", "/users/{rand:1:200}", "PUT", PUT_BODY, expect=200),
-        ], connections=50, seconds=60),
-    ], "200 seeded users with 0-10 posts each; mixed: 60% reads / 40% writes ramping 10 -> 50 -> 100 -> 50 "
-       "connections; reads-only and writes-only at 50 connections for 60 s."),
+            ep("create user", "/users", "POST", USER_BODY, weight=50, expect=201),
+            ep("create post", "/users/{rand:1:200}/posts", "POST", POST_BODY, weight=35, expect=201),
+            ep("update user", "/users/{rand:1:200}", "PUT", PUT_BODY, weight=15, expect=200),
+        ], connections=50, seconds=60, think_ms=50),
+    ], "200 seeded users with 0-10 posts each; the published k6 scenarios: mixed is 60% reads / 40% writes "
+       "(30% list, 15% posts, 15% user, 20% create user, 15% create post, 5% update) over seven 30 s stages "
+       "ramping 10 -> 50 -> 100 -> 50 virtual users that each pause 100 ms after a response; reads-only "
+       "(50/25/25) and writes-only (50/35/15) run 50 users pausing 50 ms for 60 s. Paced like this, "
+       "throughput is bounded by the pacing for any server that keeps up; latency is the comparison. "
+       "Users and posts are put back to the "
+       "seed before every run, so a server's reads never pay for the rows its own earlier runs wrote.", reseed=True),
     Suite("tfb", "TechEmpower Framework Benchmarks test types", ["fitz", "python", "node", "node-orm"], 0, 0, [
         Phase("/json", [ep("json", "/json", expect=200)], connections=32, seconds=15),
         Phase("/plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=32, seconds=15),

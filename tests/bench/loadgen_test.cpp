@@ -1,11 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <boost/asio.hpp>
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "histogram.h"
 #include "response_parser.h"
+#include "runner.h"
 #include "scenario.h"
 
 namespace fitz::loadgen {
@@ -92,6 +96,69 @@ TEST(Scenario, RejectsBadFiles) {
   EXPECT_TRUE(load_scenario(R"({"endpoints":[]})", {}, s));
   EXPECT_TRUE(load_scenario(R"({"endpoints":[{"path":"/x"}],"stages":[{"seconds":0,"connections":1}]})", {}, s));
   EXPECT_TRUE(load_scenario(R"({"endpoints":[{"nopath":1}]})", {}, s));
+  EXPECT_TRUE(load_scenario(R"({"endpoints":[{"path":"/x"}],"think_ms":-1})", {}, s));
+}
+
+// A server that answers every request with an empty 200 and counts them: enough to watch the
+// load generator's pacing.
+class CountingServer {
+ public:
+  CountingServer() : acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+    accept();
+    thread_ = std::thread([this] { ioc_.run(); });
+  }
+  ~CountingServer() {
+    ioc_.stop();
+    thread_.join();
+  }
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  std::atomic<int> requests{0};
+
+ private:
+  struct Session : std::enable_shared_from_this<Session> {
+    explicit Session(boost::asio::ip::tcp::socket s, std::atomic<int>& n) : sock(std::move(s)), count(n) {}
+    boost::asio::ip::tcp::socket sock;
+    std::atomic<int>& count;
+    std::string buf;
+    void read() {
+      boost::asio::async_read_until(sock, boost::asio::dynamic_buffer(buf), "\r\n\r\n",
+                                    [self = shared_from_this()](boost::system::error_code ec, size_t n) {
+                                      if (ec) return;
+                                      self->buf.erase(0, n);
+                                      ++self->count;
+                                      static const std::string ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+                                      boost::asio::async_write(self->sock, boost::asio::buffer(ok),
+                                                               [self](boost::system::error_code e, size_t) {
+                                                                 if (!e) self->read();
+                                                               });
+                                    });
+    }
+  };
+  void accept() {
+    acceptor_.async_accept([this](boost::system::error_code ec, boost::asio::ip::tcp::socket s) {
+      if (ec) return;
+      std::make_shared<Session>(std::move(s), requests)->read();
+      accept();
+    });
+  }
+  boost::asio::io_context ioc_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::thread thread_;
+};
+
+// With a pause after each response, a connection sends at most once per pause: two connections
+// pausing 100 ms for one second make no more than 2 x (10 + 1) requests however fast the server
+// is, where back-to-back sending makes thousands.
+TEST(Runner, ThinkTimePacesEachConnection) {
+  CountingServer server;
+  Scenario s;
+  ASSERT_FALSE(load_scenario(R"({"stages":[{"seconds":1,"connections":2}],"think_ms":100,
+      "endpoints":[{"path":"/x","expect":200}]})", {}, s));
+  ASSERT_FALSE(parse_base_url("http://127.0.0.1:" + std::to_string(server.port()), s));
+  Results r = run(s, RunOptions{});
+  EXPECT_GT(r.total_responses(), 0u);
+  EXPECT_EQ(r.total_failures(), 0u);
+  EXPECT_LE(server.requests.load(), 22);
 }
 
 size_t feed_all(ResponseParser& p, const std::string& bytes, size_t step) {

@@ -3,6 +3,7 @@
 #include "checker/incremental.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_set>
 
 #include "checker/check_internal.h"
@@ -168,7 +169,28 @@ void end_recycling(TypedProgram& prog) {
 
 }  // namespace
 
+struct CheckSession::Run {
+  const ModuleGraph* graph = nullptr;
+  const frontend::SourceManager* sources = nullptr;
+  CheckOptions options;
+  bool full = true;
+  frontend::DiagnosticBag scratch;  // the module being checked reports here
+  std::unique_ptr<detail::Checker> c;
+  std::vector<ModuleRecord> records;
+  std::vector<uint64_t> hashes;
+  std::vector<uint8_t> processed, iface_dirty;
+  bool any_iface_dirty = false;
+  std::unordered_set<uint32_t> current_files;
+  std::vector<std::string> paths;
+  std::vector<ModuleId> order;  // the init order, then modules outside it
+  size_t next = 0;              // of order: the next to visit
+};
+
+CheckSession::CheckSession() = default;
+CheckSession::~CheckSession() = default;
+
 void CheckSession::reset() {
+  run_.reset();
   sources_ = nullptr;
   types_ = nullptr;
   paths_.clear();
@@ -179,82 +201,149 @@ void CheckSession::reset() {
 
 TypedProgram CheckSession::check(const ModuleGraph& graph, const frontend::SourceManager& sources,
                                  frontend::DiagnosticBag& diags, TypedProgram* previous, const CheckOptions& options) {
+  begin(graph, sources, previous, options);
+  return finish(diags);
+}
+
+void CheckSession::begin(const ModuleGraph& graph, const frontend::SourceManager& sources, TypedProgram* previous,
+                         const CheckOptions& options) {
+  run_.reset();
   const size_t n = graph.modules.size();
-  std::vector<std::string> paths;
-  paths.reserve(n);
-  for (const auto& m : graph.modules) paths.push_back(m.path.string() + '\n' + m.name);
+  auto r = std::make_unique<Run>();
+  r->graph = &graph;
+  r->sources = &sources;
+  r->options = options;
+  r->paths.reserve(n);
+  for (const auto& m : graph.modules) r->paths.push_back(m.path.string() + '\n' + m.name);
 
   // A full check when the previous program is not the one this session made, the module set or
   // order changed, or recycled symbols have piled up (their tables are rebuilt compactly).
-  bool full = !previous || previous->types.get() != types_ || types_ == nullptr || &sources != sources_ ||
-              options.warnings != options_.warnings || paths != paths_ || graph.init_order != init_order_ ||
-              records_.size() != n || previous->modules.size() != n ||
-              previous->symbols.size() > 2 * symbols_after_full_ + 4096;
+  r->full = !previous || previous->types.get() != types_ || types_ == nullptr || &sources != sources_ ||
+            options.warnings != options_.warnings || r->paths != paths_ || graph.init_order != init_order_ ||
+            records_.size() != n || previous->modules.size() != n ||
+            previous->symbols.size() > 2 * symbols_after_full_ + 4096;
 
-  frontend::DiagnosticBag scratch;
-  detail::Checker c(graph, sources, scratch, options, full ? nullptr : previous);
-  c.read_untyped_.assign(c.prog_.symbols.size(), 0);
-
-  std::vector<ModuleRecord> records(n);
-  std::vector<uint64_t> hashes(n, 0);
-  std::vector<uint8_t> processed(n, 0), iface_dirty(n, 0);
-  std::unordered_set<uint32_t> current_files;
-  for (const auto& m : graph.modules) current_files.insert(m.file.value);
-  rechecked_.clear();
-
-  auto visit = [&](ModuleId id) {
-    const frontend::Module& m = graph.get(id);
-    bool reuse = !full;
-    if (reuse) {
-      const ModuleRecord& old = records_[id.index];
-      reuse = old.checked && old.file == m.file && old.server_before == c.any_server_;
-      for (const auto& ri : m.imports)
-        if (reuse && ri.target.valid() && processed[ri.target.index] && iface_dirty[ri.target.index]) reuse = false;
-      for (uint32_t f : old.files)
-        if (reuse && !current_files.count(f)) reuse = false;
-    }
-    if (reuse) {
-      records[id.index] = std::move(records_[id.index]);
-      ModuleRecord& r = records[id.index];
-      c.module_state_[id.index] = 2;
-      c.any_server_ = r.server_after;
-      for (const Diagnostic& d : r.diagnostics) diags.report(d);
-    } else {
-      ModuleRecord& r = records[id.index];
-      r.file = m.file;
-      r.server_before = c.any_server_;
-      if (!full) start_recycling(c.prog_, c.prog_.modules[id.index], id);
-      scratch.clear();
-      c.check_module(id);
-      if (!full) end_recycling(c.prog_);
-      r.checked = c.prog_.modules[id.index].checked;
-      r.server_after = c.any_server_;
-      r.diagnostics.assign(scratch.begin(), scratch.end());
-      r.files = files_of(r.diagnostics);
-      for (const Diagnostic& d : r.diagnostics) diags.report(d);
-      r.exported_hash = exported_hash(c.prog_, id, hashes);
-      iface_dirty[id.index] = full || r.exported_hash != records_[id.index].exported_hash;
-      rechecked_.push_back(id);
-    }
-    hashes[id.index] = records[id.index].exported_hash;
-    // What importers see of this module includes what it sees of its own imports.
-    for (const auto& ri : m.imports)
-      if (ri.target.valid() && processed[ri.target.index] && iface_dirty[ri.target.index]) iface_dirty[id.index] = 1;
-    processed[id.index] = 1;
-  };
-  for (ModuleId id : graph.init_order) visit(id);
+  r->c = std::make_unique<detail::Checker>(graph, sources, r->scratch, options, r->full ? nullptr : previous);
+  r->c->read_untyped_.assign(r->c->prog_.symbols.size(), 0);
+  r->records.resize(n);
+  r->hashes.assign(n, 0);
+  r->processed.assign(n, 0);
+  r->iface_dirty.assign(n, 0);
+  for (const auto& m : graph.modules) r->current_files.insert(m.file.value);
+  r->order = graph.init_order;
+  std::vector<uint8_t> in_order(n, 0);
+  for (ModuleId id : graph.init_order)
+    if (id.valid() && id.index < n) in_order[id.index] = 1;
   for (uint32_t i = 0; i < n; ++i)
-    if (!processed[i]) visit(ModuleId(i));
+    if (!in_order[i]) r->order.push_back(ModuleId(i));
+  rechecked_.clear();
+  run_ = std::move(r);
+}
 
-  TypedProgram out = std::move(c.prog_);
-  if (full) symbols_after_full_ = out.symbols.size();
-  last_full_ = full;
-  sources_ = &sources;
+void CheckSession::visit(ModuleId id) {
+  Run& run = *run_;
+  detail::Checker& c = *run.c;
+  const frontend::Module& m = run.graph->get(id);
+  bool reuse = !run.full;
+  if (reuse) {
+    const ModuleRecord& old = records_[id.index];
+    reuse = old.checked && old.file == m.file && old.server_before == c.any_server_;
+    for (const auto& ri : m.imports)
+      if (reuse && ri.target.valid() && run.processed[ri.target.index] && run.iface_dirty[ri.target.index]) reuse = false;
+    for (uint32_t f : old.files)
+      if (reuse && !run.current_files.count(f)) reuse = false;
+  }
+  if (reuse) {
+    run.records[id.index] = std::move(records_[id.index]);
+    ModuleRecord& r = run.records[id.index];
+    c.module_state_[id.index] = 2;
+    c.any_server_ = r.server_after;
+  } else {
+    ModuleRecord& r = run.records[id.index];
+    r.file = m.file;
+    r.server_before = c.any_server_;
+    if (!run.full) start_recycling(c.prog_, c.prog_.modules[id.index], id);
+    run.scratch.clear();
+    c.check_module(id);
+    if (!run.full) end_recycling(c.prog_);
+    r.checked = c.prog_.modules[id.index].checked;
+    r.server_after = c.any_server_;
+    r.diagnostics.assign(run.scratch.begin(), run.scratch.end());
+    r.files = files_of(r.diagnostics);
+    r.exported_hash = exported_hash(c.prog_, id, run.hashes);
+    run.iface_dirty[id.index] = run.full || r.exported_hash != records_[id.index].exported_hash;
+    rechecked_.push_back(id);
+  }
+  run.hashes[id.index] = run.records[id.index].exported_hash;
+  // What importers see of this module includes what it sees of its own imports.
+  for (const auto& ri : m.imports)
+    if (ri.target.valid() && run.processed[ri.target.index] && run.iface_dirty[ri.target.index])
+      run.iface_dirty[id.index] = 1;
+  run.any_iface_dirty |= run.iface_dirty[id.index] != 0;
+  run.processed[id.index] = 1;
+}
+
+bool CheckSession::advance_through(ModuleId module) {
+  if (!run_ || !module.valid() || module.index >= run_->processed.size()) return false;
+  while (!run_->processed[module.index] && run_->next < run_->order.size()) visit(run_->order[run_->next++]);
+  return run_->processed[module.index] != 0;
+}
+
+bool CheckSession::advance(size_t max_checks) {
+  if (!run_) return true;
+  size_t before = rechecked_.size();
+  while (run_->next < run_->order.size() && rechecked_.size() - before < max_checks) visit(run_->order[run_->next++]);
+  return run_->next == run_->order.size();
+}
+
+bool CheckSession::done(ModuleId module) const {
+  return run_ && module.valid() && module.index < run_->processed.size() && run_->processed[module.index];
+}
+
+void CheckSession::for_each_done_diagnostic(const std::function<void(const frontend::Diagnostic&)>& f) const {
+  if (!run_) return;
+  for (size_t k = 0; k < run_->next; ++k)
+    for (const Diagnostic& d : run_->records[run_->order[k].index].diagnostics) f(d);
+}
+
+TypedProgram CheckSession::finish(frontend::DiagnosticBag& diags) {
+  advance(SIZE_MAX);
+  for (ModuleId id : run_->order)
+    for (const Diagnostic& d : run_->records[id.index].diagnostics) diags.report(d);
+  return end_run(true);
+}
+
+TypedProgram CheckSession::abandon() {
+  if (!run_) return TypedProgram();
+  return end_run(false);
+}
+
+TypedProgram CheckSession::end_run(bool finished) {
+  Run& run = *run_;
+  if (!finished) {
+    // A module not reached keeps its last results only when they are still what a check would
+    // give: same program (no full check) and no interface it may see changed on the way.
+    for (size_t k = run.next; k < run.order.size(); ++k) {
+      ModuleId id = run.order[k];
+      if (run.processed[id.index]) continue;
+      if (!run.full && !run.any_iface_dirty) run.records[id.index] = std::move(records_[id.index]);
+      else run.records[id.index] = ModuleRecord{};  // not checked: checked next time
+    }
+  }
+  TypedProgram out = std::move(run.c->prog_);
+  // The compaction threshold scales with the program; a full check stopped part way estimates
+  // what the whole program will hold, so finishing it later does not count as piling up.
+  if (run.full)
+    symbols_after_full_ = finished ? out.symbols.size()
+                                   : out.symbols.size() * run.order.size() / std::max<size_t>(run.next, 1);
+  last_full_ = run.full;
+  sources_ = run.sources;
   types_ = out.types.get();
-  options_ = options;
-  paths_ = std::move(paths);
-  init_order_ = graph.init_order;
-  records_ = std::move(records);
+  options_ = run.options;
+  paths_ = std::move(run.paths);
+  init_order_ = run.graph->init_order;
+  records_ = std::move(run.records);
+  run_.reset();
   return out;
 }
 

@@ -6,14 +6,25 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "checker/checker.h"
 
 namespace fitz::checker {
 
+namespace detail {
+class Checker;
+}
+
 class CheckSession {
  public:
+  CheckSession();
+  ~CheckSession();
+  CheckSession(const CheckSession&) = delete;
+  CheckSession& operator=(const CheckSession&) = delete;
+
   // Checks `graph` like check_program. `previous` is the program this session returned last
   // time, which is moved from (null, or any other program, means a full check). A module is
   // reused, not re-checked, when its file is the same (same FileId in the same SourceManager:
@@ -25,10 +36,32 @@ class CheckSession {
   TypedProgram check(const frontend::ModuleGraph& graph, const frontend::SourceManager& sources,
                      frontend::DiagnosticBag& diags, TypedProgram* previous, const CheckOptions& options = {});
 
+  // The same check in steps, so that a caller can show one module's diagnostics before the
+  // modules after it in the init order are done: begin() takes what check() takes (`graph` and
+  // `sources` must stay alive and unchanged until finish() or abandon()), advance_*() walk the
+  // init order, finish() gives what check() would have returned and reported.
+  void begin(const frontend::ModuleGraph& graph, const frontend::SourceManager& sources, TypedProgram* previous,
+             const CheckOptions& options = {});
+  // Walks until `module` is done (checked or reused); false when it is not in the graph.
+  bool advance_through(ModuleId module);
+  // Walks until `max_checks` modules were checked again (reused ones are cheap and do not
+  // count); true when every module is done.
+  bool advance(size_t max_checks);
+  bool in_progress() const { return run_ != nullptr; }
+  bool done(ModuleId module) const;
+  // The diagnostics of the modules done so far, in the order check() reports them.
+  void for_each_done_diagnostic(const std::function<void(const frontend::Diagnostic&)>& f) const;
+  // Finishes the walk and reports every module's diagnostics into `diags`.
+  TypedProgram finish(frontend::DiagnosticBag& diags);
+  // Stops where the walk is and returns the program, to be passed as `previous` to the next
+  // check: the modules done keep their results, the others are checked next time unless
+  // nothing they depend on changed.
+  TypedProgram abandon();
+
   // The modules the last check() checked, in check order (all of them after a full check).
   const std::vector<ModuleId>& rechecked() const { return rechecked_; }
   bool last_was_full() const { return last_full_; }
-  // Forget everything: the next check is a full one.
+  // Forget everything: the next check is a full one (a walk in progress is dropped).
   void reset();
 
  private:
@@ -41,6 +74,9 @@ class CheckSession {
     bool server_before = false;  // program-wide checker state before and after it
     bool server_after = false;
   };
+  struct Run;  // a walk in progress
+  void visit(ModuleId id);
+  TypedProgram end_run(bool finished);
 
   const frontend::SourceManager* sources_ = nullptr;
   const TypeStore* types_ = nullptr;  // identifies the program returned last time
@@ -51,6 +87,7 @@ class CheckSession {
   size_t symbols_after_full_ = 0;
   std::vector<ModuleId> rechecked_;
   bool last_full_ = true;
+  std::unique_ptr<Run> run_;
 };
 
 }  // namespace fitz::checker

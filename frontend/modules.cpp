@@ -31,8 +31,8 @@ Span span_of_path(const std::vector<Ident>& segments) {
   return s;
 }
 
-// What users see in diagnostics: the path relative to the working directory when the file is
-// below it (as they typed it), otherwise absolute.
+}  // namespace
+
 std::string display_path(const fs::path& abs) {
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);
@@ -42,6 +42,8 @@ std::string display_path(const fs::path& abs) {
   }
   return abs.string();
 }
+
+namespace {
 
 // A package named `my-app` is imported as `my_app`: `-` cannot appear in an import path.
 std::string importable_name(std::string name) {
@@ -105,7 +107,11 @@ ModuleId ModuleLoader::load_root(const fs::path& path) {
 }
 
 ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Span* requested_at) {
-  fs::path path = normalise(raw_path);
+  // Many modules import the same few: weakly_canonical (a system call per path component) once
+  // per path and load.
+  auto [known_path, fresh_path] = normalised_.try_emplace(raw_path.string());
+  if (fresh_path) known_path->second = normalise(raw_path);
+  fs::path path = known_path->second;
   auto key = path.string();
   if (auto it = by_path_.find(key); it != by_path_.end()) {
     ModuleId id = it->second;

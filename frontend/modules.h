@@ -50,6 +50,10 @@ using FileReader =
     std::function<std::optional<std::string>(const std::filesystem::path&, std::string& error)>;
 FileReader disk_reader();
 
+// What users see in diagnostics: the path relative to the working directory when the file is
+// below it (as they typed it), otherwise absolute.
+std::string display_path(const std::filesystem::path& abs);
+
 class ParseCache;
 
 class ModuleLoader {
@@ -84,6 +88,7 @@ class ModuleLoader {
   ParseCache* cache_ = nullptr;
   ModuleGraph graph_;
   std::unordered_map<std::string, ModuleId> by_path_;
+  std::unordered_map<std::string, std::filesystem::path> normalised_;  // raw path -> normalise()
   std::vector<State> state_;
   std::vector<ModuleId> stack_;  // modules being loaded, for cycle messages
 };

@@ -2,6 +2,7 @@
 #include "frontend/parse_cache.h"
 
 #include "frontend/lower.h"
+#include "frontend/modules.h"
 
 namespace fitz::frontend {
 
@@ -59,6 +60,43 @@ const ParsedModule& ParseCache::parse(const std::string& path, std::string displ
   auto& slot = entries_[path];
   slot = std::move(entry);
   return *slot;
+}
+
+std::vector<std::unique_ptr<ParsedModule>> ParseCache::prepare(std::vector<ParseJob> jobs) {
+  std::vector<std::unique_ptr<ParsedModule>> out;
+  for (ParseJob& job : jobs) {
+    auto it = entries_.find(job.path);
+    if (it != entries_.end() && sources_->file(it->second->file).text() == job.text) continue;
+    auto entry = std::make_unique<ParsedModule>();
+    entry->path = job.path;
+    entry->hash = text_hash(job.text);
+    entry->file = sources_->add(display_path(job.path), std::move(job.text));
+    const SourceFile& source = sources_->file(entry->file);
+    auto offer = offers_.find(job.path);
+    if (offer != offers_.end() && offer->second.hash == entry->hash && offer->second.text == source.text() &&
+        offer->second.tree.valid())
+      entry->tree = std::move(offer->second.tree);
+    if (offer != offers_.end()) offers_.erase(offer);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+void ParseCache::parse_prepared(ParsedModule& entry) const {
+  const SourceFile& source = sources_->file(entry.file);
+  DiagnosticBag diags;
+  // A tree from prepare() is an offered one of exactly this text.
+  if (entry.tree.valid()) entry.ast = lower_module(source, entry.file, entry.tree, diags);
+  else entry.ast = parse_module(source, entry.file, diags, &entry.tree);
+  for (const Diagnostic& d : diags) entry.diagnostics.push_back(d);
+}
+
+void ParseCache::adopt(std::vector<std::unique_ptr<ParsedModule>> entries) {
+  for (auto& e : entries) {
+    ++misses_;
+    std::string path = e->path;
+    entries_[path] = std::move(e);
+  }
 }
 
 void ParseCache::offer_tree(const std::string& path, std::string_view text, SyntaxTree tree) {

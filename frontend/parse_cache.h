@@ -59,6 +59,18 @@ class ParseCache {
   // `path`, replacing the entry of an older content.
   const ParsedModule& parse(const std::string& path, std::string display_name, std::string text);
 
+  // Parsing many files at once, on several threads: prepare() adds the texts whose entries do
+  // not hold them already to the SourceManager (the display name of each is display_path of its
+  // path), parse_prepared() parses and lowers one of them (safe on different entries from
+  // different threads while nothing else uses the cache), adopt() stores them as parse() would.
+  struct ParseJob {
+    std::string path;  // normalised
+    std::string text;
+  };
+  std::vector<std::unique_ptr<ParsedModule>> prepare(std::vector<ParseJob> jobs);
+  void parse_prepared(ParsedModule& entry) const;
+  void adopt(std::vector<std::unique_ptr<ParsedModule>> entries);
+
   // A tree-sitter tree of `text` built elsewhere (an editor buffer's incremental tree, which
   // must equal a fresh parse of `text`). The next parse() of exactly that content lowers it
   // instead of parsing again.

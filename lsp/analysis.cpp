@@ -2,6 +2,7 @@
 #include "lsp/analysis.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 namespace fitz::lsp {
@@ -36,12 +37,17 @@ fs::path Analysis::path_of(frontend::FileId file) const {
   return {};
 }
 
-std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
-                                        frontend::ParseCache* cache, checker::CheckSession* session,
-                                        checker::TypedProgram* previous) {
-  auto start = std::chrono::steady_clock::now();
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
+                               frontend::ParseCache* cache, frontend::DiagnosticBag& diags, Clock::time_point start) {
   auto a = cache ? std::make_shared<Analysis>(cache->shared_sources()) : std::make_shared<Analysis>();
-  frontend::DiagnosticBag diags;
   frontend::LoadRequest req;
   req.target = target;
   req.cwd = cwd;
@@ -50,8 +56,39 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;
   a->graph = std::move(loaded.graph);
-  auto loaded_at = std::chrono::steady_clock::now();
-  a->load_ms = std::chrono::duration<double, std::milli>(loaded_at - start).count();
+  a->load_ms = ms_between(start, Clock::now());
+  return a;
+}
+
+// The diagnostics sorted as the CLI prints them.
+std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache) {
+  std::vector<frontend::Diagnostic> out = diags.sorted();
+  if (use_cache) {
+    // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with
+    // cached files, order them as a fresh load would have added them: files that are not
+    // modules (the manifest, read first) by FileId, then the modules in load order.
+    std::unordered_map<uint32_t, uint32_t> rank;
+    for (uint32_t i = 0; i < a.graph.modules.size(); ++i) rank[a.graph.modules[i].file.value] = i + 1;
+    auto key = [&](const frontend::Diagnostic& d) -> std::pair<uint64_t, uint64_t> {
+      if (!d.span.file.valid()) return {0, 0};
+      auto it = rank.find(d.span.file.value);
+      if (it == rank.end()) return {1, d.span.file.value};
+      return {2, it->second};
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) { return key(x) < key(y); });
+  }
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
+                                        frontend::ParseCache* cache, checker::CheckSession* session,
+                                        checker::TypedProgram* previous) {
+  auto start = Clock::now();
+  frontend::DiagnosticBag diags;
+  std::shared_ptr<Analysis> a = load(target, cwd, std::move(reader), cache, diags, start);
+  auto loaded_at = Clock::now();
   if (a->fatal) {
     if (session) session->reset();
   } else if (session) {
@@ -62,25 +99,76 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
     a->program = checker::check_program(a->graph, a->sources, diags);
     for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
   }
-  a->check_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - loaded_at).count();
-  a->diagnostics = diags.sorted();
-  if (cache) {
-    // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with
-    // cached files, order them as a fresh load would have added them: files that are not
-    // modules (the manifest, read first) by FileId, then the modules in load order.
-    std::unordered_map<uint32_t, uint32_t> rank;
-    for (uint32_t i = 0; i < a->graph.modules.size(); ++i) rank[a->graph.modules[i].file.value] = i + 1;
-    auto key = [&](const frontend::Diagnostic& d) -> std::pair<uint64_t, uint64_t> {
-      if (!d.span.file.valid()) return {0, 0};
-      auto it = rank.find(d.span.file.value);
-      if (it == rank.end()) return {1, d.span.file.value};
-      return {2, it->second};
-    };
-    std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(),
-                     [&](const auto& x, const auto& y) { return key(x) < key(y); });
-  }
-  a->elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  a->check_ms = ms_between(loaded_at, Clock::now());
+  a->diagnostics = sorted(*a, diags, cache != nullptr);
+  a->elapsed_ms = ms_between(start, Clock::now());
   return a;
+}
+
+std::unique_ptr<PendingCheck> analyze_through(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
+                                              frontend::ParseCache* cache, checker::CheckSession& session,
+                                              checker::TypedProgram* previous, const fs::path& focus,
+                                              std::shared_ptr<const Analysis>& out) {
+  auto p = std::make_unique<PendingCheck>();
+  p->start = Clock::now();
+  p->use_cache = cache != nullptr;
+  p->analysis = load(target, cwd, std::move(reader), cache, p->load_diagnostics, p->start);
+  Analysis& a = *p->analysis;
+  out = p->analysis;
+  if (a.fatal) {
+    session.reset();
+    a.diagnostics = sorted(a, p->load_diagnostics, p->use_cache);
+    a.elapsed_ms = ms_between(p->start, Clock::now());
+    return nullptr;
+  }
+  auto loaded_at = Clock::now();
+  session.begin(a.graph, a.sources, previous);
+  p->focus = a.module_at(focus);
+  if (p->focus.valid()) session.advance_through(p->focus);
+  p->check_ms = ms_between(loaded_at, Clock::now());
+  // Until it is complete, the load's diagnostics keep the files they name alive.
+  a.diagnostics.assign(p->load_diagnostics.begin(), p->load_diagnostics.end());
+  a.check_ms = p->check_ms;
+  a.elapsed_ms = ms_between(p->start, Clock::now());
+  if (!p->focus.valid() || continue_analysis(*p, session, 0)) return nullptr;
+  return p;
+}
+
+bool continue_analysis(PendingCheck& p, checker::CheckSession& session, size_t max_checks) {
+  if (!p.focus.valid()) max_checks = SIZE_MAX;
+  auto t = Clock::now();
+  bool done = session.advance(max_checks);
+  p.check_ms += ms_between(t, Clock::now());
+  if (!done) return false;
+  Analysis& a = *p.analysis;
+  t = Clock::now();
+  a.program = session.finish(p.load_diagnostics);
+  a.rechecked = session.rechecked();
+  a.full_check = session.last_was_full();
+  a.diagnostics = sorted(a, p.load_diagnostics, p.use_cache);
+  p.check_ms += ms_between(t, Clock::now());
+  a.check_ms = p.check_ms;
+  a.elapsed_ms = a.load_ms + p.check_ms;
+  return true;
+}
+
+std::vector<frontend::Diagnostic> focus_diagnostics(const PendingCheck& p, const checker::CheckSession& session) {
+  std::vector<frontend::Diagnostic> out;
+  if (!p.focus.valid()) return out;
+  frontend::FileId file = p.analysis->graph.get(p.focus).file;
+  // Reported into a bag in the order finish() reports them, so that the same duplicates are
+  // dropped (a duplicate has the same span, so the same file).
+  frontend::DiagnosticBag bag;
+  for (const frontend::Diagnostic& d : p.load_diagnostics)
+    if (d.span.file == file) bag.report(d);
+  session.for_each_done_diagnostic([&](const frontend::Diagnostic& d) {
+    if (d.span.file == file) bag.report(d);
+  });
+  out.assign(bag.begin(), bag.end());
+  std::stable_sort(out.begin(), out.end(), [](const frontend::Diagnostic& x, const frontend::Diagnostic& y) {
+    return std::pair(x.span.begin, x.span.end) < std::pair(y.span.begin, y.span.end);
+  });
+  return out;
 }
 
 }  // namespace fitz::lsp

@@ -69,6 +69,34 @@ std::shared_ptr<const Analysis> analyze(const std::filesystem::path& target, con
                                         checker::CheckSession* session = nullptr,
                                         checker::TypedProgram* previous = nullptr);
 
+// An analysis whose check is still going on: loading is done and the session has checked the
+// init order up to the focus module (the file the user is looking at), whose diagnostics are
+// therefore final; the modules after it are checked by continue_analysis. Until then the
+// analysis holds the graph and the load's diagnostics, not the typed program.
+struct PendingCheck {
+  std::shared_ptr<Analysis> analysis;
+  frontend::DiagnosticBag load_diagnostics;
+  ModuleId focus;
+  bool use_cache = false;
+  std::chrono::steady_clock::time_point start;
+  double check_ms = 0;  // so far
+};
+
+// analyze() with a session, in steps: loads, then checks through the module loaded from
+// `focus`. Returns a pending check when modules remain (analysis() of it is the result so far),
+// null when the analysis is complete; `out` is the analysis either way.
+std::unique_ptr<PendingCheck> analyze_through(const std::filesystem::path& target, const std::filesystem::path& cwd,
+                                              frontend::FileReader reader, frontend::ParseCache* cache,
+                                              checker::CheckSession& session, checker::TypedProgram* previous,
+                                              const std::filesystem::path& focus,
+                                              std::shared_ptr<const Analysis>& out);
+// Checks up to `max_checks` more modules (reused ones do not count); when none remain, fills the
+// analysis (program, diagnostics, times) as analyze() would and returns true.
+bool continue_analysis(PendingCheck& pending, checker::CheckSession& session, size_t max_checks);
+// The diagnostics of the focus module's file: those the complete analysis will hold for that
+// file, in the same order (a module's check reports into its own file only).
+std::vector<frontend::Diagnostic> focus_diagnostics(const PendingCheck& pending, const checker::CheckSession& session);
+
 // Normalised absolute form used as a path's identity everywhere in the server.
 std::filesystem::path normalise_path(const std::filesystem::path& p);
 

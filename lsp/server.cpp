@@ -133,11 +133,17 @@ int Server::run() {
   while (!exit_) {
     std::optional<Message> next;
     bool closed = false;
+    // Pending checks go on between messages, one module at a time.
+    bool background = workspace_.background_work();
     {
       std::unique_lock lock(inbox->mutex);
       auto ready = [&] { return !inbox->queue.empty() || inbox->closed; };
-      if (due_) inbox->cv.wait_until(lock, *due_, ready);
-      else inbox->cv.wait(lock, ready);
+      if (background) {
+      } else if (due_) {
+        inbox->cv.wait_until(lock, *due_, ready);
+      } else {
+        inbox->cv.wait(lock, ready);
+      }
       if (!inbox->queue.empty()) {
         next = std::move(inbox->queue.front());
         inbox->queue.pop_front();
@@ -151,6 +157,7 @@ int Server::run() {
     }
     if (closed) break;
     run_due_analyses(false);
+    if (background) run_background();
   }
   log(fmt::format("exiting ({})", shutdown_ ? "after shutdown" : "without shutdown"));
   return shutdown_ && exit_ ? 0 : 1;
@@ -263,28 +270,58 @@ void Server::run_due_analyses(bool force) {
   due_.reset();
   pending_since_.reset();
   for (Unit* u : workspace_.units()) {
-    if (!u->dirty && u->analysis && published_analysis_[u->key] == u->generation) continue;
+    auto& published = u->pending ? published_focus_ : published_analysis_;
+    if (!u->dirty && u->analysis && published[u->key] == u->generation) continue;
     // Superseded: a newer edit of this unit is already queued; its own debounce will run.
     if (!force && change_pending_for(*u)) {
       schedule();
       continue;
     }
-    analyse_and_publish(*u);
+    analyse_and_publish(*u, false);
   }
 }
 
-void Server::flush() { run_due_analyses(true); }
+void Server::flush() {
+  run_due_analyses(true);
+  for (Unit* u : workspace_.units())
+    if (u->pending) analyse_and_publish(*u, true);
+}
 
-void Server::analyse_and_publish(Unit& unit) {
+void Server::run_background() {
+  for (Unit* u : workspace_.units()) {
+    if (!u->pending || u->dirty) continue;
+    auto start = Clock::now();
+    if (workspace_.advance(*u, 1)) {
+      const Analysis& a = *u->analysis;
+      log(fmt::format("completed {} in {:.1f} ms (check {:.1f}; {} re-checked; {} diagnostics)", u->key,
+                      a.elapsed_ms, a.check_ms, a.rechecked.size(), a.diagnostics.size()));
+      analyse_and_publish(*u, false);
+    }
+    double ms = ms_since(start);
+    if (ms > options_.slow_request_ms) log(fmt::format("slow background check of {}: {:.1f} ms", u->key, ms));
+    return;
+  }
+}
+
+void Server::analyse_and_publish(Unit& unit, bool complete) {
   auto start = Clock::now();
   if (unit.dirty || !unit.analysis) {
     uint64_t reads = workspace_.disk_reads();
-    workspace_.refresh(unit);
+    workspace_.refresh(unit, complete || focus_.empty() ? nullptr : &focus_);
     const Analysis& a = *unit.analysis;
-    log(fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}; {} modules, {} re-checked, {} files read; "
+    std::string through;
+    if (unit.pending) through = fmt::format(" through {}", a.module(unit.pending->focus).name);
+    log(fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}{}; {} modules, {} files read; "
                     "{} diagnostics), refresh {:.1f} ms",
-                    unit.key, a.elapsed_ms, a.load_ms, a.check_ms, a.graph.modules.size(), a.rechecked.size(),
+                    unit.key, a.elapsed_ms, a.load_ms, a.check_ms, through, a.graph.modules.size(),
                     workspace_.disk_reads() - reads, a.diagnostics.size(), ms_since(start)));
+  }
+  if (unit.pending) {
+    if (!complete) {
+      publish_focus(unit);
+      return;
+    }
+    workspace_.complete(unit);
   }
   if (published_analysis_[unit.key] == unit.generation) {
     workspace_.drop_retired();
@@ -316,26 +353,49 @@ void Server::analyse_and_publish(Unit& unit) {
   for (const auto& uri : previous) by_uri[uri];  // no longer loaded: cleared below
   std::set<std::string> now;
   for (auto& [uri, diags] : by_uri) {
-    Document* doc = workspace_.find(uri);
-    // What the message would say, without building it: within one SourceManager a FileId
-    // stands for one exact content, so the spans and texts below fix every position.
-    size_t h = publish_key(uri, doc ? std::optional<int64_t>(doc->version()) : std::nullopt, a, diags);
     if (!diags.empty()) now.insert(uri);
-    auto it = published_hash_.find(uri);
-    if (it != published_hash_.end() && it->second == h) continue;
-    // Files that never had diagnostics and still have none need no message.
-    if (it == published_hash_.end() && diags.empty() && !doc) continue;
-    published_hash_[uri] = h;
-    json list = json::array();
-    for (const frontend::Diagnostic* d : diags) list.push_back(diagnostic_to_json(a, *d));
-    json params{{"uri", uri}, {"diagnostics", std::move(list)}};
-    if (doc) params["version"] = doc->version();
-    log(fmt::format("publish {} ({} diagnostics) from {}", uri, diags.size(), unit.key));
-    transport_.notify("textDocument/publishDiagnostics", std::move(params));
+    publish(uri, a, diags, unit.key);
   }
   previous = std::move(now);
-  log(fmt::format("published {} in {:.1f} ms", unit.key, ms_since(start)));
+  // A check completed in the background was timed when it started: this is not an edit's latency.
+  log(fmt::format("published {}{} in {:.1f} ms", published_focus_[unit.key] == unit.generation ? "the rest of " : "",
+                  unit.key, ms_since(start)));
   workspace_.drop_retired();
+}
+
+void Server::publish_focus(Unit& unit) {
+  auto start = Clock::now();
+  if (published_focus_[unit.key] == unit.generation) return;
+  published_focus_[unit.key] = unit.generation;
+  const Analysis& a = *unit.analysis;
+  std::vector<frontend::Diagnostic> diags = focus_diagnostics(*unit.pending, unit.session);
+  std::vector<const frontend::Diagnostic*> ptrs;
+  for (const auto& d : diags) ptrs.push_back(&d);
+  std::string uri = path_to_uri(a.module(unit.pending->focus).path);
+  publish(uri, a, ptrs, unit.key);
+  if (!diags.empty()) published_by_unit_[unit.key].insert(uri);
+  log(fmt::format("published {} in {:.1f} ms (its focus {}; the rest follows)", unit.key, ms_since(start),
+                  a.module(unit.pending->focus).name));
+  workspace_.drop_retired();
+}
+
+void Server::publish(const std::string& uri, const Analysis& a, const std::vector<const frontend::Diagnostic*>& diags,
+                     const std::string& unit_key) {
+  Document* doc = workspace_.find(uri);
+  // What the message would say, without building it: within one SourceManager a FileId
+  // stands for one exact content, so the spans and texts below fix every position.
+  size_t h = publish_key(uri, doc ? std::optional<int64_t>(doc->version()) : std::nullopt, a, diags);
+  auto it = published_hash_.find(uri);
+  if (it != published_hash_.end() && it->second == h) return;
+  // Files that never had diagnostics and still have none need no message.
+  if (it == published_hash_.end() && diags.empty() && !doc) return;
+  published_hash_[uri] = h;
+  json list = json::array();
+  for (const frontend::Diagnostic* d : diags) list.push_back(diagnostic_to_json(a, *d));
+  json params{{"uri", uri}, {"diagnostics", std::move(list)}};
+  if (doc) params["version"] = doc->version();
+  log(fmt::format("publish {} ({} diagnostics) from {}", uri, diags.size(), unit_key));
+  transport_.notify("textDocument/publishDiagnostics", std::move(params));
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
@@ -387,7 +447,7 @@ Server::Target Server::target(const json& params, bool with_position) {
   if (t.doc->path().empty()) return t;
   Unit& unit = workspace_.unit_for(t.doc->path());
   // A request needs the current analysis; publish what it found while we are at it.
-  analyse_and_publish(unit);
+  analyse_and_publish(unit, true);
   t.analysis = unit.analysis;
   if (t.analysis) t.module = t.analysis->module_at(t.doc->path());
   if (with_position && t.module.valid())
@@ -434,7 +494,10 @@ void Server::did_open(const json& p) {
   std::string uri = td.at("uri").get<std::string>();
   Document& d = workspace_.open(uri, td.value("version", int64_t(0)), td.at("text").get<std::string>());
   if (!d.path().empty()) {
-    workspace_.unit_for(d.path());  // creates the unit (and loads the project) if needed
+    focus_ = d.path();
+    // Creates the unit; a project is loaded and checked through this file, published at once.
+    Unit& unit = workspace_.unit_for(d.path());
+    if (!unit.dirty && unit.analysis) analyse_and_publish(unit, false);
     schedule();
   }
 }
@@ -450,6 +513,7 @@ void Server::did_change(const json& p) {
     changes.push_back(std::move(cc));
   }
   workspace_.change(uri, version, changes);
+  if (Document* d = workspace_.find(uri); d && !d->path().empty()) focus_ = d->path();
   tokens_.erase(uri + "#stale");
   schedule();
 }
@@ -545,6 +609,7 @@ json Server::workspace_symbols(const json& p) {
   std::set<std::string> seen;
   for (Unit* u : workspace_.units()) {
     if (u->dirty || !u->analysis) workspace_.refresh(*u);
+    workspace_.complete(*u);
     for (const auto& s : lsp::workspace_symbols(*u->analysis, query)) {
       json loc = location(*u->analysis, s.span);
       if (!seen.insert(s.name + loc.dump()).second) continue;

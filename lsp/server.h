@@ -58,7 +58,16 @@ class Server {
   // Scheduling.
   void schedule();
   void run_due_analyses(bool force);
-  void analyse_and_publish(Unit& unit);
+  // Analyses a stale unit and publishes its diagnostics: with `complete`, of every file; without,
+  // a project's check may stop after the focus file, whose diagnostics are then published alone
+  // (the rest follows from run_background).
+  void analyse_and_publish(Unit& unit, bool complete);
+  void publish_focus(Unit& unit);
+  // Sends one file's diagnostics unless the last message for it said the same.
+  void publish(const std::string& uri, const Analysis& a, const std::vector<const frontend::Diagnostic*>& diags,
+               const std::string& unit_key);
+  // Checks one more module of a pending analysis (publishing everything once it is complete).
+  void run_background();
   bool change_pending_for(const Unit& unit);
   // Identifies the publishDiagnostics message of `uri` without building it.
   size_t publish_key(const std::string& uri, std::optional<int64_t> version, const Analysis& a,
@@ -128,6 +137,9 @@ class Server {
   std::unordered_map<std::string, size_t> published_hash_;
   std::unordered_map<std::string, std::set<std::string>> published_by_unit_;
   std::unordered_map<std::string, uint64_t> published_analysis_;  // Unit::generation
+  std::unordered_map<std::string, uint64_t> published_focus_;     // of a pending analysis
+  // The file last opened or edited: checks stop after its module until the user pauses.
+  std::filesystem::path focus_;
 
   // Semantic tokens sent per URI, for deltas.
   struct TokensResult {

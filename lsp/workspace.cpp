@@ -3,6 +3,7 @@
 // would see if the buffers were saved.
 #include "lsp/workspace.h"
 
+#include <stdint.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -162,7 +163,7 @@ Unit& Workspace::unit_for(const fs::path& raw) {
       it = units_.emplace(key, std::move(u)).first;
     }
     Unit& project = *it->second;
-    if (project.dirty) refresh(project);
+    if (project.dirty) refresh(project, &path);
     // A file the project does not load (outside src/ and the bins) is checked on its own, as
     // `fitz check FILE` would.
     if (project.analysis && !project.analysis->fatal && project.analysis->module_at(path).valid()) return project;
@@ -182,6 +183,7 @@ Unit& Workspace::unit_for(const fs::path& raw) {
 Unit& Workspace::fresh_unit_for(const fs::path& path) {
   Unit& u = unit_for(path);
   if (u.dirty || !u.analysis) refresh(u);
+  complete(u);
   return u;
 }
 
@@ -196,33 +198,45 @@ namespace {
 constexpr uint32_t kMaxFiles = 1u << 16;
 }  // namespace
 
-void Workspace::refresh(Unit& unit) {
+void Workspace::refresh(Unit& unit, const fs::path* focus) {
   retired_.clear();  // when no one dropped them since the last refresh
+  bool first = !unit.analysis;
+  // A superseded check stops where it is; its program (with what it checked) is the previous one.
+  std::optional<checker::TypedProgram> previous;
+  if (unit.pending) {
+    previous.emplace(unit.session.abandon());
+    unit.pending.reset();
+  }
   if (!parse_cache_ || sources_->size() > kMaxFiles) {
-    new_sources();
     // Check results name FileIds of the old manager.
     for (auto& [key, u] : units_) {
+      complete(*u);
       u->session.reset();
       u->module_files.clear();
     }
+    new_sources();
   }
   // The buffers' incremental trees spare the loader a parse of the edited files.
   for (const auto& [path, doc] : by_path_)
     if (doc->tree().valid()) parse_cache_->offer_tree(path, doc->text(), doc->tree().clone());
+  if (!unit.analysis || parse_cache_->size() == 0) parse_ahead(unit);
   // The previous analysis gives its program to the new one when nothing else holds it (the
   // server answers requests between analyses, never during one); otherwise a full check.
   // Its ASTs go back to the parse cache, so the load moves the unchanged ones instead of copying.
-  std::optional<checker::TypedProgram> previous;
   if (unit.analysis && unit.analysis.use_count() == 1 && !unit.analysis->fatal) {
     auto& old = const_cast<Analysis&>(*unit.analysis);
-    previous.emplace(std::move(old.program));
+    if (!previous) previous.emplace(std::move(old.program));
     if (old.source_store == sources_)
       for (auto& m : old.graph.modules) parse_cache_->give_back(m.path.string(), m.file, std::move(m.ast));
   }
   // Freeing the old analysis (its trees and tables) waits until the new one is published.
   retired_.push_back(std::move(unit.analysis));
-  unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
-                          previous ? &*previous : nullptr);
+  if (focus && unit.project)
+    unit.pending = analyze_through(unit.target, unit.cwd, reader(), parse_cache_.get(), unit.session,
+                                   previous ? &*previous : nullptr, *focus, unit.analysis);
+  else
+    unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
+                            previous ? &*previous : nullptr);
   parse_cache_->drop_given_back();
   unit.generation = ++analyses_;
   unit.dirty = false;
@@ -247,10 +261,27 @@ void Workspace::refresh(Unit& unit) {
       for (const auto& m : u->analysis->graph.modules) live.insert(m.path.string());
   parse_cache_->retain([&](const std::string& path) { return live.count(path) != 0; });
   release_dead_files();
+  // A unit's first analysis parses and checks everything, which says nothing about the edits.
+  if (first) return;
   double ms = unit.analysis->elapsed_ms;
   // Down at once (one slow full check must not slow the debounce of the quick ones after it),
   // up gradually.
   recent_ms_ = recent_ms_ == 0 || ms < recent_ms_ ? ms : 0.7 * recent_ms_ + 0.3 * ms;
+}
+
+bool Workspace::advance(Unit& unit, size_t max_checks) {
+  if (!unit.pending) return true;
+  if (!continue_analysis(*unit.pending, unit.session, max_checks)) return false;
+  unit.pending.reset();
+  return true;
+}
+
+void Workspace::complete(Unit& unit) { advance(unit, SIZE_MAX); }
+
+bool Workspace::background_work() const {
+  for (const auto& [key, u] : units_)
+    if (u->pending && !u->dirty) return true;
+  return false;
 }
 
 void Workspace::mark_changed(const fs::path& raw) {

@@ -33,6 +33,8 @@ struct Unit {
   std::unordered_map<std::string, uint32_t> module_files;  // the FileId each hash was taken of
   // Per-module check results of the latest analysis, for the next one to reuse.
   checker::CheckSession session;
+  // Set while the latest analysis is still being checked (after its focus module).
+  std::unique_ptr<PendingCheck> pending;
 };
 
 class Workspace {
@@ -50,19 +52,29 @@ class Workspace {
   // Reads open buffers first, then the disk: what every analysis loads through.
   frontend::FileReader reader() const;
 
-  // The unit that answers for a file (created on first use; not analysed yet).
+  // The unit that answers for a file (created on first use; not analysed yet). A stale project
+  // is analysed through `path` only (see refresh).
   Unit& unit_for(const std::filesystem::path& path);
-  // The unit, analysed and current.
+  // The unit, analysed, complete and current.
   Unit& fresh_unit_for(const std::filesystem::path& path);
   std::shared_ptr<const Analysis> analysis_for(const std::filesystem::path& path);
-  // Re-runs the analysis of a unit from the current buffers.
-  void refresh(Unit& unit);
+  // Re-runs the analysis of a unit from the current buffers. With a `focus` file of a project,
+  // the check stops once that file's module is done: unit.pending is then set (its diagnostics
+  // are final, focus_diagnostics), and advance() or complete() check the rest. An analysis
+  // still pending when the unit is refreshed again is abandoned, keeping what it checked.
+  void refresh(Unit& unit, const std::filesystem::path* focus = nullptr);
+  // Checks up to `max_checks` more modules of a pending analysis; true when it is complete.
+  bool advance(Unit& unit, size_t max_checks);
+  void complete(Unit& unit);
 
   // A file changed (edited in a buffer, or on disk): every unit that read it, or that would
   // see it as a new root, becomes stale.
   void mark_changed(const std::filesystem::path& path);
   std::vector<Unit*> dirty_units();
   std::vector<Unit*> units();
+
+  // Some unit has an analysis pending and no newer edit.
+  bool background_work() const;
 
   // Running mean of recent analysis times, for the scheduler's debounce.
   double recent_analysis_ms() const { return recent_ms_; }
@@ -91,6 +103,8 @@ class Workspace {
   std::shared_ptr<frontend::SourceManager> sources_;
   std::unique_ptr<frontend::ParseCache> parse_cache_;
   void new_sources();
+  // Parses the files of a project not loaded yet on several threads (parse_ahead.cpp).
+  void parse_ahead(const Unit& unit);
   uint64_t sources_generation_ = 0;
   // Frees the texts of files in the manager that no cache entry and no unit's analysis uses.
   void release_dead_files();

@@ -90,6 +90,21 @@ class Recheck : public ::testing::Test {
     EXPECT_EQ(render(*a), render(*fresh)) << when;
   }
 
+  // The diagnostics a pending analysis has for its focus file against a fresh check's.
+  void expect_focus_fresh(Unit& u, const std::string& focus, const std::string& when) {
+    ASSERT_TRUE(u.pending) << when;
+    const Analysis& a = *u.analysis;
+    std::vector<std::string> got;
+    for (const auto& d : focus_diagnostics(*u.pending, u.session))
+      got.push_back(a.path_of(d.span.file).filename().string() + " " + diagnostic_to_json(a, d).dump());
+    auto fresh = analyze(root_, root_, ws_.reader());
+    ASSERT_FALSE(fresh->fatal) << *fresh->fatal;
+    std::vector<std::string> want;
+    for (const std::string& r : render(*fresh))
+      if (r.starts_with(focus + " ")) want.push_back(r);
+    EXPECT_EQ(got, want) << when;
+  }
+
   // The symbol id of a top-level name of a module.
   checker::SymbolId top_symbol(const std::string& module, const std::string& name) {
     auto a = ws_.analysis_for(path("main.fitz"));
@@ -179,6 +194,89 @@ TEST_F(Recheck, DiagnosticsPointingIntoAChangedFileAreRechecked) {
   replace("base.fitz", "type Point {", "// a comment\n// another\ntype Point {");
   EXPECT_EQ(analyse(), (Names{"base.fitz", "mid.fitz"}));
   expect_fresh("moved declaration");
+}
+
+// The server checks through the file being edited first (unit_for analyses a stale project
+// through the file it is asked about) and the rest later, or never when a newer edit comes
+// first: the focus file's diagnostics must already be final, and whatever was checked or left
+// unchecked, the next complete analysis must equal a fresh check.
+TEST_F(Recheck, CheckThroughTheFocusFirstThenTheRest) {
+  analyse();
+  replace("mid.fitz", "return scale(p.norm())", "return scale(p.norm()) + \"s\"");
+  Unit& u = ws_.unit_for(path("mid.fitz"));
+  ASSERT_TRUE(u.pending) << "top, other and main come after mid in the init order";
+  EXPECT_TRUE(u.session.done(u.pending->focus));
+  expect_focus_fresh(u, "mid.fitz", "error in the focus");
+  EXPECT_TRUE(ws_.advance(u, 1)) << "nothing mid shows changed: the modules after it are reused";
+  ws_.complete(u);
+  EXPECT_FALSE(u.pending);
+  expect_fresh("completed");
+
+  // A body edit checked through base only, then superseded by a signature change before the
+  // rest was checked: mid (which returns scale's result as an Int) must get its error.
+  replace("base.fitz", "let k = 2", "let k = 3");
+  ASSERT_TRUE(ws_.unit_for(path("base.fitz")).pending);
+  replace("base.fitz", "fn scale(n: Int) -> Int {\n    let k = 3\n    return n * k",
+          "fn scale(n: Int) -> Str {\n    let k = 3\n    return \"{n * k}\"");
+  Unit& v = ws_.unit_for(path("base.fitz"));
+  ASSERT_TRUE(v.pending);
+  expect_focus_fresh(v, "base.fitz", "signature changed");
+  Names names = analyse();
+  EXPECT_TRUE(names.count("mid.fitz") && names.count("top.fitz") && names.count("main.fitz"));
+  expect_fresh("dependents after a signature change");
+  bool mid_error = false;
+  for (const auto& d : ws_.analysis_for(path("main.fitz"))->diagnostics)
+    mid_error |= ws_.analysis_for(path("main.fitz"))->path_of(d.span.file).filename() == "mid.fitz";
+  EXPECT_TRUE(mid_error);
+
+  // The signature change is checked through base only and superseded by an edit elsewhere
+  // (other, after top in the init order): the modules the interface change was never carried to
+  // are still checked again.
+  replace("base.fitz", "fn scale(n: Int) -> Str {\n    let k = 3\n    return \"{n * k}\"",
+          "fn scale(n: Int) -> Int {\n    let k = 3\n    return n * k");
+  ASSERT_TRUE(ws_.unit_for(path("base.fitz")).pending);
+  replace("other.fitz", "return len(s)", "return len(s) + 2");
+  Unit& w = ws_.unit_for(path("other.fitz"));
+  ASSERT_TRUE(w.pending);
+  expect_focus_fresh(w, "other.fitz", "edit after an abandoned interface change");
+  names = analyse();
+  EXPECT_TRUE(names.count("mid.fitz") && names.count("top.fitz") && names.count("main.fitz"));
+  expect_fresh("interface change carried to the dependents");
+}
+
+TEST_F(Recheck, RandomEditsCheckedThroughRandomFilesEqualAFreshCheck) {
+  const char* snippets[] = {"x", " ", "\n", "let q = 1\n", "}", "{", "(", "1", "\"", "+ 1", "return 0\n",
+                            "fn extra(a: Int) -> Int => a\n", "mid.", "Point { x: 1 }", "scale(", ", ", "-> Str"};
+  std::vector<std::string> names;
+  for (const auto& [n, t] : kProject) names.push_back(n);
+  std::mt19937 rng(11);
+  auto pick = [&](size_t n) { return n == 0 ? size_t(0) : size_t(rng() % n); };
+  size_t pending = 0;
+  for (int i = 0; i < 300; ++i) {
+    const std::string& name = names[pick(names.size())];
+    std::string t = texts_[name];
+    size_t a = pick(t.size() + 1);
+    size_t b = std::min(t.size(), a + pick(6));
+    switch (pick(4)) {
+      case 0: t.insert(a, snippets[pick(std::size(snippets))]); break;
+      case 1: t.erase(a, b - a); break;
+      case 2: t = kProject.at(name); break;
+      default: t.replace(a, b - a, snippets[pick(std::size(snippets))]); break;
+    }
+    edit(name, t);
+    const std::string& focus = names[pick(names.size())];
+    Unit& u = ws_.unit_for(path(focus));
+    if (u.pending) {
+      ++pending;
+      // An edit that changed nothing leaves the unit as it was, checked through an earlier focus.
+      std::string through = u.analysis->module(u.pending->focus).path.filename().string();
+      expect_focus_fresh(u, through, "edit " + std::to_string(i) + " of " + name + " through " + through);
+      ws_.advance(u, pick(3));  // part of the rest, or none of it
+    }
+    if (i % 4 == 0) expect_fresh("edit " + std::to_string(i) + " of " + name);
+    if (HasFailure()) break;
+  }
+  EXPECT_GT(pending, 50u) << "most analyses should stop after the focus";
 }
 
 TEST_F(Recheck, RandomEditsAcrossModulesEqualAFreshCheck) {

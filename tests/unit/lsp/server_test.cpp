@@ -234,6 +234,29 @@ TEST(Server, BodyEditsRepublishOnlyTheEditedFileAndKeepMemoryBounded) {
   EXPECT_FALSE(a->full_check);
 }
 
+TEST(Server, OpeningAFilePublishesItBeforeTheRestOfTheProjectIsChecked) {
+  Project p;
+  p.write("src/main.fitz", kMain);
+  p.write("src/util.fitz", "fn double(n: Int) -> Int => n * \"2\"\n");
+  p.write("src/zlate.fitz", "fn later() -> Int => \"x\"\n");  // after main in the init order
+  Harness h;
+  h.open(p.uri("src/util.fitz"), "fn double(n: Int) -> Int => n * \"2\"\n");
+  auto pub = h.published();
+  ASSERT_TRUE(pub.count(p.uri("src/util.fitz"))) << "published while opening";
+  EXPECT_EQ(pub[p.uri("src/util.fitz")]["diagnostics"].size(), 1u);
+  EXPECT_EQ(pub[p.uri("src/util.fitz")]["version"], 1);
+  EXPECT_FALSE(pub.count(p.uri("src/zlate.fitz"))) << "not checked yet";
+  // A request needs the whole program: the rest is checked first.
+  json symbols = h.request("workspace/symbol", {{"query", "later"}});
+  ASSERT_TRUE(symbols.contains("result"));
+  EXPECT_EQ(symbols["result"].size(), 1u) << symbols.dump();
+  h.server.flush();
+  pub = h.published();
+  ASSERT_TRUE(pub.count(p.uri("src/zlate.fitz")));
+  EXPECT_EQ(pub[p.uri("src/zlate.fitz")]["diagnostics"].size(), 1u);
+  EXPECT_FALSE(pub.count(p.uri("src/util.fitz"))) << "what was published first was already final";
+}
+
 TEST(Server, SlowRequestsAreTraced) {
   Project p;
   p.write("src/main.fitz", kMain);

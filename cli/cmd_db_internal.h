@@ -1,10 +1,14 @@
 // Shared by the `fitz db` subcommands (cmd_db.cpp: options, diff, status, check;
-// cmd_db_migrations.cpp: new, migrate, rollback and the migration files).
+// cmd_db_migrations.cpp: new, migrate, rollback and the migration files; cmd_db_history.cpp:
+// history, stamp, squash; cmd_db_inspect.cpp: inspect).
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/driver.h"
@@ -24,12 +28,22 @@ struct Options {
   bool dry_run = false;
   bool empty = false;  // `new --empty`: a template, without reading the database
   int count = 1;       // `rollback --count N`
+  bool sql = false;    // `migrate --sql`: print the SQL script, run nothing
+  bool all = false;    // `stamp --all`
+  std::string out;     // `diff --out F`
+  std::vector<std::string> versions;  // `stamp V`, `squash FROM TO`
+  // inspect
+  std::string schema;  // --schema S (default public)
+  std::string table;   // --table T or S.T
+  bool all_schemas = false;
+  bool json = false;
 };
 
 // A migration file on disk, parsed.
 struct OnDisk {
   orm::MigrationFile file;
   std::filesystem::path path;
+  bool data = false;  // a `.fitz` data migration (its `up` and `down` are only descriptions)
 };
 
 // The files of `dir` sorted by version; a malformed file is an error naming it.
@@ -44,6 +58,33 @@ bool refuse_destructive(std::string_view what, std::string_view sql, const Optio
 int run_new(const Options& o, const std::vector<const orm::TableModel*>& tables, Io io);
 int run_migrate(const Options& o, pg::BlockingConnection& conn, const orm::SchemaDiff& diff, Io io);
 int run_rollback(const Options& o, pg::BlockingConnection& conn, Io io);
+int run_history(const Options& o, pg::BlockingConnection& conn, Io io);
+int run_stamp(const Options& o, pg::BlockingConnection& conn, Io io);
+int run_squash(const Options& o, pg::BlockingConnection& conn, Io io);
+int run_inspect(const Options& o, pg::BlockingConnection& conn, Io io);
+// Builds and runs a data migration's `migrate` (or, with `undo`, its `rollback`) in one
+// transaction with its tracking row; false after an error when it failed (nothing changed).
+bool run_data_migration(const Options& o, const OnDisk& f, bool undo, Io io);
+// Whether the data migration defines `rollback`.
+bool data_migration_has_rollback(const OnDisk& f);
+
+// The migration file `arg` names: its whole version, its 14-digit timestamp or its name (when
+// only one file has it). Null, after an error naming the known versions, when none matches.
+const OnDisk* find_migration(const std::vector<OnDisk>& files, std::string_view arg, const Options& o, Io io);
+// UTC now as 20261130120000 (file names) and 2026-11-30T12:00:00Z (file headers).
+std::pair<std::string, std::string> utc_now();
+// Only comments and blank lines: nothing to run.
+bool only_comments(std::string_view sql);
+// The last SQL line (comments and blank lines aside) ends with `;`, so text appended after it
+// starts a new statement.
+bool ends_statement(std::string_view sql);
+// Runs `sql` and the tracking change `record` in one transaction; false (after ROLLBACK and an
+// error naming `what`) on failure.
+bool in_transaction(pg::BlockingConnection& conn, std::string_view what, std::string_view sql,
+                    const std::function<pg::Status()>& record, Io io);
+// Records `version` as applied (with its UP and DOWN texts) in the current transaction.
+pg::Status record_applied(pg::BlockingConnection& conn, const std::string& version, const std::string& up,
+                          const std::string& down);
 
 pg::Result<orm::LiveSchema> read_schema(pg::BlockingConnection& conn);
 std::string text_of(const pg::Row& row, std::string_view column);

@@ -22,7 +22,8 @@ constexpr const char* kTrackingTable =
 // Tables created before rollback existed lack the column holding the undo statements.
 constexpr const char* kTrackingDown = "ALTER TABLE \"_fitz_migrations\" ADD COLUMN IF NOT EXISTS \"down\" text";
 
-// UTC now as 20261130120000 (file names) and 2026-11-30T12:00:00Z (the header).
+}  // namespace
+
 std::pair<std::string, std::string> utc_now() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -33,7 +34,17 @@ std::pair<std::string, std::string> utc_now() {
   return {stamp, iso};
 }
 
-// Only comments and blank lines: nothing to run.
+bool ends_statement(std::string_view sql) {
+  std::istringstream in{std::string(sql)};
+  std::string line, last;
+  while (std::getline(in, line)) {
+    auto first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line.compare(first, 2, "--") != 0) last = line;
+  }
+  auto end = last.find_last_not_of(" \t\r");
+  return last.empty() || last[end] == ';';
+}
+
 bool only_comments(std::string_view sql) {
   std::istringstream in{std::string(sql)};
   std::string line;
@@ -44,7 +55,6 @@ bool only_comments(std::string_view sql) {
   return true;
 }
 
-// Runs `sql` and the tracking change in one transaction; false (after ROLLBACK) on failure.
 bool in_transaction(pg::BlockingConnection& conn, std::string_view what, std::string_view sql,
                     const std::function<pg::Status()>& record, Io io) {
   if (auto r = conn.simple_query("BEGIN"); !r) {
@@ -74,8 +84,6 @@ pg::Status record_applied(pg::BlockingConnection& conn, const std::string& versi
   if (!r) return r.error();
   return {};
 }
-
-}  // namespace
 
 std::string text_of(const pg::Row& row, std::string_view column) {
   auto v = row.get<std::optional<std::string>>(column);
@@ -117,7 +125,10 @@ bool read_migrations(const std::filesystem::path& dir, std::vector<OnDisk>& out,
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     if (!entry.is_regular_file()) continue;
     std::string file_name = entry.path().filename().string();
-    auto version = orm::migration_version(file_name);
+    // A data migration is named like an SQL one: YYYYMMDDHHMMSS_<name>.fitz.
+    bool data = file_name.ends_with(".fitz");
+    auto version = orm::migration_version(data ? file_name.substr(0, file_name.size() - 5) + ".sql" : file_name);
+    if (data && !version) continue;  // another Fitz file (a helper the migrations import)
     if (!version) {
       if (file_name.ends_with(".sql"))
         io.err << "warning: " << entry.path().string()
@@ -130,6 +141,14 @@ bool read_migrations(const std::filesystem::path& dir, std::vector<OnDisk>& out,
     if (!in) {
       io.err << "error: cannot read " << entry.path().string() << "\n";
       return false;
+    }
+    if (data) {
+      orm::MigrationFile m;
+      m.version = *version;
+      m.name = version->substr(15);
+      m.up = "-- data migration " + file_name + "\n";
+      out.push_back(OnDisk{std::move(m), entry.path(), true});
+      continue;
     }
     std::string error;
     auto parsed = orm::parse_migration(*version, text.str(), &error);
@@ -227,7 +246,10 @@ int run_new(const Options& o, const std::vector<const orm::TableModel*>& tables,
 int run_migrate(const Options& o, pg::BlockingConnection& conn, const orm::SchemaDiff& diff, Io io) {
   std::vector<OnDisk> files;
   if (!read_migrations(o.migrations_dir, files, io)) return kUserError;
-  if (auto r = ensure_tracking_table(conn); !r) return fail(r.error(), io);
+  // --dry-run and --sql change nothing, not even the tracking table.
+  bool runs = !o.dry_run && !o.sql;
+  if (runs)
+    if (auto r = ensure_tracking_table(conn); !r) return fail(r.error(), io);
 
   if (!files.empty()) {
     auto applied = applied_versions(conn);
@@ -236,16 +258,37 @@ int run_migrate(const Options& o, pg::BlockingConnection& conn, const orm::Schem
     for (const OnDisk& f : files)
       if (std::find(applied->begin(), applied->end(), f.file.version) == applied->end()) pending.push_back(&f);
     if (pending.empty()) {
-      io.out << "nothing to migrate: every migration in " << o.migrations_dir.string() << " is applied\n";
+      // As an SQL comment under --sql, so the output stays a script.
+      io.out << (o.sql ? "-- " : "") << "nothing to migrate: every migration in " << o.migrations_dir.string()
+             << " is applied\n";
       return kOk;
     }
     // Refuse before running anything, so a destructive file does not stop a run half-way.
     bool refused = false;
     for (const OnDisk* f : pending) refused |= refuse_destructive("migration " + f->file.version, f->file.up, o, io);
     if (refused) return kUserError;
+    if (o.sql) {
+      for (const OnDisk* f : pending)
+        if (f->data) {
+          io.err << "error: migration " << f->file.version << " is a data migration (" << f->path.string()
+                 << "), which has no SQL to print; run it with `fitz db migrate`\n";
+          return kUserError;
+        }
+      io.out << "-- " << pending.size() << " pending migration(s); after running this script, record them with "
+             << "`fitz db stamp --all`\n";
+      for (const OnDisk* f : pending)
+        io.out << "\n-- " << f->file.version << "\nBEGIN;\n" << f->file.up << (ends_statement(f->file.up) ? "" : ";\n")
+               << "COMMIT;\n";
+      return kOk;
+    }
     for (const OnDisk* f : pending) {
       if (o.dry_run) {
         io.out << "-- would apply " << f->file.version << "\n" << f->file.up;
+        continue;
+      }
+      if (f->data) {
+        if (!run_data_migration(o, *f, false, io)) return kUserError;
+        io.out << "applied " << f->file.version << "\n";
         continue;
       }
       bool ok = in_transaction(conn, "migration " + f->file.version, f->file.up,
@@ -261,12 +304,16 @@ int run_migrate(const Options& o, pg::BlockingConnection& conn, const orm::Schem
   for (const std::string& n : diff.notes)
     if (!o.allow_destructive || n.find("destructive") == std::string::npos) io.out << "-- " << n << "\n";
   if (statements.empty()) {
-    io.out << "nothing to migrate: the database matches the @table types\n";
+    io.out << (o.sql ? "-- " : "") << "nothing to migrate: the database matches the @table types\n";
     return kOk;
   }
   std::string all, down;
   for (const std::string& s : statements) all += s + ";\n";
   for (const std::string& s : diff.down) down += s + ";\n";
+  if (o.sql) {
+    io.out << "BEGIN;\n" << all << "COMMIT;\n";
+    return kOk;
+  }
   if (o.dry_run) {
     io.out << all << "-- dry run: nothing applied\n";
     return kOk;
@@ -300,13 +347,25 @@ int run_rollback(const Options& o, pg::BlockingConnection& conn, Io io) {
   if (!rows) return fail(rows.error(), io);
   struct Undo {
     std::string version, down;
+    const OnDisk* data = nullptr;  // a data migration, undone by its `rollback` function
   };
   std::vector<Undo> undo;
   for (size_t i = 0; i < rows->size(); ++i) {
     Undo u{text_of(rows->row(i), "version"), text_of(rows->row(i), "down")};
     // The file's DOWN wins over the copy recorded when it was applied (it may have been fixed since).
     for (const OnDisk& f : files)
-      if (f.file.version == u.version) u.down = f.file.down;
+      if (f.file.version == u.version) {
+        u.down = f.file.down;
+        if (f.data) u.data = &f;
+      }
+    if (u.data) {
+      if (!data_migration_has_rollback(*u.data)) {
+        io.err << "error: data migration " << u.version << " defines no `async fn rollback(db: DbConn)`; nothing to undo it with\n";
+        return kUserError;
+      }
+      undo.push_back(std::move(u));
+      continue;
+    }
     if (only_comments(u.down)) {
       io.err << "error: migration " << u.version << " has no DOWN statements; nothing to undo it with\n";
       return kUserError;
@@ -314,7 +373,8 @@ int run_rollback(const Options& o, pg::BlockingConnection& conn, Io io) {
     undo.push_back(std::move(u));
   }
   bool refused = false;
-  for (const Undo& u : undo) refused |= refuse_destructive("rolling back " + u.version, u.down, o, io);
+  for (const Undo& u : undo)
+    if (!u.data) refused |= refuse_destructive("rolling back " + u.version, u.down, o, io);
   if (refused) return kUserError;
   for (const Undo& u : undo) {
     auto forget = [&]() -> pg::Status {
@@ -323,7 +383,9 @@ int run_rollback(const Options& o, pg::BlockingConnection& conn, Io io) {
       if (!r) return r.error();
       return {};
     };
-    if (!in_transaction(conn, "rolling back " + u.version, u.down, forget, io)) return kUserError;
+    if (u.data ? !run_data_migration(o, *u.data, true, io)
+               : !in_transaction(conn, "rolling back " + u.version, u.down, forget, io))
+      return kUserError;
     io.out << "rolled back " << u.version << "\n";
   }
   return kOk;

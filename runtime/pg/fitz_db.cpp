@@ -10,6 +10,7 @@
 #include "fitz/db.h"
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
+#include "pg/fitz_db_timeout.h"
 #include "pg/pool.h"
 #include "pg/task_await.h"
 
@@ -133,7 +134,7 @@ Task<Result<Null, Str>> hold_connection(std::shared_ptr<ConnState> st) {
   if (st->lease) co_return R::ok(Null{});
   AcquireAwait acquire{st->pool, std::nullopt};
   pg::Result<pg::Pool::Lease> lease = co_await acquire;
-  if (!lease) co_return R::err(error_text(lease.error()));
+  if (!lease) co_return R::err(acquire_error_text(lease.error()));
   if (st->closed) co_return R::err(closed_text());
   if (!st->lease) st->lease = std::move(*lease);  // else a concurrent round got one first
   co_return R::ok(Null{});
@@ -152,11 +153,12 @@ Task<Result<Rows, Str>> run_round(std::shared_ptr<ConnState> st, std::string sql
   ++st->in_flight;
   auto start = std::chrono::steady_clock::now();
   RoundAwait round{&*st->lease, sql, params.value(), std::nullopt};
+  StatementDeadline deadline(loop_context(), *st->lease);
   pg::Result<pg::QueryResult> r = co_await round;
   --st->in_flight;
   log_round(sql, params.value(), start, r ? nullptr : &r.error());
   st->settle();
-  if (!r) co_return R::err(error_text(r.error()));
+  if (!r) co_return R::err(deadline.error_text(r.error()));
   co_return R::ok(std::make_shared<const pg::QueryResult>(std::move(*r)));
 }
 
@@ -274,7 +276,7 @@ Task<Result<Any, Str>> connect_task(Str url) {
   if (!pool.is_ok()) co_return R::err(pool.error());
   AcquireAwait acquire{pool.value(), std::nullopt};
   pg::Result<pg::Pool::Lease> lease = co_await acquire;
-  if (!lease) co_return R::err(error_text(lease.error()));
+  if (!lease) co_return R::err(acquire_error_text(lease.error()));
   auto st = std::make_shared<ConnState>();
   st->pool = pool.value();
   st->lease = std::move(*lease);

@@ -35,5 +35,8 @@ Any make_row(std::shared_ptr<const pg::QueryResult> result, std::size_t index);
 // reached or the connection was lost, else "ERROR: message (SQLSTATE xxxxx)" and the detail.
 Str error_text(const pg::Error& error);
 Str unavailable_text(std::string_view message);
+// The Err text of a failed db.connect or lease: always "database unavailable: ...", since the
+// pool only fails to connect (wrong password, unknown database, no server) or times out.
+Str acquire_error_text(const pg::Error& error);
 
 }  // namespace fitz::db

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "fitz/db.h"
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
 
@@ -314,6 +315,16 @@ Str error_text(const pg::Error& e) {
   if (!e.sqlstate.empty()) text += " (SQLSTATE " + e.sqlstate + ")";
   if (e.server && !e.server->detail.empty()) text += "; DETAIL: " + e.server->detail;
   return Str::from(text);
+}
+
+Str acquire_error_text(const pg::Error& e) {
+  Str text = error_text(e);
+  if (fitz::db_unavailable(text)) return text;
+  // A refused login or a missing database is a server the program cannot use: "unavailable"
+  // (503 from handlers), with the server's reason kept.
+  std::string reason = e.summary();
+  if (!e.sqlstate.empty()) reason += " (SQLSTATE " + e.sqlstate + ")";
+  return unavailable_text(reason);
 }
 
 }  // namespace fitz::db

@@ -4,6 +4,8 @@
 # shared test database is never restarted):
 #   - backends terminated by pg_terminate_backend: the pool replaces them, requests keep succeeding;
 #   - a pool of one held by a slow request: the next request waits, then gets a 503, not a hang;
+#   - a wrong password and an unknown database: clear errors at connect, 503 from handlers;
+#   - FITZ_DB_STATEMENT_TIMEOUT_MS: statements cancelled, a stalled backend given up on (503);
 #   - Postgres stopped and started again under concurrent writes: requests during the outage get
 #     503, later ones succeed again, and every write answered with a 2xx has its row.
 set -uo pipefail
@@ -31,10 +33,11 @@ sql "CREATE TABLE fault_items (id bigserial PRIMARY KEY, key text NOT NULL UNIQU
 "$fitz" build "$here/programs/fault_service.fitz" -o "$work/svc" >"$work/build.log" 2>&1
 check "the fault service builds: $(cat "$work/build.log")" $? || exit 1
 
-# start_service NAME PORT ENV...: runs the service in the background until it answers /ping.
+# start_service NAME PORT ENV...: runs the service in the background until it answers /ping
+# (ENV may override DATABASE_URL).
 start_service() {
   local name=$1 port=$2; shift 2
-  env "$@" PORT="$port" DATABASE_URL="$url" FITZ_ACCESS_LOG=off "$work/svc" >"$work/$name.log" 2>&1 &
+  env PORT="$port" DATABASE_URL="$url" FITZ_ACCESS_LOG=off "$@" "$work/svc" >"$work/$name.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 200); do
     curl -sf "http://127.0.0.1:$port/ping" >/dev/null && return 0
@@ -76,6 +79,59 @@ body=$(curl -s -w ' %{http_code}' --max-time 20 -X POST "http://127.0.0.1:$xport
 wait "$slow_pid"
 [[ $body == '{"error":"database unavailable"} 503' && $(cat "$work/slow.code") == 200 ]]
 check "an exhausted pool answers 503 after its timeout (got $body; /slow: $(cat "$work/slow.code"))" $?
+
+# Refused sessions: a wrong password and an unknown database fail at connect with the server's
+# reason, and handlers answer them with 503 like an unreachable server. The role's logins from
+# 127.0.0.1 need a password (the cluster trusts everyone else).
+sql "CREATE ROLE fitz_pw LOGIN PASSWORD 'right-password'" >/dev/null
+hba=$FITZ_PG_DIR/data/pg_hba.conf
+{ echo "host all fitz_pw 127.0.0.1/32 scram-sha-256"; cat "$hba"; } >"$work/hba" && cat "$work/hba" >"$hba"
+sql "SELECT pg_reload_conf()" >/dev/null
+hostport=${url#postgres://postgres@}
+hostport=${hostport%%/*}
+rport=$(free_port)
+start_service refused "$rport" DATABASE_URL="postgres://fitz_pw:wrong-password@$hostport/fitz_faults" \
+  PROBE_RIGHT="postgres://fitz_pw:right-password@$hostport/fitz_faults" \
+  PROBE_WRONG="postgres://fitz_pw:wrong-password@$hostport/fitz_faults" \
+  PROBE_NODB="postgres://postgres@$hostport/fitz_no_such_db" || exit 1
+right=$(curl -s --max-time 20 "http://127.0.0.1:$rport/probe/RIGHT")
+wrong=$(curl -s --max-time 20 "http://127.0.0.1:$rport/probe/WRONG")
+nodb=$(curl -s --max-time 20 "http://127.0.0.1:$rport/probe/NODB")
+[[ $right == *'Ok(<DbConn>)'* && $wrong == *'database unavailable: FATAL: password authentication failed for user'*'fitz_pw'*'(SQLSTATE 28P01)'* &&
+   $wrong != *wrong-password* && $nodb == *'database unavailable: FATAL: database'*'fitz_no_such_db'*'does not exist (SQLSTATE 3D000)'* ]]
+check "refused sessions are clear errors at connect (right: $right; wrong: $wrong; no db: $nodb)" $?
+body=$(curl -s -w ' %{http_code}' --max-time 20 "http://127.0.0.1:$rport/items/count")
+[[ $body == '{"error":"database unavailable"} 503' ]]
+check "a handler whose database refuses the password answers 503 (got $body)" $?
+nport=$(free_port)
+start_service nodb "$nport" DATABASE_URL="postgres://postgres@$hostport/fitz_no_such_db" || exit 1
+body=$(curl -s -w ' %{http_code}' --max-time 20 "http://127.0.0.1:$nport/items/count")
+[[ $body == '{"error":"database unavailable"} 503' ]]
+check "a handler whose database does not exist answers 503 (got $body)" $?
+
+# FITZ_DB_STATEMENT_TIMEOUT_MS: a statement past the limit is cancelled by a CancelRequest and
+# the handler fails with that error (500); when the server cannot answer the cancellation (its
+# backend is stopped with SIGSTOP), the connection is closed after a grace period and the
+# handler answers 503 instead of hanging; the pool then serves the next request.
+tport=$(free_port)
+start_service timeout "$tport" FITZ_HTTP_THREADS=1 FITZ_DB_STATEMENT_TIMEOUT_MS=2000 || exit 1
+body=$(curl -s -w ' %{http_code}' --max-time 20 "http://127.0.0.1:$tport/sleep")
+[[ $body == *'the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (2000 ms) and was cancelled (SQLSTATE 57014)'*' 500' ]]
+check "a statement past FITZ_DB_STATEMENT_TIMEOUT_MS is cancelled (got $body)" $?
+curl -s -o "$work/stalled.body" -w '%{http_code}' --max-time 30 "http://127.0.0.1:$tport/sleep" >"$work/stalled.code" &
+stalled_pid=$!
+backend=""
+for _ in $(seq 1 200); do
+  backend=$(sql "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)' AND state = 'active'")
+  [[ -n $backend ]] && break
+  sleep 0.01
+done
+[[ -n $backend ]] && kill -STOP "$backend"
+wait "$stalled_pid"
+[[ -n $backend ]] && kill -CONT "$backend"
+after=$(curl -s -w ' %{http_code}' --max-time 20 "http://127.0.0.1:$tport/items/count")
+[[ -n $backend && $(cat "$work/stalled.code") == 503 && $after == *' 200' ]]
+check "a backend that cannot answer the cancellation: 503, then the pool recovers (backend ${backend:-not found}: $(cat "$work/stalled.code") $(cat "$work/stalled.body"); then $after)" $?
 
 # Restart under load: 8 clients write for ~1.5 s, Postgres stops for ~1.5 s, starts again,
 # and the clients keep writing for ~2 s more.

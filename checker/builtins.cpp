@@ -200,6 +200,15 @@ const std::vector<BuiltinEntry> kEntries = {
   {"AuthModule", "blacklist", "(conn: DbConn, jti: Str, exp: Int) -> Future<Result<Null>>", "Records the token id `jti` as revoked until `exp` in the table fitz_token_blacklist (shared by every replica).", true, false, "fitz_auth_blacklist"},
   {"AuthModule", "is_blacklisted", "(conn: DbConn, jti: Str) -> Future<Result<Bool>>", "Whether `jti` is in fitz_token_blacklist and has not expired.", true, false, "fitz_auth_is_blacklisted"},
   {"AuthModule", "cleanup_expired", "(conn: DbConn) -> Future<Result<Int>>", "Deletes expired rows of fitz_token_blacklist; how many.", true, false, "fitz_auth_cleanup_expired"},
+  {"LogModule", "debug", "(message: Any, ...more: Any) -> Null", "Writes a debug record: one JSON line on stderr with the message, the request's trace ids and each `name: value` argument as a field.", false, false, "fitz_log_debug", R::Fields},
+  {"LogModule", "info", "(message: Any, ...more: Any) -> Null", "Writes an info record (`log.info(\"saved\", id: 3)`); FITZ_LOG sets the lowest level written.", false, false, "fitz_log_info", R::Fields},
+  {"LogModule", "warn", "(message: Any, ...more: Any) -> Null", "Writes a warning record.", false, false, "fitz_log_warn", R::Fields},
+  {"LogModule", "error", "(message: Any, ...more: Any) -> Null", "Writes an error record.", false, false, "fitz_log_error", R::Fields},
+  {"FlagsModule", "is_enabled", "(name: Str) -> Bool", "Whether the feature flag `name` is on (same as `flag(name)`).", false, false, "fitz_flags_is_enabled"},
+  {"FlagsModule", "list", "() -> Map<Str, Bool>", "Every known feature flag and whether it is on.", false, false, "fitz_flags_list"},
+  {"DateTimeModule", "now", "() -> DateTime", "The current time (UTC).", false, false, "fitz_datetime_now"},
+  {"DateTime", "timestamp", "() -> Int", "Seconds since 1970-01-01 00:00:00 UTC (what JWT `exp`, `iat` and `nbf` claims hold).", false, false, "fitz_datetime_timestamp"},
+  {"UuidModule", "v4", "() -> Str", "A random (version 4) UUID in its 36-character text form, e.g. for a JWT `jti` claim.", false, false, "fitz_uuid_v4"},
 };
 
 const std::vector<BuiltinValue> kValues = {
@@ -209,12 +218,12 @@ const std::vector<BuiltinValue> kValues = {
   {"auth", "AuthModule", "Token revocation: `auth.revoke`, `auth.is_revoked` (in memory), `auth.blacklist`, `auth.is_blacklisted`, `auth.cleanup_expired` (Postgres).", "fitz_mod_auth"},
   {"http", "Any", "Outbound HTTP client: `http.get`, `http.post`.", "fitz_mod_http"},
   {"smtp", "Any", "Outbound mail.", "fitz_mod_smtp"},
-  {"log", "Any", "Structured logs: `log.info`, `log.warn`, `log.error`, `log.debug`.", "fitz_mod_log"},
-  {"flags", "Any", "Feature flags: `flags.is_enabled`, `flags.list`.", "fitz_mod_flags"},
+  {"log", "LogModule", "Structured logs: `log.info`, `log.warn`, `log.error`, `log.debug`.", "fitz_mod_log"},
+  {"flags", "FlagsModule", "Feature flags: `flags.is_enabled`, `flags.list`.", "fitz_mod_flags"},
   {"sql", "Any", "SQL helpers.", "fitz_mod_sql"},
   {"Date", "Any", "Calendar dates.", "fitz_mod_date"},
-  {"DateTime", "Any", "Timestamps: `DateTime.now()`.", "fitz_mod_datetime"},
-  {"Uuid", "Any", "UUIDs: `Uuid.v4()`.", "fitz_mod_uuid"},
+  {"DateTime", "DateTimeModule", "Timestamps: `DateTime.now()`.", "fitz_mod_datetime"},
+  {"Uuid", "UuidModule", "UUIDs: `Uuid.v4()`.", "fitz_mod_uuid"},
 };
 
 const std::vector<BuiltinNominal> kNominals = {
@@ -227,6 +236,10 @@ const std::vector<BuiltinNominal> kNominals = {
   {"JwtModule", {}, false, false, "The JSON Web Token module: `jwt.encode`, `jwt.decode`."},
   {"HashModule", {}, false, false, "The password hashing module: `hash.password`, `hash.verify`."},
   {"AuthModule", {}, false, false, "The token revocation module: `auth.revoke`, `auth.blacklist`, ..."},
+  {"LogModule", {}, false, false, "The structured log module: `log.debug`, `log.info`, `log.warn`, `log.error`."},
+  {"FlagsModule", {}, false, false, "The feature flag module: `flags.is_enabled`, `flags.list`."},
+  {"DateTimeModule", {}, false, false, "The timestamp module: `DateTime.now()`."},
+  {"UuidModule", {}, false, false, "The UUID module: `Uuid.v4()`."},
   {"DbConn", {}, true, false, "A pooled Postgres connection."},
   {"DbRow", {}, true, false, "One row of a query result."},
   {"WsConn", {}, true, true, "A WebSocket connection: WsConn<In> or WsConn<In, Out>."},

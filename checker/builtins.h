@@ -20,6 +20,7 @@ enum class BuiltinRule : uint8_t {
   None,
   Sized,          // the argument must be List, Map, Str, Range or Bytes (len)
   NumericElems,   // the receiver's elements must be Int or Float (sum, product, min, max)
+  Fields,         // named arguments are free-form record fields, not parameters (log.info)
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters

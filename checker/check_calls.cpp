@@ -194,12 +194,25 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
     if (sig.params[i].variadic) variadic = static_cast<int>(i);
   }
   std::vector<int> arg_param;
-  bind_args(c, names, defaults, variadic, what, name_span, arg_param);
+  if (entry.rule == BuiltinRule::Fields) {
+    // `log.info("saved", id: 3)`: named arguments become the record's fields (any name, any
+    // value), so only the positional ones are bound to parameters.
+    CallExpr positional{c.callee, {}, c.args_span};
+    for (const Arg& a : c.args)
+      if (!a.name) positional.args.push_back(a);
+    std::vector<int> bound;
+    bind_args(positional, names, defaults, variadic, what, name_span, bound);
+    size_t k = 0;
+    for (const Arg& a : c.args) arg_param.push_back(a.name ? -1 : bound[k++]);
+  } else {
+    bind_args(c, names, defaults, variadic, what, name_span, arg_param);
+  }
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Arg& a = c.args[i];
     int p = arg_param[i];
     if (p < 0) {
-      check_expr(a.value);
+      TypeId got = check_expr(a.value);
+      if (entry.rule == BuiltinRule::Fields && a.name) coerce(a.value, got, types_->any());
       continue;
     }
     TypeId want = types_->substitute(sig.params[p].type, bind);
@@ -305,7 +318,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
     }
   }
 
-  TypeId obj = check_expr(f.object);
+  TypeId obj = check_member_object(f.object);
   TypeKind k = types_->kind(obj);
   if (k == TypeKind::Error) {
     check_args_dynamic(c);

@@ -168,6 +168,7 @@ class Checker {
   TypeId check_struct_lit(ExprId e, const StructLit& s);
   TypeId check_lambda(ExprId e, const LambdaExpr& l, TypeId expected);
   TypeId member_type(ExprId e, ExprId object, TypeId obj, const Ident& field, bool for_call);
+  TypeId check_member_object(ExprId object);  // the `x` of `x.f` / `x.f(...)`
   Lookup lookup(std::string_view name, bool for_assign = false);
   TypeId read_var(ExprId e, SymbolId sym, FnScope* owner, Span at);
   TypeId symbol_value_type(ExprId e, SymbolId sym, Span at);
@@ -266,6 +267,7 @@ class Checker {
   int pass_ = 0;
   int depth_ = 0;
   bool in_decorator_ = false;
+  bool member_object_ = false;  // the name being checked is the object of `.member`
   int suggestions_ = 0;
   // Top-level names assigned exactly once from an Int literal (nullopt: assigned otherwise).
   std::unordered_map<std::string_view, std::optional<int64_t>> int_constants_;

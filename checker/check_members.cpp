@@ -114,8 +114,17 @@ TypeId Checker::check_field(ExprId e, const FieldExpr& f) {
       }
     }
   }
-  TypeId obj = check_expr(f.object);
+  TypeId obj = check_member_object(f.object);
   return member_type(e, f.object, obj, f.field, false);
+}
+
+TypeId Checker::check_member_object(ExprId object) {
+  // Built-in modules (`log`, `db`, `jwt`, ...) are namespaces of the compiled runtime, not
+  // values: their name may only stand before `.member`. symbol_value_type reports any other use.
+  member_object_ = std::holds_alternative<NameRef>(expr(object).data);
+  TypeId t = check_expr(object);
+  member_object_ = false;
+  return t;
 }
 
 TypeId Checker::check_tuple_index(ExprId e, const TupleIndexExpr& t) {

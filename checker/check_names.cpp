@@ -1,6 +1,7 @@
 // Name resolution: scopes, captures, fields and methods seen as bare names in methods, module
 // names and built-ins; definite assignment and null narrowing on reads; "did you mean" help.
 #include <algorithm>
+#include <utility>
 
 #include "checker/check_internal.h"
 
@@ -163,7 +164,23 @@ TypeId Checker::read_var(ExprId e, SymbolId id, FnScope* owner, Span at) {
   return t;
 }
 
+namespace {
+
+// A member of built-in module `name` for hints (`log` -> "info"): its first method in the table.
+std::string_view module_example(std::string_view name) {
+  for (const BuiltinValue& v : builtin_values()) {
+    if (v.name != name) continue;
+    for (const BuiltinEntry& e : builtin_entries())
+      if (e.receiver == v.type) return e.name;
+  }
+  return "";
+}
+
+}  // namespace
+
 TypeId Checker::symbol_value_type(ExprId e, SymbolId id, Span at) {
+  // Taken before anything else: checking a callee's body below must not inherit it.
+  const bool member_object = std::exchange(member_object_, false);
   Symbol& s0 = prog_.symbol(id);
   s0.used = true;
   SymbolId target = id;
@@ -203,7 +220,19 @@ TypeId Checker::symbol_value_type(ExprId e, SymbolId id, Span at) {
     case SymbolKind::Module:
       return s.type.valid() ? s.type : types_->error();
     case SymbolKind::Builtin:
-      return types_->any();
+      error(DiagKind::NotAValue, at, fmt::format("built-in function `{}` is not a value", s.name))
+          .with_hint(fmt::format("call it, or wrap it in a function: `fn(x) => {}(x)`", s.name));
+      return types_->error();
+    case SymbolKind::BuiltinValue:
+      if (!member_object) {
+        error(DiagKind::NotAValue, at, fmt::format("built-in module `{}` is not a value", s.name))
+            .with_hint(module_example(s.name).empty()
+                           ? fmt::format("use its members directly, where they are needed (`{}.<member>`)", s.name)
+                           : fmt::format("use its members directly, where they are needed (`{}.{}(...)`)", s.name,
+                                         module_example(s.name)));
+        return types_->error();
+      }
+      return s.type.valid() ? s.type : types_->any();
     default:
       return s.type.valid() ? s.type : types_->any();
   }
@@ -214,6 +243,7 @@ TypeId Checker::check_name(ExprId e, const NameRef& n) {
     error(DiagKind::UnknownVariable, n.name.span, "`_` discards a value; it cannot be read");
     return types_->error();
   }
+  const bool member_object = std::exchange(member_object_, false);
   Lookup l = lookup(n.name.text);
   switch (l.kind) {
     case Lookup::Var: return read_var(e, l.sym, l.scope, n.name.span);
@@ -230,7 +260,9 @@ TypeId Checker::check_name(ExprId e, const NameRef& n) {
       tir_->refs[e.index] = r;
       return types_->struct_info(l.owner).methods[l.index].type;
     }
-    case Lookup::Symbol: return symbol_value_type(e, l.sym, n.name.span);
+    case Lookup::Symbol:
+      member_object_ = member_object;
+      return symbol_value_type(e, l.sym, n.name.span);
     case Lookup::None: break;
   }
   Diagnostic& d = error(DiagKind::UnknownVariable, n.name.span, fmt::format("unknown variable `{}`", n.name.text));

@@ -134,6 +134,7 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       return fmt::format("FITZ_CALLP(({}), fitz::{}{}{})", pos(at), name, args.empty() ? "" : ", ", args);
     }
     case CallKind::BuiltinMethod: {
+      if (auto o = observe_call(id, c)) return *o;
       const auto& entry = prog_.builtins->entry(ci->builtin);
       auto* fe = std::get_if<FieldExpr>(&callee.data);
       if (!fe) break;

@@ -148,6 +148,7 @@ std::string Gen::expr_raw(ExprId id) {
               // A function used as a value becomes a closure of its Fn type.
               return cpp_type(type) + "(&" + base + ")";
             }
+            if (s.kind == SymbolKind::BuiltinValue) return builtin_value_ref(s.name, e.span);
             base = sym_ref(SymbolId(r.id));
           } else {
             result_.unsupported.push_back(fmt::format("the name `{}`", d.name.text));

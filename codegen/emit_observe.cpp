@@ -1,5 +1,5 @@
-// Observability and flags in generated programs: `log.*` and `flags.*` calls (the checker
-// types both modules as Any; their methods become direct runtime calls here), the `[flags]`
+// Observability and flags in generated programs: `log.*` and `flags.*` calls (typed by the
+// checker's table; their methods become direct runtime calls here), the `[flags]`
 // defaults of fitz.toml, `@trace`/`@metric` scopes at the top of a function body, and the
 // `@flag` check of a route. Runtime side: fitz/log.h.
 #include <fmt/format.h>
@@ -23,21 +23,16 @@ std::optional<std::string> Gen::observe_call(ExprId id, const CallExpr& c) {
   if (!fe) return std::nullopt;
   std::optional<std::string> module = builtin_module_of(fe->object);
   if (!module || (*module != "log" && *module != "flags")) return std::nullopt;
+  // The checker typed the call from the table (LogModule / FlagsModule): the method exists and
+  // each argument carries its conversion (message and fields to Any, a flag name to Str).
   std::string method(fe->field.text);
-  Span at = ast_->get(id).span;
   std::vector<Child> children;
-  for (const auto& a : c.args) {
-    ExprId v = a.value;
-    children.push_back(Child{[this, v] { return expr_as(v, types_.any()); }, v});
-  }
+  for (const auto& a : c.args) children.push_back(child_of(this, a.value));
   std::vector<std::string> code = sequence(children);
-  auto fail = [&](const std::string& msg) {
-    return fmt::format("([]() -> fitz::Any {{ fitz::runtime_error({}, {}); }}())", pos(at), cpp_quoted(msg));
-  };
   if (*module == "log") {
     const char* level = method == "debug" ? "Debug" : method == "info" ? "Info" : method == "warn" ? "Warn"
                                                     : method == "error" ? "Error" : nullptr;
-    if (!level) return fail("`log` has no method `" + method + "` (debug, info, warn, error)");
+    if (!level) return std::nullopt;
     std::string positional, fields;
     for (size_t i = 0; i < c.args.size(); ++i) {
       if (c.args[i].name)
@@ -46,18 +41,12 @@ std::optional<std::string> Gen::observe_call(ExprId id, const CallExpr& c) {
       else
         positional += (positional.empty() ? "" : ", ") + code[i];
     }
-    if (positional.empty()) return fail("`log." + method + "` needs a message");
-    return fmt::format("(fitz::log_write(fitz::LogLevel::{}, {{{}}}, {{{}}}), fitz::Any())", level, positional, fields);
+    (void)id;
+    return fmt::format("(fitz::log_write(fitz::LogLevel::{}, {{{}}}, {{{}}}), fitz::null)", level, positional, fields);
   }
-  if (method == "is_enabled") {
-    if (c.args.size() != 1) return fail("`flags.is_enabled` takes one flag name");
-    return fmt::format("fitz::Any(fitz::flag(fitz::from_any<fitz::Str>({}, {})))", code[0], pos(at));
-  }
-  if (method == "list") {
-    if (!c.args.empty()) return fail("`flags.list` takes no arguments");
-    return "fitz::to_any(fitz::flags_list())";
-  }
-  return fail("`flags` has no method `" + method + "` (is_enabled, list)");
+  if (method == "is_enabled" && code.size() == 1) return fmt::format("fitz::flag({})", code[0]);
+  if (method == "list" && code.empty()) return std::string("fitz::flags_list()");
+  return std::nullopt;
 }
 
 std::string Gen::flag_defaults() {

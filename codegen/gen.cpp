@@ -113,13 +113,7 @@ std::string Gen::sym_ref(SymbolId id) {
       if (boxed_.count(id.index)) return "(*" + local_name(id) + ")";
       return local_name(id);
     case SymbolKind::BuiltinValue:
-      // Built-in values the runtime implements (fitz/db.h); the others are not compiled yet.
-      if (s.name == "db") return "fitz::db_module()";
-      if (s.name == "jwt" || s.name == "hash" || s.name == "auth") {  // fitz/auth.h
-        result_.auth = true;
-        return fmt::format("fitz::auth::{}_module()", s.name);
-      }
-      [[fallthrough]];
+      return builtin_value_ref(s.name, Span{});
     default:
       result_.unsupported.push_back(fmt::format("a reference to `{}` ({})", s.name,
                                                 checker::symbol_kind_name(s.kind)));

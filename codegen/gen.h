@@ -105,6 +105,8 @@ class Gen {
   std::string http_fn_signature(FnId id, const std::string& name);
   std::string status_return(const StatusReturnStmt& s, Span at);
 
+  // ---- built-in modules as the object of `m.member` (emit_modules.cpp)
+  std::string builtin_value_ref(const std::string& name, Span at);
   // ---- observability and flags (emit_observe.cpp)
   std::optional<std::string> builtin_module_of(ExprId object);  // `log`, `flags`, `db`, ...
   std::optional<std::string> observe_call(ExprId id, const CallExpr& c);  // log.* and flags.*

@@ -57,10 +57,10 @@ check "fitz test: rollback before the runtime error propagates (rc $rc): $out" $
 # A statement longer than FITZ_DB_STATEMENT_TIMEOUT_MS is cancelled by a CancelRequest: the server
 # reports "due to user request" (not its own statement_timeout), which the runtime words as the
 # limit; nothing is left running on the server.
-out=$(FITZ_DB_STATEMENT_TIMEOUT_MS=300 "$fitz" run "$here/programs/timeout.fitz" 2>&1); rc=$?
-expect='slow: Err("ERROR: the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (300 ms) and was cancelled (SQLSTATE 57014)")
+out=$(FITZ_DB_STATEMENT_TIMEOUT_MS=1000 "$fitz" run "$here/programs/timeout.fitz" 2>&1); rc=$?
+expect='slow: Err("ERROR: the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (1000 ms) and was cancelled (SQLSTATE 57014)")
 after the cancel: Ok(7)
-transaction: Err("ERROR: the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (300 ms) and was cancelled (SQLSTATE 57014)")
+transaction: Err("ERROR: the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (1000 ms) and was cancelled (SQLSTATE 57014)")
 rows left by the transaction: Ok(0)
 fast: Ok(5)'
 left=$(psql "$FITZ_TEST_DATABASE_URL" -XtAq -c "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'")

@@ -114,9 +114,9 @@ check "a handler whose database does not exist answers 503 (got $body)" $?
 # backend is stopped with SIGSTOP), the connection is closed after a grace period and the
 # handler answers 503 instead of hanging; the pool then serves the next request.
 tport=$(free_port)
-start_service timeout "$tport" FITZ_HTTP_THREADS=1 FITZ_DB_STATEMENT_TIMEOUT_MS=2000 || exit 1
+start_service timeout "$tport" FITZ_HTTP_THREADS=1 FITZ_DB_STATEMENT_TIMEOUT_MS=3000 || exit 1
 body=$(curl -s -w ' %{http_code}' --max-time 20 "http://127.0.0.1:$tport/sleep")
-[[ $body == *'the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (2000 ms) and was cancelled (SQLSTATE 57014)'*' 500' ]]
+[[ $body == *'the statement ran longer than FITZ_DB_STATEMENT_TIMEOUT_MS (3000 ms) and was cancelled (SQLSTATE 57014)'*' 500' ]]
 check "a statement past FITZ_DB_STATEMENT_TIMEOUT_MS is cancelled (got $body)" $?
 curl -s -o "$work/stalled.body" -w '%{http_code}' --max-time 30 "http://127.0.0.1:$tport/sleep" >"$work/stalled.code" &
 stalled_pid=$!

@@ -77,6 +77,21 @@ TEST(DbErrors, UnreachableAndStatementErrorsReadDifferently) {
   EXPECT_TRUE(db_unavailable(error_text(pg::Error::from_server(f))));
 }
 
+// Failing to lease a connection is always "unavailable" (503 from handlers), with the reason kept:
+// a refused password or an unknown database as much as a server that is down.
+TEST(DbErrors, RefusedSessionsAreUnavailable) {
+  pg::NoticeFields f;
+  f.severity = "FATAL";
+  f.code = "28P01";
+  f.message = "password authentication failed for user \"app\"";
+  Str refused = acquire_error_text(pg::Error::from_server(f));
+  EXPECT_EQ(std_of(refused), "database unavailable: FATAL: password authentication failed for user \"app\" (SQLSTATE 28P01)");
+  EXPECT_TRUE(db_unavailable(refused));
+  EXPECT_FALSE(db_unavailable(error_text(pg::Error::from_server(f))));  // a statement's error stays as it is
+  Str down = acquire_error_text(pg::Error::make(pg::ErrorKind::Io, pg::sqlstate::kUnableToConnect, "refused"));
+  EXPECT_EQ(std_of(down), "database unavailable: refused");
+}
+
 template <class T>
 T await_any(const Any& task) {
   return block_on(from_any<Task<T>>(task));

@@ -37,6 +37,20 @@ void Gen::emit_struct_defs() {
       std::string names;
       for (const auto& f : info.fields) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", f.name);
       line(fmt::format("static constexpr const char* fitz_field_names[] = {{{}}};", names));
+      // `@hidden` fields: JSON of an instance held as Any leaves them out too (any_boxes.h).
+      std::string hidden;
+      bool any_hidden = false;
+      const Ast& decl_ast = graph_.get(info.module).ast;
+      for (const auto& f : info.fields) {
+        bool h = false;
+        if (info.decl.valid())
+          for (const FieldDecl& fd : decl_ast.get(info.decl).fields)
+            if (fd.name.text == f.name)
+              for (const Decorator& d : fd.decorators) h |= d.name.text == "hidden";
+        any_hidden |= h;
+        hidden += fmt::format("{}{}", hidden.empty() ? "" : ", ", h ? "true" : "false");
+      }
+      if (any_hidden) line(fmt::format("static constexpr bool fitz_field_hidden[] = {{{}}};", hidden));
     }
     std::string tie;
     for (const auto& f : info.fields) {

@@ -36,6 +36,7 @@ Any AnyObj::call(const Any*, size_t, SourcePos pos) const { unsupported(*this, "
 bool AnyObj::get_field(const char*, Any*) const { return false; }
 bool AnyObj::set_field(const char*, const Any&, SourcePos) { return false; }
 bool AnyObj::call_method(const char*, const Any*, size_t, SourcePos, Any*) { return false; }
+bool AnyObj::visit_fields(FieldVisitor&) const { return false; }
 Task<Any> AnyObj::await_any() const { unsupported(*this, ".await"); }
 
 void RangeBox::show(Buf& b, bool q) const { Show<Range>::write(b, v, q); }

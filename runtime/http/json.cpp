@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "http/internal.h"
 
@@ -156,7 +158,24 @@ void JsonEncode<Any>::write(JsonWriter& w, const Any& v) {
       JsonEncode<Bytes>::write(w, r.value());
       return;
     }
-    default: {  // structs: their display form as a string is the honest fallback
+    default: {
+      // A user type instance held as Any: the object its static type's encoder writes (fields
+      // in declaration order, `@hidden` ones left out). Other boxes (DateTime, connections)
+      // are written as their display form, a string.
+      struct Fields final : fitz::detail::FieldVisitor {
+        std::vector<std::pair<const char*, Any>> list;
+        void field(const char* name, const Any& value) override { list.emplace_back(name, value); }
+      };
+      Fields f;
+      if (o->visit_fields(f)) {
+        w.begin_object();
+        for (const auto& [name, value] : f.list) {
+          w.key(Text(name, __builtin_strlen(name)));
+          write(w, value);
+        }
+        w.end_object();
+        return;
+      }
       Buf b;
       fitz::show(b, v);
       w.value(Text(b.data(), b.size()));

@@ -21,6 +21,14 @@ namespace detail {
 
 enum class ObjKind : uint8_t { List, Map, Tuple, Result, Range, Bytes, Fn, Struct, Task };
 
+// Receives the fields of a user type instance, in declaration order (AnyObj::visit_fields).
+struct FieldVisitor {
+  virtual void field(const char* name, const Any& value) = 0;
+
+ protected:
+  ~FieldVisitor() = default;
+};
+
 // The box interface. Containers implement the element protocol they support; the defaults
 // raise a runtime error naming the operation and the type (any.cpp).
 struct AnyObj {
@@ -53,6 +61,9 @@ struct AnyObj {
   virtual bool get_field(const char* name, Any* out) const;
   virtual bool set_field(const char* name, const Any& v, SourcePos pos);
   virtual bool call_method(const char* name, const Any* args, size_t n, SourcePos pos, Any* out);
+  // Every field a serialiser may write (`@hidden` ones skipped); false for boxes that are not
+  // user type instances (JSON then writes their display form).
+  virtual bool visit_fields(FieldVisitor& v) const;
   // Future
   virtual Task<Any> await_any() const;
 };

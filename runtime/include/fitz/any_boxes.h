@@ -140,6 +140,23 @@ template <class T> struct StructBox final : AnyObj {
      ...);
     return found;
   }
+  bool visit_fields(FieldVisitor& fv) const override {
+    if (!v) return false;
+    const T& obj = *v;
+    auto fields = obj.fitz_fields();
+    visit_at(fields, fv, std::make_index_sequence<std::tuple_size_v<decltype(fields)>>{});
+    return true;
+  }
+  template <class Tup, size_t... I> static void visit_at(const Tup& t, FieldVisitor& fv, std::index_sequence<I...>) {
+    // Types with `@hidden` fields say which (fitz_field_hidden); those are never serialised.
+    ((hidden_field(I) ? void() : fv.field(field_name<T>(I), to_any(std::get<I>(t)))), ...);
+  }
+  static bool hidden_field(size_t i) {
+    if constexpr (requires { T::fitz_field_hidden; })
+      return T::fitz_field_hidden[i];
+    else
+      return ((void)i, false);
+  }
   bool set_field(const char* name, const Any& x, SourcePos pos) override {
     auto fields = v->fitz_fields();
     return set_at(fields, name, x, pos, std::make_index_sequence<std::tuple_size_v<decltype(fields)>>{});

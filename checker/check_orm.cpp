@@ -111,6 +111,16 @@ orm::QueryEnv OrmModels::env(ModuleId module) {
   env.class_of = [tir, ts](ExprId e) {
     return e.index < tir->expr_types.size() ? class_of_type(*ts, tir->type_of(e)) : orm::ValueClass::Unknown;
   };
+  env.table_of_value = [this, tir, ts](ExprId e) -> const orm::TableModel* {
+    if (e.index >= tir->expr_types.size()) return nullptr;
+    TypeId t = tir->type_of(e);
+    return t.valid() && ts->kind(t) == TypeKind::Struct ? table(ts->struct_of(t)) : nullptr;
+  };
+  env.table_of_query = [this, tir, ts](ExprId e) -> const orm::TableModel* {
+    if (e.index >= tir->expr_types.size()) return nullptr;
+    TypeId t = tir->type_of(e);
+    return t.valid() ? table(orm_query_row(*ts, t)) : nullptr;
+  };
   return env;
 }
 
@@ -274,6 +284,7 @@ std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, c
     else if (m == "insert") want = i == 0 ? db : row_t;
     else if (m == "bulk_insert") want = i == 0 ? ts.list(row_t) : db;
     else if (m == "update") want = i == 0 ? db : ts.map(ts.str(), ts.any());
+    else if (m == "merge_jsonb") want = i == 0 ? db : i == 1 ? ts.str() : ts.map(ts.str(), ts.any());
     else want = i == 0 ? db : TypeId();
     if (want.valid() && ts.kind(want) == TypeKind::Fn) {
       ClosureTyper(ck, row).run(a, ts.fn_result(want));
@@ -309,6 +320,44 @@ std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, c
   return ts.future(ts.result(value, ts.str()));
 }
 
+// `row.rel(db)` / `row.rel()` on a row of a `@table` type (see orm::find_navigation): the
+// children (List<T>), the child (T?) or the parent (T), or a query to extend (Query<T>).
+std::optional<TypeId> check_orm_navigation(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f, TypeId obj) {
+  TypeStore& ts = *ck.types_;
+  if (ts.kind(obj) != TypeKind::Struct) return std::nullopt;
+  StructId sid = ts.struct_of(obj);
+  if (ts.struct_info(sid).method(f.field.text)) return std::nullopt;
+  OrmModels models(ck.prog_, ck.graph_);
+  const orm::TableModel* owner = models.table(sid);
+  std::optional<orm::Navigation> nav = owner ? orm::find_navigation(*owner, f.field.text) : std::nullopt;
+  if (!nav) return std::nullopt;
+  std::optional<StructId> db_sid = ck.builtins_->nominal("DbConn");
+  TypeId db = db_sid ? ts.struct_type(*db_sid) : ts.any();
+  std::string what = fmt::format("`{}.{}`", ts.struct_info(sid).name, f.field.text);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    ExprId a = c.args[i].value;
+    TypeId got = ck.check_expr(a, i == 0 ? db : TypeId());
+    if (i == 0 && !ts.is_dynamic(got) && !ck.coerce(a, got, db)) ck.arg_mismatch(a, i, c.args[i].name, what, db, got);
+  }
+  ck.set_type(c.callee, ts.any());
+  orm::PlanResult plan = models.plan(ck.mod_, e);
+  if (plan.error) {
+    Diagnostic& d = ck.error(diag_kind_of(plan.error->code), plan.error->span, plan.error->message);
+    if (!plan.error->hint.empty()) d.with_hint(plan.error->hint);
+  }
+  const orm::TableModel* target = models.table_named(nav->target);
+  StructId tsid;
+  for (uint32_t i = 0; i < ts.struct_count() && target; ++i)
+    if (!ts.struct_info(StructId(i)).builtin && models.table(StructId(i)) == target) tsid = StructId(i);
+  if (!tsid.valid()) return plan.error ? ts.error() : ts.any();
+  if (c.args.empty()) return query_type(ck, tsid);
+  TypeId row_t = ts.struct_type(tsid);
+  TypeId value = !nav->relation || nav->relation->kind == orm::RelationKind::BelongsTo ? row_t
+                 : nav->relation->kind == orm::RelationKind::HasOne                    ? ts.nullable(row_t)
+                                                                                      : ts.list(row_t);
+  return ts.future(ts.result(value, ts.str()));
+}
+
 }  // namespace
 
 std::optional<TypeId> check_orm_static_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f,
@@ -320,7 +369,7 @@ std::optional<TypeId> check_orm_static_call(Checker& ck, ExprId e, const CallExp
 
 std::optional<TypeId> check_orm_query_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f, TypeId obj) {
   StructId row = orm_query_row(*ck.types_, obj);
-  if (!row.valid()) return std::nullopt;
+  if (!row.valid()) return check_orm_navigation(ck, e, c, f, obj);
   return check_orm_call(ck, e, c, f, row, false);
 }
 

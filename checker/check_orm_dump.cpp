@@ -32,11 +32,18 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
   OrmModels models(program, graph);
   orm::QueryEnv env = models.env(module);
   std::vector<std::pair<uint32_t, std::string>> entries;
+  // Calls that are the object of another call's method are steps inside a longer chain; only
+  // the outermost call of a chain is planned (a builder there is a query kept as a value).
+  std::vector<bool> inner(m.ast.exprs.size());
+  for (const frontend::Expr& x : m.ast.exprs)
+    if (auto* c = std::get_if<frontend::CallExpr>(&x.data))
+      if (auto* f = std::get_if<frontend::FieldExpr>(&m.ast.get(c->callee).data))
+        if (f->object.index < inner.size()) inner[f->object.index] = true;
   for (uint32_t i = 0; i < m.ast.exprs.size(); ++i) {
     ExprId e(i);
     if (!std::holds_alternative<frontend::CallExpr>(m.ast.get(e).data)) continue;
     orm::PlanResult r = orm::plan_query(env, e);
-    if (!r.is_orm || r.builder) continue;
+    if (!r.is_orm || (r.builder && inner[i])) continue;
     const auto& call = std::get<frontend::CallExpr>(m.ast.get(e).data);
     const auto& callee = std::get<frontend::FieldExpr>(m.ast.get(call.callee).data);
     frontend::LineCol lc = file.line_col(callee.field.span.begin);
@@ -51,6 +58,25 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
       for (size_t k = 0; k < ps.size(); ++k)
         out += fmt::format("  ${} = {}\n", k + 1, describe(ps[k], file.slice(m.ast.get(ps[k].expr).span)));
     };
+    auto text_of = [&](frontend::ExprId x) { return file.slice(m.ast.get(x).span); };
+    if (r.builder || p.dynamic) {
+      out += r.builder ? fmt::format("  query value, from {}\n", p.dynamic ? text_of(p.root) : std::string_view("the table"))
+                       : fmt::format("  extends the query value {}\n", text_of(p.root));
+      if (r.builder && (!p.preloads.empty() || !p.group_keys.empty()))
+        out += "  not compiled: `group_by` and `preload` need the whole query in one expression\n";
+      static constexpr std::string_view kinds[] = {"where", "order_by", "limit", "offset"};
+      for (const orm::Fragment& fr : p.fragments) {
+        out += fmt::format("  {}: {}\n", kinds[fr.kind], fr.sql.empty() ? "$1" : fr.sql);
+        params(fr.params);
+      }
+      if (r.builder) {
+        entries.emplace_back(callee.field.span.begin, std::move(out));
+        continue;
+      }
+      static constexpr std::string_view shapes[] = {"select", "first", "count", "aggregate", "write"};
+      out += fmt::format("  then ({}), the head:\n", shapes[static_cast<int>(p.shape)]);
+    }
+    if (p.maybe) out += "  no row: null\n";
     if (p.update_map.valid()) {
       std::string cols;
       for (const auto& c : p.update_columns) cols += (cols.empty() ? "" : " | ") + c.column + c.cast;

@@ -9,11 +9,9 @@
 
 namespace fitz::codegen {
 
-namespace {
-
 // A lambda that builds the struct of `table` from a DbRow: columns by name, other fields from
 // their defaults.
-std::string decoder(Gen& g, StructId sid, const orm::TableModel& table) {
+std::string orm_row_decoder(Gen& g, StructId sid, const orm::TableModel& table) {
   const checker::StructInfo& si = g.types_.struct_info(sid);
   std::string name = g.struct_name(sid);
   std::string body = fmt::format("[](const fitz::Any& _row, fitz::SourcePos _pos) {{ auto _o = fitz::make<{}>(); ", name);
@@ -27,7 +25,7 @@ std::string decoder(Gen& g, StructId sid, const orm::TableModel& table) {
   return body + "return _o; }";
 }
 
-StructId struct_of_table(Gen& g, checker::OrmModels& models, std::string_view type_name) {
+StructId orm_struct_of_table(Gen& g, checker::OrmModels& models, std::string_view type_name) {
   for (uint32_t i = 0; i < g.types_.struct_count(); ++i) {
     const checker::StructInfo& si = g.types_.struct_info(StructId(i));
     if (!si.builtin && si.name == type_name && models.table(StructId(i))) return StructId(i);
@@ -35,50 +33,55 @@ StructId struct_of_table(Gen& g, checker::OrmModels& models, std::string_view ty
   return StructId();
 }
 
-}  // namespace
+std::string orm_param_value(Gen& g, const orm::SqlParam& sp) {
+  ExprId e = sp.expr;
+  std::string code = g.expr_raw(e);
+  switch (sp.form) {
+    case orm::ParamForm::LikeContains: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Contains))", code);
+    case orm::ParamForm::LikePrefix: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Prefix))", code);
+    case orm::ParamForm::LikeSuffix: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Suffix))", code);
+    case orm::ParamForm::Field: {
+      // Navigation: the key (or FK) field of the row the query starts from.
+      TypeId t = g.tir_->type_of(e);
+      const checker::FieldInfo* f = g.types_.kind(t) == checker::TypeKind::Struct
+                                        ? g.types_.struct_info(g.types_.struct_of(t)).field(sp.field)
+                                        : nullptr;
+      if (f) return fmt::format("fitz::to_any<{}>(({})->fld_{})", g.cpp_type(f->type), code, sp.field);
+      return fmt::format("fitz::any_field(fitz::to_any({}), {}, fitz::SourcePos{{}})", code, cpp_quoted(sp.field));
+    }
+    default: break;
+  }
+  return fmt::format("fitz::to_any<{}>({})", g.cpp_type(g.tir_->type_of(e)), code);
+}
 
 std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
   if (g.tir_->call_of(id)) return std::nullopt;
   checker::OrmModels models(g.prog_, g.graph_);
   orm::PlanResult r = models.plan(g.mod_, id);
   if (!r.is_orm) return std::nullopt;
-  if (r.builder || !r.plan) {
-    g.result_.unsupported.push_back("a query that does not end in a terminal (all, first, count, ...)");
+  if (!r.plan) {
+    g.result_.unsupported.push_back("an ORM query the checker rejected");
     return "fitz::Any()";
   }
   const orm::QueryPlan& p = *r.plan;
+  if (r.builder) return emit_orm_query_value(g, id, p);
+  if (p.dynamic) return emit_orm_query_terminal(g, id, p, models);
   if (!p.preloads.empty() && p.terminal != orm::Terminal::All) {
     g.result_.unsupported.push_back("`preload` before a terminal other than `all`");
     return "fitz::Any()";
   }
-  StructId sid = struct_of_table(g, models, p.table->type_name);
+  StructId sid = orm_struct_of_table(g, models, p.table->type_name);
   if (!sid.valid()) return std::nullopt;
   Span at = g.ast_->get(id).span;
   std::string pos = g.pos(at);
-  const Ast& ast = *g.ast_;
   bool insert = p.terminal == orm::Terminal::Insert;
   bool bulk = p.terminal == orm::Terminal::BulkInsert;
-  if (bulk) {
-    g.result_.unsupported.push_back("`bulk_insert` in compiled queries");
-    return "fitz::Any()";
-  }
 
   // Operands in source order: the database, then the row (insert) or the parameters.
   std::vector<Gen::Child> children;
   children.push_back(Gen::child_of(&g, p.db_arg));
-  auto value_of = [&g, &ast](const orm::SqlParam& sp) {
-    ExprId e = sp.expr;
-    std::string code = g.expr_raw(e);
-    switch (sp.form) {
-      case orm::ParamForm::LikeContains: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Contains))", code);
-      case orm::ParamForm::LikePrefix: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Prefix))", code);
-      case orm::ParamForm::LikeSuffix: return fmt::format("fitz::to_any(fitz::orm::like_param({}, fitz::orm::Like::Suffix))", code);
-      default: break;
-    }
-    (void)ast;
-    return fmt::format("fitz::to_any<{}>({})", g.cpp_type(g.tir_->type_of(e)), code);
-  };
-  if (insert) {
+  auto value_of = [&g](const orm::SqlParam& sp) { return orm_param_value(g, sp); };
+  if (insert || bulk) {
     children.push_back(Gen::child_of(&g, p.row_arg));
   } else {
     for (const orm::SqlParam& sp : p.params) children.push_back(Gen::Child{[&value_of, sp] { return value_of(sp); }, sp.expr});
@@ -93,6 +96,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
     return "fitz::List<fitz::Any>{" + s + "}";
   };
   std::string sql = cpp_quoted(p.sql);
+  auto decoder = orm_row_decoder;
   switch (p.terminal) {
     case orm::Terminal::All:
     case orm::Terminal::Count:
@@ -113,7 +117,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
                                        decoder(g, sid, *p.table), pos);
         const checker::StructInfo& si = g.types_.struct_info(sid);
         for (const orm::Preload& pl : p.preloads) {
-          StructId child = struct_of_table(g, models, pl.target->type_name);
+          StructId child = orm_struct_of_table(g, models, pl.target->type_name);
           if (!child.valid()) return std::nullopt;
           const checker::StructInfo& ci = g.types_.struct_info(child);
           std::string child_cpp = fmt::format("fitz::Ref<{}>", g.struct_name(child));
@@ -138,6 +142,9 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       return fmt::format("fitz::orm::aggregate({}, {}, {}, {}, {})", db, sql, param_list(1),
                          cpp_quoted(orm::terminal_name(p.terminal)), pos);
     case orm::Terminal::First:
+      if (p.maybe)
+        return fmt::format("fitz::orm::maybe<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
+                           decoder(g, sid, *p.table), pos);
       return fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
                          decoder(g, sid, *p.table), pos);
     case orm::Terminal::Update:
@@ -153,6 +160,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       }
       [[fallthrough]];
     case orm::Terminal::Delete:
+    case orm::Terminal::MergeJsonb:
       return fmt::format("fitz::orm::exec({}, {}, {}, {})", db, sql, param_list(1), pos);
     case orm::Terminal::Insert: {
       const checker::StructInfo& si = g.types_.struct_info(sid);
@@ -170,6 +178,18 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       std::string without = fmt::format("fitz::orm::one<{}>({}, {}, {}, {}, {})", row_cpp, db, cpp_quoted(p.sql_without_key),
                                         fields(p.params_without_key), dec, pos);
       return fmt::format("({{ auto _r = {}; _r->fld_{} == 0 ? {} : {}; }})", code[1], p.key_field, without, with_key);
+    }
+    case orm::Terminal::BulkInsert: {
+      // Each row adds one value to every column's array, in the order of the statement's $n.
+      const checker::StructInfo& si = g.types_.struct_info(sid);
+      std::string cols;
+      for (size_t i = 0; i < p.params.size(); ++i) {
+        const checker::FieldInfo* f = si.field(p.params[i].field);
+        if (!f) return std::nullopt;
+        cols += fmt::format("_c[{}].push_back(fitz::to_any<{}>(_r->fld_{})); ", i, g.cpp_type(f->type), f->name);
+      }
+      return fmt::format("fitz::orm::bulk_insert<{}>({}, {}, {}, {}, [](const {}& _r, std::vector<std::vector<fitz::Any>>& _c) {{ {}}}, {})",
+                         row_cpp, db, sql, code[1], p.params.size(), row_cpp, cols, pos);
     }
     default: break;
   }

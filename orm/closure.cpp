@@ -318,6 +318,24 @@ class Translator {
       Piece p = bind(c.args[0].value);
       return bool_piece(fmt::format("({} @> {}::jsonb)", cs, p.sql));
     }
+    // jsonb paths: `#>` keeps the value as jsonb (has_path), `#>>` reads it as text.
+    if (is_json && (m == "path_text" || m == "path_int" || m == "has_path")) {
+      if (!argc(1)) return std::nullopt;
+      ExprId a = c.args[0].value;
+      if (!std::holds_alternative<ListExpr>(ast_.get(a).data) && !is_captured_chain(a))
+        return untranslatable(ast_.get(a).span, fmt::format("this `{}` argument (a list of keys)", m));
+      Piece p = bind(a);
+      if (m == "has_path") return bool_piece(fmt::format("(({} #> {}::text[]) IS NOT NULL)", cs, p.sql));
+      if (m == "path_int") return Piece{fmt::format("(({} #>> {}::text[])::bigint)", cs, p.sql), PieceKind::Numeric};
+      return Piece{fmt::format("({} #>> {}::text[])", cs, p.sql), PieceKind::Text};
+    }
+    // Full-text rank, for `order_by(fn(d) => -d.body.rank(q))`.
+    if (is_text && m == "rank") {
+      if (!argc(1)) return std::nullopt;
+      auto p = arg(0);
+      if (!p) return std::nullopt;
+      return Piece{fmt::format("ts_rank(to_tsvector({}), to_tsquery({}))", cs, p->sql), PieceKind::Numeric};
+    }
     if (is_json && m == "get") {
       if (!argc(1)) return std::nullopt;
       auto p = arg(0);

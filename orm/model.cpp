@@ -176,8 +176,10 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       continue;
     }
     // A struct-typed sibling of a `@belongs_to` column is the preloadable parent: not a column.
-    if (shape.kind == FieldShape::Struct || (shape.kind == FieldShape::List && shape.elem == FieldShape::Struct))
+    if (shape.kind == FieldShape::Struct || (shape.kind == FieldShape::List && shape.elem == FieldShape::Struct)) {
+      if (shape.kind == FieldShape::Struct) t.parents.push_back(ParentField{field, shape.struct_name});
       continue;
+    }
     Column c;
     c.field = field;
     c.field_index = i;

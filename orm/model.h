@@ -62,6 +62,13 @@ struct Index {
   std::string method;  // `using=`
 };
 
+// A struct-typed field beside a `@belongs_to` column (`user: User?`): not a column; it names
+// the parent for preloading and for navigation (`post.user(db)`).
+struct ParentField {
+  std::string field;
+  std::string target;  // the struct's type name
+};
+
 struct TableModel {
   std::string type_name;
   std::string schema;  // empty: the search path's
@@ -69,6 +76,7 @@ struct TableModel {
   std::vector<Column> columns;     // in field order; virtual fields are not columns
   std::vector<Relation> relations;
   std::vector<Index> indexes;
+  std::vector<ParentField> parents;
 
   const Column* column_of_field(std::string_view field) const;
   const Relation* relation_of_field(std::string_view field) const;

@@ -59,6 +59,11 @@ struct QueryEnv {
   // A table model by type name (relation targets), or null.
   std::function<const TableModel*(std::string_view type_name)> table_named;
   std::function<ValueClass(frontend::ExprId)> class_of;
+  // The table model when the expression is a row of a `@table` type (navigation), else null.
+  std::function<const TableModel*(frontend::ExprId)> table_of_value;
+  // The row's table model when the expression is a query value (`Query<T>`, e.g. a variable
+  // holding `User.where(..)`), else null.
+  std::function<const TableModel*(frontend::ExprId)> table_of_query;
 };
 
 // Translates the body of a one-parameter lambda into a SQL expression against `table`.
@@ -73,7 +78,9 @@ frontend::ExprId closure_body(const frontend::Ast& ast, const frontend::FnDecl& 
 Translated translate_closure(const QueryEnv& env, const TableModel& table, frontend::ExprId lambda,
                              std::vector<SqlParam>& params, bool order_key = false);
 
-enum class Terminal : uint8_t { All, First, Count, Update, Delete, Sum, Avg, Min, Max, Insert, BulkInsert };
+enum class Terminal : uint8_t {
+  All, First, Count, Update, Delete, Sum, Avg, Min, Max, Insert, BulkInsert, MergeJsonb,
+};
 std::string_view terminal_name(Terminal t);
 
 struct Preload {
@@ -83,6 +90,33 @@ struct Preload {
   std::string fk_field;        // the child's field that points at the parent
   bool many = true;            // has_many (List) or has_one (T?)
   std::string sql;             // SELECT .. WHERE "fk" = ANY($1)
+};
+
+// Navigation from a row: `user.posts(db)` (has_many: the children), `user.profile(db)` (has_one:
+// the child or null), `post.user_id(db)` or `post.user(db)` (belongs_to: the parent, through
+// its FK column or a struct-typed sibling field naming the parent type).
+struct Navigation {
+  const Relation* relation = nullptr;
+  std::string target;  // the related type's name
+};
+std::optional<Navigation> find_navigation(const TableModel& owner, std::string_view method);
+
+// One step of a query kept as a value (`let qb = User.where(..)`, `qb = qb.order_by(..)`): its
+// SQL numbered from $1 on its own. The runtime (fitz::orm::Query) joins the steps, renumbering
+// each fragment's placeholders after those before it; values still only travel as parameters.
+struct Fragment {
+  enum Kind : uint8_t { Where, Order, Limit, Offset };
+  Kind kind = Where;
+  std::string sql;               // Where/Order; empty for Limit/Offset (bound as one parameter)
+  std::vector<SqlParam> params;
+};
+// How the runtime assembles a terminal over a query value: the head and what may follow.
+enum class Shape : uint8_t {
+  Select,     // head WHERE .. ORDER BY .. LIMIT .. OFFSET ..
+  First,      // the same with LIMIT 1
+  Count,      // head is the table: COUNT(*), through a subquery when ordered or paged
+  Aggregate,  // head WHERE ..; ordering or paging is an error
+  Write,      // head WHERE ..; no `where` at all, ordering or paging is an error
 };
 
 struct QueryPlan {
@@ -108,6 +142,15 @@ struct QueryPlan {
   frontend::ExprId update_map;
   std::string update_prefix;  // UPDATE "t" SET
   std::vector<UpdateColumn> update_columns;
+  bool maybe = false;  // has_one navigation: no row is null, not an Err
+  // A query value extended (`qb.where(..)`, `qb.all(db)`): `root` is the value, `fragments` the
+  // steps after it. For a terminal, `sql` and `params` are the head (numbered first) and
+  // `shape` says how the runtime completes it. A builder plan (PlanResult::builder) always
+  // lists its steps as fragments, starting from `root` or from an empty query.
+  bool dynamic = false;
+  frontend::ExprId root;
+  std::vector<Fragment> fragments;
+  Shape shape = Shape::Select;
 };
 
 // What `plan_query` found at an expression.

@@ -37,6 +37,38 @@ status=$?
 [[ $status == 0 ]] || cat "$work/log"
 check "posts.fitz preload: one batched query for the children (rc $rc) $(cat "$work/diff")" $status
 
+# Navigation: one constant statement per call, the row's key or FK bound as $1.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/navigation.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/navigation.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  grep -q '\] SELECT "id", "author_id", "title", "year" FROM "orm_e2e_nav_books" WHERE "author_id" = \$1$' "$work/log" &&
+  grep -q '\] SELECT "id", "author_id", "text" FROM "orm_e2e_nav_bios" WHERE "author_id" = \$1 LIMIT 1$' "$work/log" &&
+  grep -q '\] SELECT "id", "name" FROM "orm_e2e_nav_authors" WHERE "id" = \$1 LIMIT 1$' "$work/log" &&
+  grep -q '\] SELECT "id", "author_id", "title", "year" FROM "orm_e2e_nav_books" WHERE ("author_id" = \$1) AND ("year" >= \$2) ORDER BY "year" DESC$' "$work/log"
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "navigation.fitz: children, child or null, parent, queries from a row (rc $rc) $(cat "$work/diff")" $status
+
+# Queries kept in variables: the fragments joined and renumbered; values stay parameters.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/query_values.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/query_values.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  grep -q '\] SELECT "id", "name", "age", "active" FROM "orm_e2e_qv_users" WHERE "active" AND ("name" LIKE \$1) AND ("age" >= \$2) ORDER BY "name"$' "$work/log" &&
+  grep -q '\] SELECT "id", "name", "age", "active" FROM "orm_e2e_qv_users" ORDER BY "id" LIMIT \$1 OFFSET \$2$' "$work/log" &&
+  grep -q '\] UPDATE "orm_e2e_qv_users" SET "active" = \$1 WHERE ("age" >= \$2) AND "active"$' "$work/log" &&
+  ! grep -q "'1'='1" "$work/log" && ! grep -q '\] DELETE FROM "orm_e2e_qv_users" ORDER' "$work/log"
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "query_values.fitz: queries kept in variables (rc $rc) $(cat "$work/diff")" $status
+
+# bulk_insert: 2500 rows in three statements of one array per column; jsonb forms and rank.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/bulk_json.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/bulk_json.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  [[ $(grep -c '\] INSERT INTO "orm_e2e_bulk_docs" ("title", "score", "even", "note") SELECT \* FROM unnest(\$1::text\[\], \$2::float8\[\], \$3::bool\[\], \$4::text\[\])$' "$work/log") == 3 ]] &&
+  grep -q '\] UPDATE "orm_e2e_bulk_settings" SET "meta" = "meta" || \$1::jsonb WHERE ("name" = \$2)$' "$work/log" &&
+  ! grep -q "x'); --" "$work/log"
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "bulk_json.fitz: bulk_insert in batches, merge_jsonb, jsonb paths, rank (rc $rc) $(cat "$work/diff")" $status
+
 # fitz db on a scratch database: diff, migrate, status across two versions of the types.
 schema=$here/schema
 admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }

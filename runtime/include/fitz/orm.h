@@ -154,7 +154,7 @@ struct UpdateColumn {
 
 template <class M>
 Task<Result<int64_t, Str>> update_map(Any conn, const char* prefix, const char* where, List<Any> params,
-                                      M changes, std::initializer_list<UpdateColumn> columns, SourcePos pos) {
+                                      M changes, std::vector<UpdateColumn> columns, SourcePos pos) {
   using R = Result<int64_t, Str>;
   std::string set;
   size_t n = params.vec().size();
@@ -179,3 +179,5 @@ Task<Result<int64_t, Str>> update_map(Any conn, const char* prefix, const char* 
 }
 
 }  // namespace fitz::orm
+
+#include "fitz/orm_query.h"

@@ -1,5 +1,6 @@
 // The SQL that ORM chains compile to, straight from the orm library: table models built from
 // parsed `@table` types, closures translated with `$n` parameters, errors at sub-expressions.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -31,6 +32,15 @@ constexpr std::string_view kModels = R"fitz(
     title: Str = ""
     score: Float = 0.0
     user: User? = null
+}
+@table("profiles") type Profile {
+    @primary id: Int = 0
+    @belongs_to("User") owner_id: Int = 0
+    bio: Str = ""
+}
+@table("accounts") type Account {
+    @primary id: Int = 0
+    @has_one("Profile", via="owner_id") profile: Profile? = null
 }
 )fitz";
 
@@ -69,6 +79,21 @@ struct Fixture {
       return table_named(std::get<NameRef>(ast.get(e).data).name.text);
     };
     env.table_named = [this](std::string_view n) { return table_named(n); };
+    // Stand-ins for the checker's types: `u_*` names a User row, `p_*` a Post row, `a_*` an
+    // Account row, `q_*` a query value over User.
+    auto row_named = [this](ExprId e, std::string_view prefix) {
+      auto* n = std::get_if<NameRef>(&ast.get(e).data);
+      return n && n->name.text.starts_with(prefix);
+    };
+    env.table_of_value = [this, row_named](ExprId e) -> const TableModel* {
+      if (row_named(e, "u_")) return table_named("User");
+      if (row_named(e, "p_")) return table_named("Post");
+      if (row_named(e, "a_")) return table_named("Account");
+      return nullptr;
+    };
+    env.table_of_query = [this, row_named](ExprId e) -> const TableModel* {
+      return row_named(e, "q_") ? table_named("User") : nullptr;
+    };
     env.class_of = [this](ExprId e) {
       const Expr& x = ast.get(e);
       if (std::holds_alternative<IntLit>(x.data)) return ValueClass::Int;
@@ -269,6 +294,104 @@ TEST(OrmQuery, UntranslatableFormsPointAtTheSubExpression) {
   err("u.age == s_name", "u.age == s_name", OrmErrorCode::TypeMismatch);
   err("u.name.to_upper() == s_n", "to_upper", OrmErrorCode::Untranslatable);
   err("u.age ^ 2 == 0", "^", OrmErrorCode::Untranslatable);
+}
+
+constexpr std::string_view kPostCols = "\"id\", \"user_id\", \"title\", \"score\"";
+constexpr std::string_view kUserCols =
+    "\"id\", \"full_name\", \"email\", \"age\", \"active\", \"nick\", \"tags\", \"meta\", \"created_at\"";
+
+TEST(OrmQuery, NavigationLoadsChildrenChildAndParent) {
+  EXPECT_EQ(sql("u_ana.posts(db)\n"), fmt::format("SELECT {} FROM \"app\".\"posts\" WHERE \"user_id\" = $1", kPostCols));
+  EXPECT_EQ(sql("p_x.user_id(db)\n"), fmt::format("SELECT {} FROM \"users\" WHERE \"id\" = $1 LIMIT 1", kUserCols));
+  // The struct-typed sibling of the FK column names the same parent.
+  EXPECT_EQ(sql("p_x.user(db)\n"), fmt::format("SELECT {} FROM \"users\" WHERE \"id\" = $1 LIMIT 1", kUserCols));
+  Fixture f("a_acc.profile(db)\n");
+  PlanResult r = f.plan();
+  ASSERT_TRUE(r.plan) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.plan->sql, "SELECT \"id\", \"owner_id\", \"bio\" FROM \"profiles\" WHERE \"owner_id\" = $1 LIMIT 1");
+  EXPECT_TRUE(r.plan->maybe);
+  ASSERT_EQ(r.plan->params.size(), 1u);
+  EXPECT_EQ(r.plan->params[0].form, ParamForm::Field);
+  EXPECT_EQ(r.plan->params[0].field, "id");
+  EXPECT_EQ(f.text(f.ast.get(r.plan->params[0].expr).span), "a_acc");
+  Fixture g("p_x.user_id(db)\n");
+  EXPECT_EQ(g.plan().plan->params[0].field, "user_id");
+}
+
+TEST(OrmQuery, NavigationBuilderStartsAChainFilteredOnTheForeignKey) {
+  Fixture f("u_ana.posts().where(fn(p) => p.score > 1.5).order_by(fn(p) => -p.id).limit(3).all(db)\n");
+  PlanResult r = f.plan();
+  ASSERT_TRUE(r.plan) << (r.error ? r.error->message : "");
+  EXPECT_FALSE(r.plan->dynamic);
+  EXPECT_EQ(r.plan->sql, fmt::format("SELECT {} FROM \"app\".\"posts\" WHERE (\"user_id\" = $1) AND (\"score\" > $2) "
+                                     "ORDER BY \"id\" DESC LIMIT 3",
+                                     kPostCols));
+  EXPECT_EQ(r.plan->params[0].form, ParamForm::Field);
+  // The navigation filter counts as a `where` for writes.
+  EXPECT_EQ(sql("u_ana.posts().delete(db)\n"), "DELETE FROM \"app\".\"posts\" WHERE (\"user_id\" = $1)");
+  EXPECT_EQ(sql("p_x.user_id()\n"), "error: `user_id` loads the parent row: it takes the database connection");
+  EXPECT_EQ(sql("u_ana.posts(db).all(db)\n"), "error: `posts(db)` runs the query; write `posts()` to extend it");
+  EXPECT_EQ(sql("u_ana.posts().insert(db, p)\n"), "error: `insert` is called on the table, not on a query");
+  Fixture b("u_ana.posts()\n");
+  PlanResult br = b.plan();
+  ASSERT_TRUE(br.plan && br.builder);
+  ASSERT_EQ(br.plan->fragments.size(), 1u);
+  EXPECT_EQ(br.plan->fragments[0].sql, "(\"user_id\" = $1)");
+}
+
+TEST(OrmQuery, QueryValuesPlanEachStepAsAFragmentNumberedFromOne) {
+  Fixture b("User.where(fn(u) => u.active).where(fn(u) => u.age > i_a and u.name == s_n).order_by(fn(u) => -u.age)"
+            ".offset(i_o)\n");
+  PlanResult br = b.plan();
+  ASSERT_TRUE(br.plan && br.builder) << (br.error ? br.error->message : "");
+  EXPECT_FALSE(br.plan->dynamic);
+  ASSERT_EQ(br.plan->fragments.size(), 4u);
+  EXPECT_EQ(br.plan->fragments[0].sql, "\"active\"");
+  EXPECT_EQ(br.plan->fragments[1].sql, "((\"age\" > $1) AND (\"full_name\" = $2))");
+  EXPECT_EQ(br.plan->fragments[1].params.size(), 2u);
+  EXPECT_EQ(br.plan->fragments[2].sql, "\"age\" DESC");
+  EXPECT_EQ(br.plan->fragments[3].kind, Fragment::Offset);
+  EXPECT_EQ(b.text(b.ast.get(br.plan->fragments[3].params[0].expr).span), "i_o");
+
+  Fixture f("q_users.where(fn(u) => u.age > i_a).limit(5).all(db)\n");
+  PlanResult r = f.plan();
+  ASSERT_TRUE(r.plan) << (r.error ? r.error->message : "");
+  EXPECT_TRUE(r.plan->dynamic);
+  EXPECT_EQ(f.text(f.ast.get(r.plan->root).span), "q_users");
+  EXPECT_EQ(r.plan->shape, Shape::Select);
+  EXPECT_EQ(r.plan->sql, fmt::format("SELECT {} FROM \"users\"", kUserCols));
+  ASSERT_EQ(r.plan->fragments.size(), 2u);
+  EXPECT_EQ(r.plan->fragments[0].sql, "(\"age\" > $1)");
+  EXPECT_EQ(r.plan->fragments[1].kind, Fragment::Limit);
+
+  // Heads of the other terminals: their own parameters come first.
+  Fixture u("q_users.update(db, {\"age\": i_a})\n");
+  ASSERT_TRUE(u.plan().plan);
+  EXPECT_EQ(u.plan().plan->sql, "UPDATE \"users\" SET \"age\" = $1");
+  EXPECT_EQ(u.plan().plan->shape, Shape::Write);
+  EXPECT_EQ(sql("q_users.count(db)\n"), "\"users\"");
+  EXPECT_EQ(sql("q_users.delete(db)\n"), "DELETE FROM \"users\"");
+  EXPECT_EQ(sql("q_users.sum(fn(u) => u.age * i_k, db)\n"), "SELECT SUM((\"age\" * $1))::float8 AS \"sum\" FROM \"users\"");
+  EXPECT_EQ(sql("q_users.group_by(fn(u) => u.age).count(db)\n"),
+            "error: `group_by` needs the whole query in one expression, from the table to its terminal");
+  EXPECT_EQ(sql("q_users.insert(db, u)\n"), "error: `insert` is called on the table, not on a query");
+}
+
+TEST(OrmQuery, MergeJsonbJsonPathsAndRank) {
+  EXPECT_EQ(sql("User.where(fn(u) => u.id == i_id).merge_jsonb(db, \"meta\", patch)\n"),
+            "UPDATE \"users\" SET \"meta\" = \"meta\" || $1::jsonb WHERE (\"id\" = $2)");
+  EXPECT_EQ(sql("User.merge_jsonb(db, \"meta\", patch)\n"), "error: `merge_jsonb` without `where` would change every row of `users`");
+  EXPECT_EQ(sql("User.where(fn(u) => true).merge_jsonb(db, \"name\", patch)\n"), "error: table `users` has no Map column `name`");
+  EXPECT_EQ(sql("User.where(fn(u) => u.meta.path_text([\"a\", \"b\"]) == s_x and u.meta.path_int(keys) > 2 and "
+                "u.meta.has_path([\"c\"])).count(db)\n"),
+            "SELECT COUNT(*) FROM \"users\" WHERE ((((\"meta\" #>> $1::text[]) = $2) AND (((\"meta\" #>> $3::text[])::bigint) > $4)) "
+            "AND ((\"meta\" #> $5::text[]) IS NOT NULL))");
+  EXPECT_EQ(sql("User.order_by(fn(u) => -u.name.rank(s_q)).all(db)\n"),
+            fmt::format("SELECT {} FROM \"users\" ORDER BY ts_rank(to_tsvector(\"full_name\"), to_tsquery($1)) DESC", kUserCols));
+  EXPECT_EQ(sql("User.where(fn(u) => u.meta.path_text(helper()) == s_x).all(db)\n"),
+            "error: this `path_text` argument (a list of keys) cannot be translated to SQL");
+  EXPECT_EQ(sql("User.where(fn(u) => u.age.rank(s_q) > 0).all(db)\n"),
+            "error: the method `rank` on column `age` (Int) cannot be translated to SQL");
 }
 
 TEST(OrmQuery, NotAnOrmChain) {

@@ -186,10 +186,10 @@ const std::vector<BuiltinEntry> kEntries = {
   {"DbRow", "get_float", "(column: Str) -> Result<Float>", "A Float column, or Err.", false, false, "fitz_row_get_float"},
   {"DbRow", "get_bool", "(column: Str) -> Result<Bool>", "A Bool column, or Err.", false, false, "fitz_row_get_bool"},
   {"DbRow", "len", "() -> Int", "Number of columns.", false, false, "fitz_row_len"},
-  {"WsConn", "recv", "() -> Future<Result<Any>>", "The next message from the client, or Err when it closed.", true, false, "fitz_ws_recv"},
-  {"WsConn", "send", "(message: Any) -> Future<Null>", "Sends a message to this client.", true, false, "fitz_ws_send"},
-  {"WsConn", "broadcast", "(message: Any) -> Future<Null>", "Sends a message to every client of this endpoint.", true, false, "fitz_ws_broadcast_conn"},
-  {"WsConn", "close", "() -> Future<Null>", "Closes the connection.", true, false, "fitz_ws_close"},
+  {"WsConn<T, U>", "recv", "() -> Future<Result<T>>", "The next message from the client decoded as `In` (the body decoder), or Err: the reason a message is not an `In` (the connection stays open), or \"connection closed\".", true, false, "fitz_ws_recv"},
+  {"WsConn<T, U>", "send", "(message: U) -> Future<Null>", "Sends an `Out` message to this client (JSON text; Bytes as a binary frame).", true, false, "fitz_ws_send"},
+  {"WsConn<T, U>", "broadcast", "(message: U) -> Future<Null>", "Sends an `Out` message to every client of this endpoint, the sender included.", true, false, "fitz_ws_broadcast_conn"},
+  {"WsConn<T, U>", "close", "() -> Future<Null>", "Closes the connection.", true, false, "fitz_ws_close"},
   {"Secret", "expose", "() -> Str", "The secret's value.", false, false, "fitz_secret_expose"},
   {"JwtModule", "encode", "(claims: Map<Str, Any>, key: Str, alg?: Str) -> Str", "A signed JSON Web Token of `claims` (claims keep their JSON types). `alg`: HS256 (default), HS384, HS512 with a secret, RS256 or ES256 with a PEM private key.", false, false, "fitz_jwt_encode"},
   {"JwtModule", "decode", "(token: Str, key: Str, alg?: Str) -> Result<Map<Str, Any>>", "The claims of a token signed with `alg` (HS256 by default; RS256 / ES256 with a PEM public key), or Err: bad format or signature, another algorithm or `none`, `exp` passed, `nbf` ahead, a revoked `jti`.", false, false, "fitz_jwt_decode"},
@@ -242,7 +242,7 @@ const std::vector<BuiltinNominal> kNominals = {
   {"UuidModule", {}, false, false, "The UUID module: `Uuid.v4()`."},
   {"DbConn", {}, true, false, "A pooled Postgres connection."},
   {"DbRow", {}, true, false, "One row of a query result."},
-  {"WsConn", {}, true, true, "A WebSocket connection: WsConn<In> or WsConn<In, Out>."},
+  {"WsConn", {}, true, true, "A WebSocket connection: WsConn<In, Out> receives In and sends Out messages; WsConn<T> is WsConn<T, T>; WsConn<Bytes> uses binary frames."},
   {"Secret", {}, true, true, "A value that prints as *** and is never serialised."},
   {"Date", {}, true, false, "A calendar date."},
   {"DateTime", {}, true, false, "A point in time (UTC)."},
@@ -332,7 +332,7 @@ class SigReader {
     if (name == "Future" && args.size() == 1) return types_.future(args[0]);
     if (name == "Result" && args.size() == 1) return types_.result(args[0], types_.str());
     if (name == "Result" && args.size() == 2) return types_.result(args[0], args[1]);
-    if (auto s = b_.nominal(name)) return types_.struct_type(*s);
+    if (auto s = b_.nominal(name)) return args.empty() ? types_.struct_type(*s) : types_.struct_type(*s, args);
     return TypeId();
   }
 

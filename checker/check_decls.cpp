@@ -407,7 +407,22 @@ TypeId Checker::resolve_type(TypeExprId id) {
           }
         } else if (auto nom = builtins_->nominal(nm)) {
           bool generic = builtins_->nominal_is_generic(*nom);
-          result = generic || want_args(0, 0) ? types_->struct_type(*nom) : types_->error();
+          if (nm == "WsConn") {
+            // WsConn<In, Out> keeps its message types (recv gives In, send takes Out); WsConn<T>
+            // is WsConn<T, T> and a bare WsConn takes and gives Any.
+            if (args.size() > 2) {
+              error(DiagKind::TypeArgumentCount, name.span,
+                    fmt::format("type `WsConn` takes one or two type arguments (`WsConn<In>`, `WsConn<In, Out>`), "
+                                "received {}",
+                                args.size()));
+            } else {
+              TypeId in = args.empty() ? types_->any() : args[0];
+              TypeId pair[] = {in, args.size() == 2 ? args[1] : in};
+              result = types_->struct_type(*nom, pair);
+            }
+          } else {
+            result = generic || want_args(0, 0) ? types_->struct_type(*nom) : types_->error();
+          }
         } else {
           std::vector<std::string_view> cands = {"Int", "Float", "Bool", "Str", "Null", "Any", "Bytes",
                                                  "Range", "List", "Map", "Result", "Future"};

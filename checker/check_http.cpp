@@ -292,6 +292,13 @@ void Checker::check_http_fn(FnId id) {
   for (const Decorator& dec : d.decorators) {
     if (dec.name.text == "middleware" && dec.args.size() == 1 && !dec.args[0].name) {
       check_middleware_arg(dec.args[0].value, info);
+      bool ws = std::any_of(d.decorators.begin(), d.decorators.end(), [](const Decorator& x) { return x.name.text == "ws"; });
+      TypeId t = tir_->type_of(dec.args[0].value);
+      // An upgrade has no response to wrap or rewrite: only the before kind applies to `@ws`.
+      if (ws && (types_->kind(t) != TypeKind::Fn || types_->fn_params(t).size() != 1))
+        error(DiagKind::MiddlewareSignature, span_of(dec.args[0].value),
+              "only a before middleware `fn(req: Request)` applies to a `@ws` endpoint")
+            .with_hint("the upgrade request goes through before middleware; after, around and `cors` do not apply");
     } else if (dec.name.text == "healthz" || dec.name.text == "readyz") {
       if (!d.params.empty())
         error(DiagKind::HealthCheckSignature, d.params.front().span,

@@ -2,6 +2,7 @@
 // Every relation here is structural over interned ids, so checking never compares strings.
 #include "checker/types.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace fitz::checker {
@@ -68,6 +69,9 @@ TypeId TypeStore::tuple(std::span<const TypeId> elems) { return intern(TypeKind:
 TypeId TypeStore::result(TypeId ok, TypeId err) { TypeId a[] = {ok, err}; return intern(TypeKind::Result, 0, a); }
 TypeId TypeStore::future(TypeId v) { TypeId a[] = {v}; return intern(TypeKind::Future, 0, a); }
 TypeId TypeStore::struct_type(StructId id) { return intern(TypeKind::Struct, id.index, {}); }
+TypeId TypeStore::struct_type(StructId id, std::span<const TypeId> args) {
+  return intern(TypeKind::Struct, id.index, args);
+}
 TypeId TypeStore::module(ModuleId id) { return intern(TypeKind::Module, id.index, {}); }
 TypeId TypeStore::var(uint32_t n) { return intern(TypeKind::Var, n, {}); }
 
@@ -240,6 +244,14 @@ void TypeStore::display_into(TypeId t, std::string& out) const {
     case TypeKind::Struct: {
       uint32_t s = payload(t);
       out += s < structs_.size() ? structs_[s].name : "?";
+      if (a.empty()) return;
+      // WsConn<T, T> reads as it is usually written: WsConn<T>.
+      bool same = std::all_of(a.begin(), a.end(), [&](TypeId x) { return x == a[0]; });
+      if (same && kind(a[0]) == TypeKind::Any) return;
+      out += "<";
+      if (same) display_into(a[0], out);
+      else list_args(a);
+      out += ">";
       return;
     }
     case TypeKind::Module: {
@@ -275,7 +287,9 @@ bool TypeStore::compatible(TypeId actual, TypeId expected) const {
     case TypeKind::Result:
     case TypeKind::Future:
     case TypeKind::Tuple:
-    case TypeKind::Fn: {
+    case TypeKind::Fn:
+    case TypeKind::Struct: {
+      if (ka == TypeKind::Struct && payload(actual) != payload(expected)) return false;
       auto aa = args(actual), ae = args(expected);
       if (aa.size() != ae.size()) return false;
       for (size_t i = 0; i < aa.size(); ++i)
@@ -295,6 +309,9 @@ ConvKind TypeStore::conversion(TypeId actual, TypeId expected) const {
   if (ka == TypeKind::Any) return ConvKind::FromAny;
   if (ke == TypeKind::Nullable && ka != TypeKind::Nullable) return ConvKind::WrapNullable;
   if (ka == TypeKind::Int && ke == TypeKind::Float) return ConvKind::IntToFloat;
+  // One nominal with other type arguments (WsConn<Msg> where WsConn<Any> is expected): the same
+  // run-time value.
+  if (ka == TypeKind::Struct && ke == TypeKind::Struct) return ConvKind::None;
   return ConvKind::Structural;
 }
 

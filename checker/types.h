@@ -113,6 +113,8 @@ class TypeStore {
   TypeId future(TypeId value);
   TypeId fn(std::span<const TypeId> params, TypeId result);
   TypeId struct_type(StructId id);
+  // A built-in generic nominal with its type arguments (WsConn<In, Out>).
+  TypeId struct_type(StructId id, std::span<const TypeId> args);
   TypeId module(ModuleId id);
   TypeId var(uint32_t n);
 

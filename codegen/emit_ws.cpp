@@ -1,10 +1,9 @@
 // WebSocket endpoints: `@ws("/path")` handlers become endpoints of a fitz::ws::Hub next to the
-// App (runtime/ws/README.md). The checker types `WsConn` methods loosely (`recv` gives
-// `Result<Any>`, `send` takes Any), so the message types come from the handler's annotation
-// `WsConn<In, Out>`: `recv` decodes In with the request-body decoder and hands it over as Any
-// (a wrong message is an Err with the reason, the connection stays open), and sends encode the
+// App (runtime/ws/README.md). The checker types `WsConn<In, Out>` methods: `recv` gives
+// Result<In> (the endpoint decodes In with the request-body decoder; a wrong message is an Err
+// with the reason and the connection stays open), `send`/`broadcast` take Out and encode the
 // argument's static type. A `WsConn` value is `fzws::Conn`: the runtime handle plus its
-// endpoint's decoder.
+// endpoint's decoder and encoders.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -90,6 +89,23 @@ inline fitz::Task<fitz::Result<fitz::Any, fitz::Str>> recv(Conn c) {
   if (!m.is_ok()) co_return fitz::Result<fitz::Any, fitz::Str>(fitz::Err(m.error()));
   co_return c.dec ? c.dec(m.value()) : decode_bytes(m.value());
 }
+// `recv` as the checker types it: Result<In>. The endpoint decoded the message as its In type
+// (a malformed one is already an Err with the reason); a helper that takes `WsConn<Any>` gets
+// it as Any.
+template <class T> fitz::Task<fitz::Result<T, fitz::Str>> recv_as(Conn c) {
+  fitz::Task<fitz::Result<fitz::Any, fitz::Str>> t = recv(c);
+  fitz::Result<fitz::Any, fitz::Str> m = co_await t;
+  if (!m.is_ok()) co_return fitz::Result<T, fitz::Str>(fitz::Err(m.error()));
+  if constexpr (std::is_same_v<T, fitz::Any>) {
+    co_return fitz::Result<T, fitz::Str>(fitz::Ok(m.value()));
+  } else {
+    T v{};
+    if (!fitz::try_from_any<T>(m.value(), &v)) {
+      co_return fitz::Result<T, fitz::Str>(fitz::Err(fitz::Str::lit("message: not of the connection's type")));
+    }
+    co_return fitz::Result<T, fitz::Str>(fitz::Ok(std::move(v)));
+  }
+}
 template <class T> fitz::Task<fitz::Null> send(Conn c, T v) {
   fitz::Bytes b;
   if (as_bytes(v, &b)) c.c.send_bytes(b);
@@ -174,6 +190,13 @@ void Gen::collect_ws() {
         r.out = r.in;
         if (conn->args.size() > 1 && conn->args[1].index < tir.type_exprs.size() && tir.type_exprs[conn->args[1].index].valid())
           r.out = tir.type_exprs[conn->args[1].index];
+        // Before-middleware runs on the upgrade request like on any route: its adapter
+        // (emit_http.cpp) is generated for every function in http_fns_.
+        for (const Decorator& mw : d.decorators) {
+          if (mw.name.text != "middleware" || mw.args.size() != 1) continue;
+          if (auto fn = middleware_fn(m, mw.args[0].value))
+            if (std::find(http_fns_.begin(), http_fns_.end(), *fn) == http_fns_.end()) http_fns_.push_back(*fn);
+        }
         ws_routes_.push_back(std::move(r));
       }
     }
@@ -199,7 +222,7 @@ std::optional<std::string> Gen::ws_call(ExprId id, const CallExpr& c, const Call
     if (!has_ws()) return fmt::format("((void)({}), (void)({}), fitz::Null{{}})", parts[0], parts[1]);
     return fmt::format("fzws::broadcast_path({}, {})", parts[0], parts[1]);
   }
-  if (entry.receiver != "WsConn" || !has_ws()) return std::nullopt;
+  if (entry.receiver.substr(0, 6) != "WsConn" || !has_ws()) return std::nullopt;
   auto* fe = std::get_if<FieldExpr>(&ast_->get(c.callee).data);
   if (!fe) return std::nullopt;
   std::vector<Child> children = {child_of(this, fe->object)};
@@ -207,6 +230,13 @@ std::optional<std::string> Gen::ws_call(ExprId id, const CallExpr& c, const Call
   auto parts = sequence(children);
   std::string args;
   for (const auto& p : parts) args += (args.empty() ? "" : ", ") + p;
+  if (entry.name == "recv") {
+    // `recv` gives the connection's In type (WsConn<In, Out>), decoded by the endpoint.
+    TypeId in = types_.any();
+    TypeId conn = tir_->type_of(fe->object);
+    if (types_.kind(conn) == TypeKind::Struct && !types_.args(conn).empty()) in = types_.args(conn)[0];
+    return fmt::format("fzws::recv_as<{}>({})", cpp_type(in), args);
+  }
   return fmt::format("fzws::{}({})", entry.name, args);
 }
 
@@ -242,7 +272,25 @@ void Gen::emit_ws_serve() {
     // @authenticated / @admin / @requires: the auth guard (emit_auth.h) checks the upgrade
     // request, bearer subprotocol included; its 401 / 403 is an HTTP answer, never a 101.
     AuthRoute guard = r.guarded ? auth_route(*this, r.module, r.fn) : AuthRoute();
-    std::string tail = "});";
+    // `@middleware(f)` of the before kind, in decorator order, ahead of the auth guard (which
+    // runs as the route's handler or as the last before step): a middleware may answer the
+    // upgrade request itself (401, 429, ...) and the client never gets a 101.
+    std::string befores;
+    for (const Decorator& d : ast_->get(r.fn).decorators) {
+      if (d.name.text != "middleware" || d.args.size() != 1) continue;
+      auto mw = middleware_fn(mod_, d.args[0].value);
+      const FnInfo* mi = mw ? &prog_.modules[mw->module.index].fns[mw->fn.index] : nullptr;
+      if (!mi || mi->params.size() != 1 || !mi->symbol.valid()) {
+        const SourceFile& file = sources_.file(d.span.file);
+        LineCol at = file.line_col(d.span.begin);
+        result_.not_compiled.push_back(fmt::format(
+            "{}:{}:{}: error: only a before middleware `fn(req: Request)` applies to a `@ws` upgrade", file.path(),
+            at.line, at.col));
+        continue;
+      }
+      befores += fmt::format(".before(&fzmb_{}_{})", mw->module.index, prog_.symbol(mi->symbol).name);
+    }
+    std::string tail = "})" + befores + ";";
     if (guard.guarded && guard.need.empty()) continue;  // refused (no usable provider)
     if (guard.guarded && info.params.size() == 2 && guard.user_param != 1) {
       const SourceFile& file = sources_.file(r.ws->span.file);
@@ -259,7 +307,7 @@ void Gen::emit_ws_serve() {
                        cpp_quoted(r.path), guard.need));
     } else {
       line(fmt::format("hub.endpoint({}, [](fitz::ws::Conn c) -> fitz::Task<fitz::Null> {{", cpp_quoted(r.path)));
-      if (guard.guarded) tail = fmt::format("}}).before({});", auth_before(guard));
+      if (guard.guarded) tail = fmt::format("}}){}.before({});", befores, auth_before(guard));
     }
     // The connection and the handler's task are named: GCC 12 may destroy a temporary in a
     // co_await operand twice (here, a second release of the session).

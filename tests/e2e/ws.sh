@@ -36,6 +36,19 @@ out=$(ws "$port" /echo 'send:not json' recv close)
 [[ $out == 'text {"error":"message: '* ]]; check "malformed JSON is an Err: $out" $?
 out=$(ws "$port" /echo 'send:{"text":"a","extra":1}' recv close)
 [[ $out == *"unknown field"* || $out == *"extra"* ]]; check "unknown field is an Err: $out" $?
+# WsConn<Msg, Reply>: recv gives a Msg (a bad message is an Err), send takes a Reply.
+out=$(ws "$port" /typed 'send:{"text":"hi","n":7}' recv 'send:{"n":1}' recv close)
+expect_out "typed recv and send" 'text {"echo":"HI","len":7}
+text {"echo":"message: missing field '"'"'text'"'"'","len":-1}' "$out"
+# A user type held as Any is sent as its JSON object.
+out=$(ws "$port" /held recv recv closed)
+expect_out "structs held as Any are JSON" 'text {"echo":"boxed","len":5}
+text [{"text":"a","n":0},{"text":"b","n":2}]
+closed 1000' "$out"
+# @middleware on a @ws endpoint: the before middleware answers the upgrade.
+expect_out "ws middleware refuses the upgrade" 'http 403' "$(ws "$port" /keyed)"
+expect_out "ws middleware lets the upgrade through" 'text {"text":"in","n":0}' \
+  "$(ws "$port" /keyed --auth 'Key open-sesame' 'send:{"text":"in"}' recv close)"
 status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/echo")
 expect_out "plain GET on a ws path" 426 "$status"
 

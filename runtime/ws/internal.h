@@ -126,6 +126,8 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   bool on_loop() const;
   bool enqueue(PayloadPtr p);
+  void drain_incoming();
+  void close_too_slow();  // 1008: the client does not read fast enough
   void begin_close(int code, Str reason);
   void on_accept(beast::error_code ec);
   void do_read();
@@ -146,6 +148,11 @@ class Session : public std::enable_shared_from_this<Session> {
   asio::steady_timer kill_timer_;
   std::deque<PayloadPtr> outbox_;
   size_t outbox_bytes_ = 0;
+  // Messages sent from other threads wait here for this loop, bounded like the outbox: a loop
+  // that falls behind its broadcasters must not let one posted handler per message pile up.
+  std::mutex incoming_mu_;
+  std::deque<PayloadPtr> incoming_;
+  bool incoming_overflow_ = false;
   std::deque<Message> inbox_;
   std::coroutine_handle<> waiter_;
   bool writing_ = false, reading_ = false, ended_ = false, registered_ = false;

@@ -142,8 +142,39 @@ void Session::wake() {
 bool Session::send(PayloadPtr p) {
   if (on_loop()) return enqueue(std::move(p));
   if (!open.load()) return false;  // an early answer; enqueue on the loop decides for real
-  asio::post(ws_.get_executor(), [self = shared_from_this(), p = std::move(p)]() mutable { self->enqueue(std::move(p)); });
-  return true;
+  bool schedule = false, accepted = true;
+  {
+    std::lock_guard<std::mutex> lock(incoming_mu_);
+    if (incoming_overflow_) return false;
+    if (int64_t(incoming_.size()) >= hub_->cfg.max_outbox_messages) {
+      // The loop is this far behind: the client cannot be kept up to date. The drain closes it.
+      incoming_overflow_ = true;
+      incoming_.clear();
+      schedule = true;
+      accepted = false;
+    } else {
+      incoming_.push_back(std::move(p));
+      schedule = incoming_.size() == 1;  // otherwise a drain is already on its way
+    }
+  }
+  if (schedule) asio::post(ws_.get_executor(), [self = shared_from_this()]() { self->drain_incoming(); });
+  return accepted;
+}
+
+void Session::drain_incoming() {
+  std::deque<PayloadPtr> batch;
+  bool overflow;
+  {
+    std::lock_guard<std::mutex> lock(incoming_mu_);
+    batch.swap(incoming_);
+    overflow = incoming_overflow_;
+  }
+  if (overflow) {
+    if (!closing_ && !ended_) close_too_slow();
+    return;
+  }
+  for (PayloadPtr& p : batch)
+    if (!enqueue(std::move(p))) break;
 }
 
 bool Session::enqueue(PayloadPtr p) {
@@ -151,19 +182,23 @@ bool Session::enqueue(PayloadPtr p) {
   const WsConfig& cfg = hub_->cfg;
   if (int64_t(outbox_.size()) + 1 > cfg.max_outbox_messages ||
       int64_t(outbox_bytes_ + p->data.size()) > cfg.max_outbox_bytes) {
-    hub_->closed_slow.fetch_add(1);
-    // Drop what is queued (the message being written stays, Beast owns it), then close.
-    while (outbox_.size() > (writing_ ? 1u : 0u)) {
-      outbox_bytes_ -= outbox_.back()->data.size();
-      outbox_.pop_back();
-    }
-    begin_close(1008, Str::lit("client too slow: outbox full"));
+    close_too_slow();
     return false;
   }
   outbox_bytes_ += p->data.size();
   outbox_.push_back(std::move(p));
   if (!writing_ && open) do_write();
   return true;
+}
+
+void Session::close_too_slow() {
+  hub_->closed_slow.fetch_add(1);
+  // Drop what is queued (the message being written stays, Beast owns it), then close.
+  while (outbox_.size() > (writing_ ? 1u : 0u)) {
+    outbox_bytes_ -= outbox_.back()->data.size();
+    outbox_.pop_back();
+  }
+  begin_close(1008, Str::lit("client too slow: outbox full"));
 }
 
 void Session::do_write() {

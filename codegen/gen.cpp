@@ -87,6 +87,10 @@ GenResult Gen::run() {
   emit_inits();
   emit_main();
   if (result_.auth) out_.insert(out_.find('\n') + 1, "#include <fitz/auth.h>\n");
+  if (orm_json_) {
+    out_.insert(out_.find('\n') + 1, "#include <fitz/orm_json.h>\n");
+    result_.http = true;
+  }
   result_.cpp = std::move(out_);
   return std::move(result_);
 }

@@ -200,6 +200,9 @@ class Gen {
   GenOptions options_;
   checker::TypeStore& types_;
   GenResult result_;
+  // A row decoder reads a jsonb column: <fitz/orm_json.h> is included and the HTTP runtime (its
+  // JSON reader) linked.
+  bool orm_json_ = false;
 
   // The module and function being emitted.
   ModuleId mod_;

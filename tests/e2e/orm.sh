@@ -69,6 +69,12 @@ status=$?
 [[ $status == 0 ]] || cat "$work/log"
 check "bulk_json.fitz: bulk_insert in batches, merge_jsonb, jsonb paths, rank (rc $rc) $(cat "$work/diff")" $status
 
+# Map (jsonb) and List fields read back into the struct by insert RETURNING, first and all.
+out=$("$fitz" run "$here/jsonb_read.fitz" 2>&1); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/jsonb_read.out" <(printf '%s\n' "$out") >"$work/diff"
+status=$?
+check "jsonb_read.fitz: jsonb and array fields decoded into the struct (rc $rc) $(cat "$work/diff")" $status
+
 # fitz db on a scratch database: diff, migrate, status across two versions of the types.
 schema=$here/schema
 admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }

@@ -130,7 +130,8 @@ std::unique_ptr<PendingCheck> analyze_through(const fs::path& target, const fs::
   a.diagnostics.assign(p->load_diagnostics.begin(), p->load_diagnostics.end());
   a.check_ms = p->check_ms;
   a.elapsed_ms = ms_between(p->start, Clock::now());
-  if (!p->focus.valid() || continue_analysis(*p, session, 0)) return nullptr;
+  // Without a focus in the graph, the whole check now.
+  if (continue_analysis(*p, session, 0)) return nullptr;
   return p;
 }
 

@@ -318,7 +318,7 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
   }
   if (unit.pending) {
     if (!complete) {
-      publish_focus(unit);
+      publish_focus(unit, start);
       return;
     }
     workspace_.complete(unit);
@@ -363,8 +363,7 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
   workspace_.drop_retired();
 }
 
-void Server::publish_focus(Unit& unit) {
-  auto start = Clock::now();
+void Server::publish_focus(Unit& unit, Clock::time_point start) {
   if (published_focus_[unit.key] == unit.generation) return;
   published_focus_[unit.key] = unit.generation;
   const Analysis& a = *unit.analysis;

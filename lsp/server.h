@@ -25,7 +25,9 @@ namespace fitz::lsp {
 struct ServerOptions {
   std::ostream* log = nullptr;     // where log lines go (nullptr: nowhere)
   double slow_request_ms = 50;     // requests slower than this are logged
-  double min_debounce_ms = 5;
+  // Quick analyses need no debounce: edits queued meanwhile are handled first anyway, and an
+  // analysis with a newer edit of its unit queued is dropped.
+  double min_debounce_ms = 0;
   double max_debounce_ms = 200;
 };
 
@@ -62,7 +64,7 @@ class Server {
   // a project's check may stop after the focus file, whose diagnostics are then published alone
   // (the rest follows from run_background).
   void analyse_and_publish(Unit& unit, bool complete);
-  void publish_focus(Unit& unit);
+  void publish_focus(Unit& unit, Clock::time_point start);
   // Sends one file's diagnostics unless the last message for it said the same.
   void publish(const std::string& uri, const Analysis& a, const std::vector<const frontend::Diagnostic*>& diags,
                const std::string& unit_key);

@@ -242,6 +242,18 @@ TEST_F(Recheck, CheckThroughTheFocusFirstThenTheRest) {
   names = analyse();
   EXPECT_TRUE(names.count("mid.fitz") && names.count("top.fitz") && names.count("main.fitz"));
   expect_fresh("interface change carried to the dependents");
+
+  // A focus the project does not load (a buffer outside src/): everything is checked at once.
+  replace("mid.fitz", "fn origin()", "fn origin2()");
+  Unit* project = nullptr;
+  for (Unit* un : ws_.units())
+    if (un->project) project = un;
+  ASSERT_NE(project, nullptr);
+  fs::path outside = root_ / "notes.fitz";
+  ws_.refresh(*project, &outside);
+  EXPECT_FALSE(project->pending);
+  for (const auto& t : project->analysis->program.modules) EXPECT_TRUE(t.checked);
+  expect_fresh("focus outside the project");
 }
 
 TEST_F(Recheck, RandomEditsCheckedThroughRandomFilesEqualAFreshCheck) {

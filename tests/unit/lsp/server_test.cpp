@@ -135,13 +135,15 @@ TEST(Server, CancelledRequestIsAnsweredWithRequestCancelled) {
   send({{"jsonrpc", "2.0"}, {"id", 8}, {"method", "workspace/symbol"}, {"params", {{"query", "x"}}}});
   send({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "shutdown"}});
   send(note("exit", nullptr));
-  std::istringstream in(input);
-  std::ostringstream out;
-  Transport t(in, out);
-  Server s(t, ServerOptions{});
+  // The detached reader thread may still be in its last read (the end of the input) when run()
+  // returns, so what it reads through outlives the test (left allocated on purpose).
+  auto* in = new std::istringstream(input);
+  auto* out = new std::ostringstream;
+  auto* t = new Transport(*in, *out);
+  Server s(*t, ServerOptions{});
   EXPECT_EQ(s.run(), 0);
   std::map<int, json> answers;
-  for (const json& m : parse_frames(out.str()))
+  for (const json& m : parse_frames(out->str()))
     if (m.contains("id") && m["id"].is_number()) answers[m["id"].get<int>()] = m;
   ASSERT_TRUE(answers.count(7));
   ASSERT_TRUE(answers[7].contains("error")) << answers[7].dump();

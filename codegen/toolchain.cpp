@@ -95,7 +95,9 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
   for (auto& [inc, lib] : candidates) {
     std::error_code ec;
     if (!fs::exists(inc / "fitz" / "runtime.h", ec) || !fs::exists(lib, ec)) continue;
-    RuntimeLocation loc{inc, lib, {}};
+    RuntimeLocation loc;
+    loc.include_dir = inc;
+    loc.library = lib;
     // The Postgres `db` module sits beside the runtime; archives only contribute what a
     // program references, and --as-needed drops OpenSSL from programs that never use it.
     fs::path db = lib.parent_path() / "libfitz_db.a", pg = lib.parent_path() / "libfitz_pg.a";

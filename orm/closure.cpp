@@ -161,6 +161,11 @@ class Translator {
     return false;
   }
 
+  static bool is_text(const Piece& p) {
+    return p.kind == PieceKind::Text || (p.kind == PieceKind::Column && p.column->shape.kind == FieldShape::Str) ||
+           (p.kind == PieceKind::Value && p.value == ValueClass::Str);
+  }
+
   std::optional<Piece> on(ExprId, const Expr& x, const BinaryExpr& b) {
     auto l = piece(b.lhs);
     if (!l) return std::nullopt;
@@ -183,6 +188,12 @@ class Translator {
       case BinaryOp::Div: op = "/"; kind = PieceKind::Numeric; break;
       case BinaryOp::Mod: op = "%"; kind = PieceKind::Numeric; break;
       default: return untranslatable(b.op_span, fmt::format("the operator `{}`", spelling(b.op)));
+    }
+    // Str `+` is concatenation: SQL `||`, each bound value typed text so the server does not
+    // have to guess (and `+` on text is no operator at all).
+    if (b.op == BinaryOp::Add && (is_text(*l) || is_text(*r))) {
+      auto operand = [](const Piece& p) { return p.kind == PieceKind::Value ? p.sql + "::text" : p.sql; };
+      return Piece{fmt::format("({} || {})", operand(*l), operand(*r)), PieceKind::Text};
     }
     bool equality = b.op == BinaryOp::Eq || b.op == BinaryOp::Ne;
     // `= NULL` is never true in SQL: null checks become IS [NOT] NULL.

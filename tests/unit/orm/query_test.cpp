@@ -208,6 +208,11 @@ TEST(OrmQuery, ClosureForms) {
   EXPECT_EQ(where("u.name.matches(q)"), "(to_tsvector(\"full_name\") @@ to_tsquery($1))");
   EXPECT_EQ(where("u.id == filter.user.id"), "(\"id\" = $1)");
   EXPECT_EQ(where("true"), "TRUE");
+  // Str `+` concatenates (`||`), with bound values typed text; Int `+` stays arithmetic.
+  EXPECT_EQ(where("u.name == s_a + s_b"), "(\"full_name\" = ($1::text || $2::text))");
+  EXPECT_EQ(where("u.name + \"!\" == s_a"), "((\"full_name\" || $1::text) = $2)");
+  EXPECT_EQ(where("u.name == s_a + u.email + s_b"), "(\"full_name\" = (($1::text || \"email\") || $2::text))");
+  EXPECT_EQ(where("u.age == i_a + i_b"), "(\"age\" = ($1 + $2))");
 }
 
 TEST(OrmQuery, LikePatternsAreParametersWithAnEscapingForm) {

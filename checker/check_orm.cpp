@@ -260,6 +260,21 @@ class ClosureTyper {
   std::string_view name_;
 };
 
+// A builder chain `e` holding `group_by` or `preload` that no further step continues (kept in a
+// variable, passed or returned): the span of its last such step. Query values are fragments
+// joined at run time (orm_query.h), which have no grouped or preloaded form.
+std::optional<Span> step_kept_as_value(const Ast& ast, ExprId e) {
+  for (const Expr& x : ast.exprs)
+    if (auto* f = std::get_if<FieldExpr>(&x.data); f && f->object.index == e.index) return std::nullopt;
+  for (ExprId at = e;;) {
+    auto* c = std::get_if<CallExpr>(&ast.get(at).data);
+    auto* f = c ? std::get_if<FieldExpr>(&ast.get(c->callee).data) : nullptr;
+    if (!f) return std::nullopt;
+    if (f->field.text == "group_by" || f->field.text == "preload") return f->field.span;
+    at = f->object;
+  }
+}
+
 std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f, StructId row,
                                      bool on_table) {
   std::string_view m = f.field.text;
@@ -308,6 +323,11 @@ std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, c
     Diagnostic& d = ck.error(diag_kind_of(err.code), err.span, err.message);
     if (!err.hint.empty()) d.with_hint(err.hint);
   }
+  if (builder && plan.plan && !plan.plan->dynamic && (!plan.plan->group_keys.empty() || !plan.plan->preloads.empty()))
+    if (std::optional<Span> step = step_kept_as_value(*ck.ast_, e))
+      ck.error(DiagKind::OrmBadQuery, *step,
+               "`group_by` and `preload` need the whole query in one expression, from the table to its terminal")
+          .with_hint("write e.g. `User.where(..).group_by(..).count(db)` in one chain, or add them where the query ends");
   if (builder) return query_type(ck, row);
   bool grouped = plan.plan && plan.plan->grouped;
   TypeId rows_of_maps = ts.list(ts.map(ts.str(), ts.any()));

@@ -275,6 +275,47 @@ std::optional<Span> step_kept_as_value(const Ast& ast, ExprId e) {
   }
 }
 
+// The root of the builder chain ending at `e`, and whether a step of it is `where`.
+ExprId chain_root(const Ast& ast, ExprId e, bool& has_where) {
+  for (;;) {
+    auto* c = std::get_if<CallExpr>(&ast.get(e).data);
+    auto* f = c ? std::get_if<FieldExpr>(&ast.get(c->callee).data) : nullptr;
+    if (!f) return e;
+    has_where = has_where || f->field.text == "where";
+    e = f->object;
+  }
+}
+
+// Whether the local variable `root` names can be seen to hold a query without `where` on every
+// path: each assignment to a variable of that name in the module is a chain from a `@table`
+// type or from the variable itself with no `where` step. Anything else (a parameter, a
+// pattern binding, a call, navigation) is left to the run-time check.
+bool never_filtered(Checker& ck, ExprId root) {
+  const Ast& ast = *ck.ast_;
+  auto* n = std::get_if<NameRef>(&ast.get(root).data);
+  const Ref& ref = ck.tir_->ref_of(root);
+  if (!n || ref.kind != RefKind::Symbol) return false;
+  const Symbol& var = ck.sym(SymbolId(ref.id));
+  if (var.kind != SymbolKind::Local) return false;
+  bool declared = false;
+  for (const Stmt& st : ast.stmts) {
+    auto* a = std::get_if<AssignStmt>(&st.data);
+    auto* t = a ? std::get_if<NameRef>(&ast.get(a->target).data) : nullptr;
+    if (!t || t->name.text != n->name.text) continue;
+    if (a->compound) return false;
+    declared = declared || ast.get(a->target).span == var.span;
+    bool has_where = false;
+    ExprId from = chain_root(ast, a->value, has_where);
+    if (has_where || from.index == a->value.index) return false;
+    auto* r = std::get_if<NameRef>(&ast.get(from).data);
+    if (!r) return false;
+    if (r->name.text == n->name.text) continue;
+    const Ref& rr = ck.tir_->ref_of(from);
+    if (rr.kind != RefKind::Symbol || ck.sym(SymbolId(rr.id)).kind != SymbolKind::Type) return false;
+  }
+  return declared;
+}
+
 std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, const FieldExpr& f, StructId row,
                                      bool on_table) {
   std::string_view m = f.field.text;
@@ -328,6 +369,15 @@ std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, c
       ck.error(DiagKind::OrmBadQuery, *step,
                "`group_by` and `preload` need the whole query in one expression, from the table to its terminal")
           .with_hint("write e.g. `User.where(..).group_by(..).count(db)` in one chain, or add them where the query ends");
+  if (plan.plan && plan.plan->dynamic &&
+      (m == "update" || m == "delete" || m == "merge_jsonb")) {
+    bool has_where = false;
+    ExprId root = chain_root(*ck.ast_, e, has_where);
+    if (!has_where && never_filtered(ck, root))
+      ck.error(DiagKind::OrmUnfilteredWrite, f.field.span,
+               fmt::format("`{}` on a query that never gets a `where` would change every row", m))
+          .with_hint("add `.where(...)`; to target every row on purpose write `.where(fn(_) => true)`");
+  }
   if (builder) return query_type(ck, row);
   bool grouped = plan.plan && plan.plan->grouped;
   TypeId rows_of_maps = ts.list(ts.map(ts.str(), ts.any()));

@@ -208,5 +208,5 @@ def targets(results):
     cs = fr.get("cold_start_ms") if fr else None
     add("Fitz cold start (exec to first 200)", f"{cs:.0f} ms" if cs is not None else "–", "< 50 ms",
         None if cs is None else cs < 50)
-    return ["## Targets", "", "Each target of the project on this machine, measured in this run:", "",
+    return ["## Targets", "", "Each target of the project on this machine, with the value this report measured:", "",
             "| target | measured | wanted | |", "|---|---|---|---|"] + rows + [""]

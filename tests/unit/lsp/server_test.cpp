@@ -136,10 +136,14 @@ TEST(Server, CancelledRequestIsAnsweredWithRequestCancelled) {
   send({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "shutdown"}});
   send(note("exit", nullptr));
   // The detached reader thread may still be in its last read (the end of the input) when run()
-  // returns, so what it reads through outlives the test (left allocated on purpose).
-  auto* in = new std::istringstream(input);
-  auto* out = new std::ostringstream;
-  auto* t = new Transport(*in, *out);
+  // returns, so what it reads through outlives the test: never freed, and held by statics so
+  // that LeakSanitizer sees it reachable rather than leaked.
+  static std::istringstream* in;
+  static std::ostringstream* out;
+  static Transport* t;
+  in = new std::istringstream(input);
+  out = new std::ostringstream;
+  t = new Transport(*in, *out);
   Server s(*t, ServerOptions{});
   EXPECT_EQ(s.run(), 0);
   std::map<int, json> answers;

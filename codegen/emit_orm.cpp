@@ -9,6 +9,14 @@
 
 namespace fitz::codegen {
 
+std::string orm_update_columns(const orm::QueryPlan& p) {
+  std::string cols;
+  for (const auto& c : p.update_columns)
+    cols += fmt::format("{}{{{}, {}, {}}}", cols.empty() ? "" : ", ", cpp_quoted(c.field), cpp_quoted(c.column),
+                        cpp_quoted(c.cast));
+  return cols;
+}
+
 // A lambda that builds the struct of `table` from a DbRow: columns by name, other fields from
 // their defaults.
 std::string orm_row_decoder(Gen& g, StructId sid, const orm::TableModel& table) {
@@ -153,10 +161,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
                          decoder(g, sid, *p.table), pos);
     case orm::Terminal::Update:
       if (p.update_map.valid()) {
-        std::string cols;
-        for (const auto& c : p.update_columns)
-          cols += fmt::format("{}{{{}, {}, {}}}", cols.empty() ? "" : ", ", cpp_quoted(c.field), cpp_quoted(c.column),
-                              cpp_quoted(c.cast));
+        std::string cols = orm_update_columns(p);
         std::string where_params;
         for (size_t i = 1; i + 1 < code.size(); ++i) where_params += (i > 1 ? ", " : "") + code[i];
         return fmt::format("fitz::orm::update_map({}, {}, {}, fitz::List<fitz::Any>{{{}}}, {}, {{{}}}, {})", db,

@@ -17,6 +17,8 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c);
 // A lambda building the struct `sid` of `table` from a DbRow.
 std::string orm_row_decoder(Gen& g, StructId sid, const orm::TableModel& table);
 StructId orm_struct_of_table(Gen& g, checker::OrmModels& models, std::string_view type_name);
+// The columns an `update` from a Map may set, as C++ initializers {field, column, cast}.
+std::string orm_update_columns(const orm::QueryPlan& p);
 // One bound parameter as a fitz::Any expression (a LIKE pattern, a field of a row, a value).
 std::string orm_param_value(Gen& g, const orm::SqlParam& sp);
 // A builder kept as a value (`User.where(..)` not followed by a terminal in the same chain, or

@@ -91,10 +91,7 @@ std::optional<std::string> emit_orm_query_terminal(Gen& g, ExprId id, const orm:
       return fmt::format("fitz::orm::query_aggregate({}, {}, {}, {}, {}, {})", db, query, head, head_params, what, pos);
     case orm::Terminal::Update:
       if (p.update_map.valid()) {
-        std::string cols;
-        for (const auto& c : p.update_columns)
-          cols += fmt::format("{}{{{}, {}, {}}}", cols.empty() ? "" : ", ", cpp_quoted(c.field), cpp_quoted(c.column),
-                              cpp_quoted(c.cast));
+        std::string cols = orm_update_columns(p);
         return fmt::format("fitz::orm::query_update_map({}, {}, {}, {}, {{{}}}, {})", db, query,
                            cpp_quoted(p.update_prefix), code.back(), cols, pos);
       }

@@ -25,11 +25,15 @@ std::string orm_row_decoder(Gen& g, StructId sid, const orm::TableModel& table) 
   std::string body = fmt::format("[](const fitz::Any& _row, fitz::SourcePos _pos) {{ auto _o = fitz::make<{}>(); ", name);
   for (const checker::FieldInfo& f : si.fields) {
     if (const orm::Column* col = table.column_of_field(f.name)) {
-      // jsonb comes back as text: parsed into the field's Map type.
+      // jsonb comes back as text: parsed into the field's Map type; timestamptz text becomes a
+      // DateTime.
       bool json = col->type == orm::ColumnType::Jsonb;
       g.orm_json_ = g.orm_json_ || json;
-      body += fmt::format("_o->fld_{} = fitz::orm::{}<{}>(_row, {}, _pos); ", f.name, json ? "json_column" : "column",
-                          g.cpp_type(f.type), cpp_quoted(col->name));
+      const char* reader = json ? "json_column"
+                           : col->shape.kind == orm::FieldShape::DateTime ? "datetime_column"
+                                                                          : "column";
+      body += fmt::format("_o->fld_{} = fitz::orm::{}<{}>(_row, {}, _pos); ", f.name, reader, g.cpp_type(f.type),
+                          cpp_quoted(col->name));
     }
     else if (f.has_default)
       body += fmt::format("_o->fld_{} = {}::dflt_{}(); ", f.name, name, f.name);

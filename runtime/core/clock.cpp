@@ -40,6 +40,7 @@ class DateTimeBox final : public AnyObj {
     b.append(text, n);
     if (quoted) b.push('"');
   }
+  int64_t micros() const { return micros_; }
   bool equals(const AnyObj& o) const override {
     return o.type_id() == type_id() && static_cast<const DateTimeBox&>(o).micros_ == micros_;
   }
@@ -105,6 +106,12 @@ class UuidModule final : public AnyObj {
 }  // namespace
 
 Any datetime_from_unix_micros(int64_t unix_micros) { return Any(new DateTimeBox(unix_micros)); }
+
+bool datetime_unix_micros(const Any& v, int64_t* unix_micros) {
+  if (!v.is_obj() || v.obj()->type_id() != detail::type_id<DateTimeBox>()) return false;
+  *unix_micros = static_cast<const DateTimeBox*>(v.obj())->micros();
+  return true;
+}
 
 Any datetime_module() {
   thread_local Any module(new DateTimeModule());

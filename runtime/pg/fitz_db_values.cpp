@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "fitz/clock.h"
 #include "fitz/db.h"
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
@@ -149,7 +150,9 @@ Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index) {
     if (!write_json(json, value, why)) return fail(why);
     return Result<pg::Param, Str>::ok(pg::Param::text(std::move(json), pg::oid::kJsonb));
   }
-  return fail("cannot send a " + describe(value) + " (use Int, Float, Bool, Str, null, a List of Int or Str, or a Map)");
+  if (int64_t us = 0; datetime_unix_micros(value, &us)) return take(pg::to_param(pg::Timestamptz::from_unix_micros(us)));
+  return fail("cannot send a " + describe(value) +
+              " (use Int, Float, Bool, Str, DateTime, null, a List of Int or Str, or a Map)");
 }
 
 Result<std::vector<pg::Param>, Str> params_from_any(const Any& list) {
@@ -240,6 +243,22 @@ class RowBox final : public AnyObj {
     if (m == "get_str") return typed<Str>(column, "Str", out);
     if (m == "get_float") return typed<double>(column, "Float", out);
     if (m == "get_bool") return typed<bool>(column, "Bool", out);
+    // Not a DbRow method of the language (the checker knows none by this name): the ORM's row
+    // decoders read a `DateTime` field through it.
+    if (m == "orm_datetime") {
+      auto i = result_->column_index(column);
+      if (!i) runtime_error(pos, Str::from("no column named \"" + column + "\" (columns: " + names() + ")"));
+      auto v = result_->rows.value(index_, *i);
+      if (!v) {
+        *out = Any();
+        return true;
+      }
+      auto t = pg::decode_value<pg::Timestamptz>(v, pg::Format::Text, pg::oid::kTimestamptz);
+      if (!t || t->micros == pg::Timestamptz::kInfinity || t->micros == pg::Timestamptz::kNegInfinity)
+        runtime_error(pos, Str::from("column \"" + column + "\": \"" + std::string(*v) + "\" is not a DateTime"));
+      *out = datetime_from_unix_micros(t->unix_micros());
+      return true;
+    }
     return false;
   }
 

@@ -75,6 +75,14 @@ out=$("$fitz" run "$here/jsonb_read.fitz" 2>&1); rc=$?
 status=$?
 check "jsonb_read.fitz: jsonb and array fields decoded into the struct (rc $rc) $(cat "$work/diff")" $status
 
+# DateTime fields: sent as timestamptz parameters, read back as DateTime values.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/datetime_read.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/datetime_read.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  grep -q '\] SELECT "id", "name", "at", "seen", "created" FROM "orm_e2e_events" WHERE ("at" < \$1)' "$work/log"
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "datetime_read.fitz: DateTime fields written and read back (rc $rc) $(cat "$work/diff")" $status
+
 # fitz db on a scratch database: diff, migrate, status across two versions of the types.
 schema=$here/schema
 admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }

@@ -16,5 +16,8 @@ Any datetime_module();
 Any uuid_module();
 // A DateTime of `unix_micros` microseconds since the epoch (tests, other runtimes).
 Any datetime_from_unix_micros(int64_t unix_micros);
+// The microseconds since the epoch of a DateTime held in `v`; false when `v` holds another value
+// (query parameters send a DateTime as timestamptz).
+bool datetime_unix_micros(const Any& v, int64_t* unix_micros);
 
 }  // namespace fitz

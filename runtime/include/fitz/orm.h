@@ -50,6 +50,12 @@ template <class T> T column(const Any& row, const char* name, SourcePos pos) {
   return from_any<T>(any_method_n(row, "get", args, 1, pos), pos);
 }
 
+// A timestamptz column read into a `DateTime` field (the driver hands DbRow cells over as text).
+template <class T> T datetime_column(const Any& row, const char* name, SourcePos pos) {
+  Any args[1] = {Any(Str(name))};
+  return from_any<T>(any_method_n(row, "orm_datetime", args, 1, pos), pos);
+}
+
 template <class T, class Decode>
 Task<Result<List<T>, Str>> all(Any conn, const char* sql, List<Any> params, Decode decode, SourcePos pos) {
   using R = Result<List<T>, Str>;

@@ -283,7 +283,7 @@ TEST(OpenApi, NeverCrashesOnBrokenPrograms) {
       std::stringstream text;
       text << in.rdbuf();
       Generated g = generate_text(text.str());
-      EXPECT_NO_THROW((void)json::parse(g.text)) << e.path();
+      EXPECT_TRUE(json::accept(g.text)) << e.path();
       ++n;
     }
   }

@@ -114,7 +114,9 @@ TEST(BuiltinNames, ModuleMembersCheckOrCompileButNeverReachTheInternalError) {
       std::string text = fill(form, v.name);
       Outcome o = build(text);
       EXPECT_TRUE(o.ice.empty()) << text << join(o.ice);
-      if (o.generated) EXPECT_FALSE(o.not_a_value) << text;
+      if (o.generated) {
+        EXPECT_FALSE(o.not_a_value) << text;
+      }
     }
   }
 }

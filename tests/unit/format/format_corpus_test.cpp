@@ -54,7 +54,9 @@ std::optional<std::string> format_checked(const std::string& text, const std::st
   }
   auto again = format_text(*out);
   EXPECT_TRUE(again.has_value()) << what << ": the formatted text does not format";
-  if (again) EXPECT_EQ(*again, *out) << what << ": formatting is not idempotent";
+  if (again) {
+    EXPECT_EQ(*again, *out) << what << ": formatting is not idempotent";
+  }
   return out;
 }
 

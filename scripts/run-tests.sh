@@ -7,7 +7,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(realpath "${1:-$root/build}")
 cd "$root"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step is stamped with the seconds since the start, so a slow group shows in the log.
+step() { printf '\n==> %s  [%d s]\n' "$*" "$SECONDS"; }
 failed=()
 run() {
   local name=$1; shift
@@ -95,7 +96,7 @@ step "VS Code extension (grammar, client, packaging, the real server)"
 run extension env FITZ_BIN="$build/bin/fitz" bash scripts/test-extension.sh --with-lsp
 
 if ((${#failed[@]})); then
-  printf '\nFAILED: %s\n' "${failed[*]}"
+  printf '\nFAILED: %s (after %d s)\n' "${failed[*]}" "$SECONDS"
   exit 1
 fi
-printf '\nall test groups passed\n'
+printf '\nall test groups passed in %d s\n' "$SECONDS"

@@ -234,9 +234,7 @@ class RowBox final : public AnyObj {
     if (!args[0].is_str()) runtime_error(pos, Str::from("DbRow." + std::string(m) + ": the column name must be a Str"));
     std::string column = std_of(args[0].str_value());
     if (m == "get") {
-      auto i = result_->column_index(column);
-      if (!i) runtime_error(pos, Str::from("DbRow.get: no column named \"" + column + "\" (columns: " + names() + ")"));
-      *out = cell(*i);
+      *out = cell(index_or_fail(column, "DbRow.get", pos));
       return true;
     }
     if (m == "get_int") return typed<int64_t>(column, "Int", out);
@@ -246,9 +244,7 @@ class RowBox final : public AnyObj {
     // Not a DbRow method of the language (the checker knows none by this name): the ORM's row
     // decoders read a `DateTime` field through it.
     if (m == "orm_datetime") {
-      auto i = result_->column_index(column);
-      if (!i) runtime_error(pos, Str::from("no column named \"" + column + "\" (columns: " + names() + ")"));
-      auto v = result_->rows.value(index_, *i);
+      auto v = result_->rows.value(index_, index_or_fail(column, "the row decoder", pos));
       if (!v) {
         *out = Any();
         return true;
@@ -265,6 +261,13 @@ class RowBox final : public AnyObj {
  private:
   Any cell(std::size_t column) const {
     return cell_to_any(result_->columns[column], result_->rows.value(index_, column));
+  }
+  // The index of `column`; a column the result does not have is a runtime error of `who`.
+  std::size_t index_or_fail(const std::string& column, const char* who, SourcePos pos) const {
+    auto i = result_->column_index(column);
+    if (!i)
+      runtime_error(pos, Str::from(std::string(who) + ": no column named \"" + column + "\" (columns: " + names() + ")"));
+    return *i;
   }
   std::string names() const {
     std::string s;

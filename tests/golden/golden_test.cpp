@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/driver.h"
+#include "tests/support/source_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -36,7 +37,7 @@ const std::vector<Suite>& suites() {
   return s;
 }
 
-fs::path testdata() { return fs::path(FITZ_SOURCE_DIR) / "tests" / "testdata"; }
+fs::path testdata() { return fs::path(fitz::testing::source_dir()) / "tests" / "testdata"; }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

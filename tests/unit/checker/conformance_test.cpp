@@ -13,12 +13,13 @@
 
 #include "checker/checker.h"
 #include "frontend/project.h"
+#include "tests/support/source_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path corpus() { return fs::path(FITZ_SOURCE_DIR) / ".." / "shared" / "conformance"; }
+fs::path corpus() { return fs::path(fitz::testing::source_dir()) / ".." / "shared" / "conformance"; }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

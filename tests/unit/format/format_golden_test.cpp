@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "format/format.h"
+#include "tests/support/source_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace fitz::format {
 namespace {
 
-fs::path testdata() { return fs::path(FITZ_SOURCE_DIR) / "tests" / "testdata" / "fmt"; }
+fs::path testdata() { return fs::path(fitz::testing::source_dir()) / "tests" / "testdata" / "fmt"; }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -16,13 +16,14 @@
 #include <unistd.h>
 
 #include "frontend/lower.h"
+#include "tests/support/source_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace fitz::frontend {
 namespace {
 
-fs::path corpus() { return fs::path(FITZ_SOURCE_DIR "/../shared/conformance"); }
+fs::path corpus() { return fs::path(std::string(fitz::testing::source_dir()) + "/../shared/conformance"); }
 
 // The check cases whose expected diagnostic is produced by the frontend, not the checker.
 const std::set<std::string> kSyntaxCases = {"semicolon", "struct_literal_in_condition", "decorator_kwarg_colon"};

@@ -7,17 +7,13 @@
 #include <sstream>
 
 #include "frontend/diagnostics.h"
+#include "tests/support/source_dir.h"
 
 namespace fitz::frontend {
 namespace {
 
 std::filesystem::path source_root() {
-#ifdef FITZ_SOURCE_DIR
-  return FITZ_SOURCE_DIR;
-#else
-  // tests/unit/frontend/diag_doc_test.cpp -> the repository root
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().parent_path();
-#endif
+  return fitz::testing::source_dir();
 }
 
 std::string read_doc() {

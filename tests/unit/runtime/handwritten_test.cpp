@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fitz/runtime.h"
+#include "tests/support/source_dir.h"
 
 #define FITZ_HANDWRITTEN_NO_MAIN
 namespace hw_str_methods {
@@ -44,7 +45,7 @@ namespace hw_tuples_ranges {
 namespace {
 
 std::string expected(const char* name) {
-  std::ifstream in(std::string(FITZ_SOURCE_DIR) + "/tests/unit/runtime/handwritten/" + name + ".out",
+  std::ifstream in(std::string(fitz::testing::source_dir()) + "/tests/unit/runtime/handwritten/" + name + ".out",
                    std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();

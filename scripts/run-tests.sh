@@ -53,13 +53,15 @@ lane_stages() { order+=("$@"); }
 step() { printf '\n==> %s  [%d s]\n' "$*" $((SECONDS - t0)); }
 
 # Configure (both trees) and the release build, in the foreground: everything after needs it.
+# Trees created here are unity builds (cmake/unity.cmake): a clean clone compiles each target in
+# batches; a tree that already exists is used as it is.
 step "configure"
 if [[ ! -f $build/build.ninja ]]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFITZ_UNITY_BUILD=ON >/dev/null || exit 1
 fi
 if [[ ! -f $san/build.ninja ]]; then
   # -O1 with line tables: quicker to build than -O2 -g, and reports still name lines.
-  cmake -S . -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S . -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFITZ_UNITY_BUILD=ON \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DFITZ_FUZZ=ON >/dev/null || exit 1
 fi

@@ -1,5 +1,6 @@
-// Decorators: the closed set of HTTP, auth, ORM, WebSocket, job, observability and test
-// decorators, where each may appear, and their arguments. Route decorators make a function an
+// Decorators: the closed set of HTTP, auth, ORM, WebSocket, job, observability, test and
+// command-line decorators, where each may appear, and their arguments. A name may have one
+// entry per place (the function-level `@flag("x")` feature flag, the parameter `@flag(short=)`). Route decorators make a function an
 // HTTP handler (which may `return STATUS body`).
 #include <algorithm>
 
@@ -9,7 +10,7 @@ namespace fitz::checker::detail {
 
 namespace {
 
-enum Target : int { kFn = 1, kType = 2, kField = 4 };
+enum Target : int { kFn = 1, kType = 2, kField = 4, kParam = 8 };
 
 struct DecoratorSpec {
   std::string_view name;
@@ -47,6 +48,10 @@ const std::vector<DecoratorSpec>& specs() {
       {"readyz", kFn, 0, 0, {}},
       {"command", kFn, 0, 1, {"desc"}, false, true},
       {"arg", kFn, 1, 1, {"help", "short"}, false, true},
+      // On the parameters of a `@command` (check_cli.cpp): a flag's short form and help, a
+      // positional argument's help.
+      {"flag", kParam, 0, 0, {"short", "help"}},
+      {"arg", kParam, 0, 0, {"help"}},
       {"bench", kFn, 0, 1, {"*"}},
       {"table", kType, 1, 1, {}, false, true},
       {"renamed_from", kType | kField, 1, 1, {}, false, true},
@@ -65,18 +70,33 @@ const std::vector<DecoratorSpec>& specs() {
   return s;
 }
 
-const DecoratorSpec* find_spec(std::string_view name) {
-  for (const DecoratorSpec& s : specs())
-    if (s.name == name) return &s;
-  return nullptr;
+// The entry of `name` for `target`, else its first entry (whose targets then do not match).
+const DecoratorSpec* find_spec(std::string_view name, int target) {
+  const DecoratorSpec* any = nullptr;
+  for (const DecoratorSpec& s : specs()) {
+    if (s.name != name) continue;
+    if (s.targets & target) return &s;
+    if (!any) any = &s;
+  }
+  return any;
 }
 
-std::string_view target_name(int t) { return t == kFn ? "a function" : t == kType ? "a type" : "a field"; }
+// Every place where `name` may appear.
+int all_targets(std::string_view name) {
+  int t = 0;
+  for (const DecoratorSpec& s : specs())
+    if (s.name == name) t |= s.targets;
+  return t;
+}
+
+std::string_view target_name(int t) {
+  return t == kFn ? "a function" : t == kType ? "a type" : t == kField ? "a field" : "a parameter";
+}
 
 }  // namespace
 
 bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) {
-  const DecoratorSpec* spec = find_spec(d.name.text);
+  const DecoratorSpec* spec = find_spec(d.name.text, target);
   if (!spec) {
     Diagnostic& diag = error(DiagKind::UnknownDecorator, d.name.span, fmt::format("unknown decorator `{}`", d.name.text));
     static constexpr std::string_view kRouteish[] = {"route", "router", "endpoint", "http", "head", "options", "request"};
@@ -84,7 +104,8 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
       diag.with_hint("routes are declared with @get, @post, @put, @patch or @delete, e.g. `@get(\"/items/{id}\")`");
     } else {
       std::vector<std::string_view> names;
-      for (const DecoratorSpec& s : specs()) names.push_back(s.name);
+      for (const DecoratorSpec& s : specs())
+        if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
       if (auto c = closest(d.name.text, names))
         diag.with_hint(fmt::format("did you mean `@{}`?", *c)).with_fix(d.name.span, *c);
     }
@@ -92,8 +113,9 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
   }
   if (!(spec->targets & target)) {
     std::string where;
-    for (int t : {kFn, kType, kField})
-      if (spec->targets & t) where += std::string(where.empty() ? "" : " or ") + std::string(target_name(t));
+    int targets = all_targets(d.name.text);
+    for (int t : {kFn, kType, kField, kParam})
+      if (targets & t) where += std::string(where.empty() ? "" : " or ") + std::string(target_name(t));
     error(DiagKind::DecoratorPlacement, d.name.span,
           fmt::format("`@{}` cannot be applied to {}; it applies to {}", d.name.text, target_name(target), where));
     return false;
@@ -180,7 +202,7 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
   const Decorator* route = nullptr;
   for (const Decorator& d : fn.decorators) {
     if (!check_decorator(d, kFn, &fn)) continue;
-    const DecoratorSpec* spec = find_spec(d.name.text);
+    const DecoratorSpec* spec = find_spec(d.name.text, kFn);
     if (spec && spec->route) {
       if (route)
         error(DiagKind::DecoratorPlacement, d.name.span,
@@ -189,6 +211,16 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
       route = &d;
     }
   }
+  const Decorator* command = nullptr;
+  for (const Decorator& d : fn.decorators)
+    if (d.name.text == "command" && !command) command = &d;
+  for (const Param& p : fn.params)
+    for (const Decorator& d : p.decorators)
+      if (check_decorator(d, kParam, &fn) && !command)
+        error(DiagKind::DecoratorPlacement, d.name.span,
+              fmt::format("`@{}` on a parameter describes a command-line argument, but `{}` is not a `@command`",
+                          d.name.text, fn.name ? fn.name->text : std::string_view("the function")))
+            .with_hint("decorate the function with `@command`, or remove the parameter decorator");
   for (const Decorator& d : fn.decorators)
     if (d.name.text == "command") check_command(fn, d);
   if (route) {

@@ -521,7 +521,10 @@ module.exports = grammar({
 
     parameters: $ => seq('(', commaList($.parameter), ')'),
 
+    // Decorators on a parameter (`@flag(short="w") width: Int = 640` in a `@command`); the
+    // lowering keeps them and the checker decides where they are allowed.
     parameter: $ => seq(
+      optional($._decorators),
       optional(field('variadic', '...')),
       field('name', $.identifier),
       optional(seq(':', field('type', $._type))),

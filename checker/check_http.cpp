@@ -369,6 +369,7 @@ void Checker::check_middleware_arg(ExprId arg, const FnInfo& handler) {
 }
 
 void Checker::check_cors_arg(const CallExpr& call, Span at) {
+  if (call.args.empty()) return;  // `cors()`: every option has its default
   const MapExpr* map = call.args.size() == 1 ? std::get_if<MapExpr>(&expr(call.args[0].value).data) : nullptr;
   if (!map) {
     error(DiagKind::CorsOptions, at, "the argument of `cors` must be a map literal, e.g. `cors({\"allow_origin\": \"*\"})`");

@@ -496,7 +496,13 @@ void Gen::emit_http_serve() {
     for (const Decorator& d : decl.decorators) {
       if (d.name.text != "middleware" || d.args.size() != 1) continue;
       ExprId arg = d.args[0].value;
-      if (auto* call = std::get_if<CallExpr>(&ast_->get(arg).data); call && call->args.size() == 1) {
+      auto* call = std::get_if<CallExpr>(&ast_->get(arg).data);
+      auto* callee = call ? std::get_if<NameRef>(&ast_->get(call->callee).data) : nullptr;
+      if (callee && callee->name.text == "cors" && call->args.empty()) {  // `cors()`: the defaults
+        line("r.cors(fitz::http::CorsOptions{});");
+        continue;
+      }
+      if (call && call->args.size() == 1) {
         ExprId opts = call->args[0].value;
         line(fmt::format("auto cors = fitz::http::CorsOptions::from_map({});",
                          expr_as(opts, types_.map(types_.str(), types_.any()))));

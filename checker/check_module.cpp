@@ -102,6 +102,24 @@ TypedProgram Checker::run() {
 
 bool Checker::module_ready(ModuleId id) const { return id.valid() && module_state_[id.index] == 2; }
 
+bool Checker::registers_handlers(ModuleId id) const {
+  // The decorators whose functions join the program wherever their module is imported (codegen
+  // collects them from every module). `@command` is not one: only the entry module's count.
+  static constexpr std::string_view kRegistering[] = {"get",  "post",          "put",     "patch",  "delete",
+                                                      "ws",   "cron",          "healthz", "readyz", "server",
+                                                      "auth_provider"};
+  if (!id.valid() || id.index >= graph_.modules.size()) return false;
+  const Ast& ast = graph_.get(id).ast;
+  for (StmtId s : ast.top_level) {
+    auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+    if (!f) continue;
+    for (const Decorator& d : ast.get(f->fn).decorators)
+      if (std::find(std::begin(kRegistering), std::end(kRegistering), d.name.text) != std::end(kRegistering))
+        return true;
+  }
+  return false;
+}
+
 Diagnostic& Checker::error(DiagKind kind, Span span, std::string message) {
   return diags_->error(kind, span, std::move(message));
 }
@@ -174,8 +192,11 @@ void Checker::check_module(ModuleId id) {
       const Symbol& sy = prog_.symbol(s);
       // An import that did not resolve was already reported; "unused" would only repeat it.
       bool resolved = sy.kind == SymbolKind::Module ? sy.target_module.valid() : sy.target.valid();
+      // `import routes` for a module's routes (or WebSocket endpoints, cron jobs...): importing
+      // it is what puts them in the program, so the import is used.
+      bool registers = sy.kind == SymbolKind::Module && resolved && registers_handlers(sy.target_module);
       if ((sy.kind == SymbolKind::Module || sy.kind == SymbolKind::Import) && !sy.used &&
-          !sy.name.starts_with("_") && resolved)
+          !sy.name.starts_with("_") && resolved && !registers)
         out_.warning(DiagKind::UnusedImport, sy.span, fmt::format("unused import `{}`", sy.name))
             .with_hint("remove the import, or use the name");
     }

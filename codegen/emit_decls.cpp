@@ -2,6 +2,8 @@
 // and bodies, module globals, one initialiser per module (its top-level code) and main().
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -306,6 +308,13 @@ void Gen::emit_main() {
     ast_ = &graph_.get(root).ast;
     tir_ = &prog_.modules[root.index];
     std::string file = graph_.get(root).path.filename().string();
+    if (!options_.test_file.empty()) {
+      std::error_code ec;
+      if (std::filesystem::weakly_canonical(graph_.get(root).path, ec) !=
+          std::filesystem::weakly_canonical(options_.test_file, ec))
+        continue;
+      result_.test_file_found = true;
+    }
     for (StmtId s : ast_->top_level) {
       auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
       if (!f) continue;

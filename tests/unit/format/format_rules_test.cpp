@@ -204,6 +204,10 @@ TEST(FormatRules, ParameterDecoratorsStayOnTheParameter) {
         "@command\nfn resize(@arg(help=\"img\") path: Str, @flag(short=\"w\") width: Int = 640) {}\n");
 }
 
+TEST(FormatRules, CjkAndHangulIdentifiers) {
+  check("let 名前=\"x\"\nfn 더하기(가:Int,나:Int)=>가+나\n", "let 名前 = \"x\"\n\nfn 더하기(가: Int, 나: Int) => 가 + 나\n");
+}
+
 TEST(FormatRules, StringsAndInterpolationsUntouched) {
   check("let s = \"{ a+b }  x\"\nlet t = \"\"\"\n  raw\n    text\"\"\"\n",
         "let s = \"{ a+b }  x\"\nlet t = \"\"\"\n  raw\n    text\"\"\"\n");

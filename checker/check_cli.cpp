@@ -108,6 +108,22 @@ void Checker::check_command(const FnDecl& fn, const Decorator& command) {
         error(DiagKind::CommandSignature, h->span, "`help` is a string literal without interpolation");
   };
 
+  for (const Decorator& d : fn.decorators) {
+    if (d.name.text != "arg") continue;
+    const Expr* first = frontend::decorator_first_positional(*ast_, d);
+    if (!first || !std::holds_alternative<StrLit>(first->data)) continue;  // reported by the decorator table
+    std::string pname = frontend::string_literal_text(*first);
+    auto it = std::find_if(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == pname; });
+    if (it == info.params.end()) {
+      error(DiagKind::CommandSignature, first->span,
+            fmt::format("`@arg(\"{}\")` names no parameter of `{}`", pname, fname));
+      continue;
+    }
+    if (!describe(static_cast<size_t>(it - info.params.begin()), first->span)) continue;
+    check_help(d);
+    check_short(frontend::decorator_kwarg(*ast_, d, "short"), *it);
+  }
+
   for (size_t i = 0; i < info.params.size() && i < fn.params.size(); ++i) {
     const ParamInfo& p = info.params[i];
     for (const Decorator& d : fn.params[i].decorators) {
@@ -129,22 +145,6 @@ void Checker::check_command(const FnDecl& fn, const Decorator& command) {
       check_help(d);
       if (flag) check_short(frontend::decorator_kwarg(*ast_, d, "short"), p);
     }
-  }
-
-  for (const Decorator& d : fn.decorators) {
-    if (d.name.text != "arg") continue;
-    const Expr* first = frontend::decorator_first_positional(*ast_, d);
-    if (!first || !std::holds_alternative<StrLit>(first->data)) continue;  // reported by the decorator table
-    std::string pname = frontend::string_literal_text(*first);
-    auto it = std::find_if(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == pname; });
-    if (it == info.params.end()) {
-      error(DiagKind::CommandSignature, first->span,
-            fmt::format("`@arg(\"{}\")` names no parameter of `{}`", pname, fname));
-      continue;
-    }
-    if (!describe(static_cast<size_t>(it - info.params.begin()), first->span)) continue;
-    check_help(d);
-    check_short(frontend::decorator_kwarg(*ast_, d, "short"), *it);
   }
 }
 

@@ -45,7 +45,8 @@ void Checker::collect_top_level() {
       if (same_import) {
         if (options_.warnings)
           warning(DiagKind::DuplicateImport, name.span,
-                  fmt::format("`{}` is imported twice from the same module", name.text))
+                  k == SymbolKind::Module ? fmt::format("module `{}` is imported twice", name.text)
+                                          : fmt::format("`{}` is imported twice from the same module", name.text))
               .with_label(first.span, "first imported here")
               .with_hint("remove the repeated import");
         return;

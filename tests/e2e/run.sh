@@ -22,10 +22,10 @@ out=$(cd "$here/testproj" && "$fitz" test adds 2>&1); rc=$?
 # --file F: only the tests of F (FILTER still applies within it); a file that is not tested is
 # a usage error.
 out=$(cd "$here/testproj" && "$fitz" test --file tests/text_test.fitz 2>&1); rc=$?
-[[ $rc == 0 && $out == *"text_test.fitz::adds_text ... ok"* && $out == *"text_test.fitz::sums ... ok"* &&
+[[ $rc == 0 && $out == *"text_test.fitz::formats_sum ... ok"* && $out == *"text_test.fitz::sums ... ok"* &&
    $out != *"calc_test"* && $out == *"2 passed, 0 failed"* ]]; check "fitz test --file (rc $rc): $out" $?
-out=$(cd "$here/testproj" && "$fitz" test adds --file=tests/text_test.fitz 2>&1); rc=$?
-[[ $rc == 0 && $out == *"text_test.fitz::adds_text ... ok"* && $out == *"1 passed, 0 failed"* ]]
+out=$(cd "$here/testproj" && "$fitz" test formats --file=tests/text_test.fitz 2>&1); rc=$?
+[[ $rc == 0 && $out == *"text_test.fitz::formats_sum ... ok"* && $out == *"1 passed, 0 failed"* ]]
 check "fitz test FILTER --file=F (rc $rc): $out" $?
 out=$(cd "$here/testproj" && "$fitz" test --file tests/calc_test.fitz divides 2>&1); rc=$?
 [[ $rc == 0 && $out == *"calc_test.fitz::divides ... ok"* && $out == *"1 passed, 0 failed"* ]]

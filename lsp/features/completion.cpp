@@ -70,6 +70,37 @@ constexpr Decorator kDecorators[] = {
     {"example", "example(${1})", "An example value for the API docs."},
 };
 
+// The decorators of a `@command` function's parameters (checker: the `kParam` entries).
+constexpr Decorator kParamDecorators[] = {
+    {"flag", "flag(short=\"${1:x}\", help=\"${2:what it does}\")", "Describes a flag: its short form and help."},
+    {"arg", "arg(help=\"${1:what it is}\")", "Describes a positional argument: its help."},
+};
+
+// Whether `at` is inside the parameter list of a `fn NAME(...)` declaration: the innermost
+// unclosed `(` before it follows `fn NAME`.
+bool in_parameter_list(std::string_view text, uint32_t at) {
+  int depth = 0;
+  for (uint32_t i = at; i-- > 0;) {
+    char ch = text[i];
+    if (ch == ')' || ch == ']' || ch == '}') {
+      ++depth;
+    } else if (ch == '[' || ch == '{') {
+      if (depth-- == 0) return false;
+    } else if (ch == '(') {
+      if (depth-- > 0) continue;
+      uint32_t e = i;
+      while (e > 0 && text[e - 1] == ' ') --e;
+      uint32_t b = e;
+      while (b > 0 && ident_char(text[b - 1])) --b;
+      if (b == e) return false;
+      uint32_t name = b;
+      while (b > 0 && text[b - 1] == ' ') --b;
+      return b < name && b >= 2 && text.substr(b - 2, 2) == "fn" && (b == 2 || !ident_char(text[b - 3]));
+    }
+  }
+  return false;
+}
+
 constexpr const char* kKeywords[] = {"fn", "async", "await", "return", "let", "if", "else", "for", "while", "loop",
                                      "match", "type", "import", "from", "as", "true", "false", "null", "in",
                                      "break", "continue", "and", "or", "xor", "not", "static"};
@@ -273,6 +304,11 @@ std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::strin
   Collector c{a, text.substr(word_start, offset - word_start), {}, {}};
   char before = word_start > 0 ? text[word_start - 1] : '\n';
 
+  if (before == '@' && in_parameter_list(text, word_start - 1)) {
+    for (const auto& d : kParamDecorators)
+      c.add({d.name, CompletionKind::Snippet, "@" + std::string(d.name), d.doc, d.snippet, true, d.name});
+    return c.items;
+  }
   if (before == '@') {
     for (const auto& d : kDecorators)
       c.add({d.name, CompletionKind::Snippet, "@" + std::string(d.name), d.doc, d.snippet, true, d.name});

@@ -169,7 +169,9 @@ std::optional<SignatureInfo> signature_help(const Analysis& a, ModuleId m, uint3
     if (!found) return std::nullopt;
     open = i;
     uint32_t e = i;
-    while (e > 0 && (std::isalnum(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == '_')) --e;
+    // The callee's name, which may be any identifier (`더하기(`): UTF-8 bytes count as its own.
+    auto name_byte = [](unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; };
+    while (e > 0 && name_byte(static_cast<unsigned char>(text[e - 1]))) --e;
     if (e == i) return std::nullopt;
     key = lookup_callable(a, m, text.substr(e, i - e));
   }

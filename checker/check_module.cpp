@@ -1,6 +1,7 @@
 // The module driver: collects a module's top-level names, pre-scans each scope for the variables
 // it assigns, and runs checking passes until variable types (LUB of their assignments) settle.
 #include <algorithm>
+#include <unordered_set>
 
 #include "checker/check_internal.h"
 #include "checker/check_orm.h"
@@ -105,17 +106,25 @@ bool Checker::module_ready(ModuleId id) const { return id.valid() && module_stat
 bool Checker::registers_handlers(ModuleId id) const {
   // The decorators whose functions join the program wherever their module is imported (codegen
   // collects them from every module). `@command` is not one: only the entry module's count.
+  // A module that only imports such modules (`api` importing `routes.users`) brings them too.
   static constexpr std::string_view kRegistering[] = {"get",  "post",          "put",     "patch",  "delete",
                                                       "ws",   "cron",          "healthz", "readyz", "server",
                                                       "auth_provider"};
-  if (!id.valid() || id.index >= graph_.modules.size()) return false;
-  const Ast& ast = graph_.get(id).ast;
-  for (StmtId s : ast.top_level) {
-    auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-    if (!f) continue;
-    for (const Decorator& d : ast.get(f->fn).decorators)
-      if (std::find(std::begin(kRegistering), std::end(kRegistering), d.name.text) != std::end(kRegistering))
-        return true;
+  std::vector<ModuleId> todo{id};
+  std::unordered_set<uint32_t> seen;
+  while (!todo.empty()) {
+    ModuleId m = todo.back();
+    todo.pop_back();
+    if (!m.valid() || m.index >= graph_.modules.size() || !seen.insert(m.index).second) continue;
+    const Ast& ast = graph_.get(m).ast;
+    for (StmtId s : ast.top_level) {
+      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+      if (!f) continue;
+      for (const Decorator& d : ast.get(f->fn).decorators)
+        if (std::find(std::begin(kRegistering), std::end(kRegistering), d.name.text) != std::end(kRegistering))
+          return true;
+    }
+    for (const ResolvedImport& ri : graph_.get(m).imports) todo.push_back(ri.target);
   }
   return false;
 }

@@ -71,6 +71,9 @@ out=$("$tool" resize --help); rc=$?
 [[ $rc == 0 && $out == *"Resizes an image"* && $out == *"<path>"*"the image to resize"* &&
    $out == *"-W, --width <INT>"*"width in pixels (default: 640)"* && $out == *"--keep"*"keep the aspect ratio"* ]]
 check "help from parameter decorators: $out" $?
+# Every help text starts in one column, help's own line included.
+[[ $out == *$'\n  -W, --width <INT>     width in pixels'* && $out == *$'\n  -h, --help            print this help'* ]]
+check "help texts aligned: $out" $?
 
 # Usage errors: exit 2, nothing of the program runs, a message naming the problem.
 expect_err "no command" 2 "commands:"

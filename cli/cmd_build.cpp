@@ -14,6 +14,7 @@
 #include "cli/driver.h"
 #include "codegen/codegen.h"
 #include "codegen/toolchain.h"
+#include "frontend/manifest.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
 
@@ -286,6 +287,8 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
       return kUsageError;
     }
   }
+  // `--file F` outside any project: F alone is what is tested.
+  if (target.empty() && !file.empty() && !frontend::find_manifest(fs::current_path())) target = file;
   codegen::GenOptions gopts;
   gopts.test_mode = true;
   gopts.test_filter = filter;

@@ -32,6 +32,9 @@ out=$(cd "$here/testproj" && "$fitz" test --file tests/calc_test.fitz divides 2>
 check "fitz test --file F FILTER (rc $rc): $out" $?
 out=$(cd "$here/testproj" && "$fitz" test --file fitz.toml 2>&1); rc=$?
 [[ $rc == 2 && $out == *"is not one of the files being tested"* ]]; check "fitz test --file of an untested file (rc $rc): $out" $?
+mkdir -p "$work/loose" && printf '@test\nfn loose() {\n    assert_eq(1, 1)\n}\n' >"$work/loose/a_test.fitz"
+out=$(cd "$work/loose" && "$fitz" test --file a_test.fitz 2>&1); rc=$?
+[[ $rc == 0 && $out == *"a_test.fitz::loose ... ok"* ]]; check "fitz test --file outside a project (rc $rc): $out" $?
 out=$(cd "$here/testproj" && "$fitz" test --file nope.fitz 2>&1); rc=$?
 [[ $rc == 2 && $out == *"no such file"* ]]; check "fitz test --file of a missing file (rc $rc): $out" $?
 [[ -s $work/diff ]] && cat "$work/diff"

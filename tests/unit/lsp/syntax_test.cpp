@@ -141,5 +141,17 @@ TEST(SemanticTokens, MultibyteIdentifiersInUtf16Columns) {
   EXPECT_EQ(vars, (std::vector<L>{L{0, 4, 2}, L{1, 4, 4}, L{1, 11, 2}, L{2, 6, 4}}));
 }
 
+// A repeated import is faded like an unused one (tag 1, Unnecessary).
+TEST(DiagnosticTags, RepeatedImportIsUnnecessary) {
+  Fixture f;
+  f.file("util.fitz", "fn double(n: Int) -> Int => n * 2\n");
+  f.file("main.fitz", "from util import double, double\nprint(double(1))\n");
+  const Analysis& an = f.analyse("main.fitz");
+  auto it = std::find_if(an.diagnostics.begin(), an.diagnostics.end(),
+                         [](const frontend::Diagnostic& d) { return d.kind == frontend::DiagKind::DuplicateImport; });
+  ASSERT_NE(it, an.diagnostics.end());
+  EXPECT_EQ(diagnostic_to_json(an, *it).value("tags", json::array()), json::array({1}));
+}
+
 }  // namespace
 }  // namespace fitz::lsp

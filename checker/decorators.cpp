@@ -79,4 +79,17 @@ const DecoratorArgSpec* find_decorator_arg(const DecoratorSpec& spec, std::strin
   return nullptr;
 }
 
+bool is_decorator(const frontend::Decorator& d, DecoratorKind k) { return d.name.text == decorator_spec(k).name; }
+
+const frontend::Decorator* find_decorator(const std::vector<frontend::Decorator>& ds, DecoratorKind k) {
+  for (const frontend::Decorator& d : ds)
+    if (is_decorator(d, k)) return &d;
+  return nullptr;
+}
+
+std::optional<DecoratorKind> decorator_kind(const frontend::Decorator& d, DecoratorPlace place) {
+  if (const DecoratorSpec* s = find_decorator(d.name.text, place)) return s->kind;
+  return std::nullopt;
+}
+
 }  // namespace fitz::checker

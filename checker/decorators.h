@@ -4,8 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
+
+#include "frontend/ast.h"
 
 namespace fitz::checker {
 
@@ -55,6 +59,17 @@ std::string_view decorator_place_name(DecoratorPlace p);  // "function", "type",
 std::string_view decorator_arg_type_name(DecoratorArgType t);  // "Int", "Str", ...
 // The keyword argument `name` of `spec`, else nullptr.
 const DecoratorArgSpec* find_decorator_arg(const DecoratorSpec& spec, std::string_view name);
+
+// Reading a checked AST by kind: the place is the caller's (a function's, type's, field's or
+// parameter's decorator list), so `@flag` on a function is FlagFn and on a parameter FlagParam.
+// Code outside the checker compares decorators with these, never by name.
+bool is_decorator(const frontend::Decorator& d, DecoratorKind k);
+const frontend::Decorator* find_decorator(const std::vector<frontend::Decorator>& ds, DecoratorKind k);
+inline bool has_decorator(const std::vector<frontend::Decorator>& ds, DecoratorKind k) {
+  return find_decorator(ds, k) != nullptr;
+}
+// The kind of `d` at `place`, or nullopt when the registry has no such entry.
+std::optional<DecoratorKind> decorator_kind(const frontend::Decorator& d, DecoratorPlace place);
 
 // Route decorators (@get ... @delete) make a function an HTTP handler.
 constexpr bool is_route(DecoratorKind k) {

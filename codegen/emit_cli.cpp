@@ -4,6 +4,7 @@
 // before any of the program runs.
 #include <fmt/format.h>
 
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 #include "frontend/decorator_args.h"
@@ -25,7 +26,7 @@ bool Gen::emit_cli_main() {
       auto* f = std::get_if<FnStmt>(&ast.get(s).data);
       if (!f) continue;
       for (const Decorator& d : ast.get(f->fn).decorators)
-        if (d.name.text == "command") commands.push_back({m, f->fn, &d});
+        if (checker::is_decorator(d, checker::DecoratorKind::Command)) commands.push_back({m, f->fn, &d});
     }
   }
   if (commands.empty()) return false;
@@ -68,12 +69,12 @@ bool Gen::emit_cli_main() {
       };
       for (const Decorator& d : decl.decorators) {
         const Expr* first = frontend::decorator_first_positional(ast, d);
-        if (d.name.text != "arg" || !first || frontend::string_literal_text(*first) != p.name) continue;
+        if (!checker::is_decorator(d, checker::DecoratorKind::ArgFn) || !first || frontend::string_literal_text(*first) != p.name) continue;
         describe(d);
       }
       if (i < decl.params.size())
         for (const Decorator& d : decl.params[i].decorators)
-          if (d.name.text == "flag" || d.name.text == "arg") describe(d);
+          if (checker::is_decorator(d, checker::DecoratorKind::FlagParam) || checker::is_decorator(d, checker::DecoratorKind::ArgParam)) describe(d);
       line(fmt::format("      {{{}, fitz::cli::Kind::{}, {}, {}, {}, {}, {}, {}}},", cpp_quoted(p.name), kind,
                        p.has_default ? "true" : "false", nullable ? "true" : "false", p.variadic ? "true" : "false",
                        cpp_quoted(default_text), cpp_quoted(help), short_name));

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
 #include "frontend/decorator_args.h"
 
 namespace fitz::checker::detail {
@@ -109,7 +110,7 @@ void Checker::check_command(const FnDecl& fn, const Decorator& command) {
   };
 
   for (const Decorator& d : fn.decorators) {
-    if (d.name.text != "arg") continue;
+    if (!is_decorator(d, DecoratorKind::ArgFn)) continue;
     const Expr* first = frontend::decorator_first_positional(*ast_, d);
     if (!first || !std::holds_alternative<StrLit>(first->data)) continue;  // reported by the decorator table
     std::string pname = frontend::string_literal_text(*first);
@@ -127,8 +128,8 @@ void Checker::check_command(const FnDecl& fn, const Decorator& command) {
   for (size_t i = 0; i < info.params.size() && i < fn.params.size(); ++i) {
     const ParamInfo& p = info.params[i];
     for (const Decorator& d : fn.params[i].decorators) {
-      bool flag = d.name.text == "flag";
-      if (!flag && d.name.text != "arg") continue;  // reported by the decorator table
+      bool flag = is_decorator(d, DecoratorKind::FlagParam);
+      if (!flag && !is_decorator(d, DecoratorKind::ArgParam)) continue;  // reported by the decorator table
       if (!describe(i, d.name.span)) continue;
       if (flag && !p.has_default) {
         error(DiagKind::CommandSignature, d.name.span,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
 
 namespace fitz::checker::detail {
 
@@ -191,7 +192,7 @@ void Checker::resolve_struct(TypeDeclId id) {
     fi.has_default = f.default_value.valid();
     // ORM relation fields are virtual (filled by preloading), so literals may omit them.
     for (const Decorator& d : f.decorators)
-      if (d.name.text == "has_many" || d.name.text == "has_one" || d.name.text == "db_default") fi.has_default = true;
+      if (is_decorator(d, DecoratorKind::HasMany) || is_decorator(d, DecoratorKind::HasOne) || is_decorator(d, DecoratorKind::DbDefault)) fi.has_default = true;
     fi.is_private = f.name.text.starts_with("_");
     fi.span = f.name.span;
     fi.default_value = f.default_value;

@@ -5,6 +5,7 @@
 
 #include "checker/check_internal.h"
 #include "checker/check_orm.h"
+#include "checker/decorators.h"
 
 namespace fitz::checker {
 
@@ -107,9 +108,9 @@ bool Checker::registers_handlers(ModuleId id) const {
   // The decorators whose functions join the program wherever their module is imported (codegen
   // collects them from every module). `@command` is not one: only the entry module's count.
   // A module that only imports such modules (`api` importing `routes.users`) brings them too.
-  static constexpr std::string_view kRegistering[] = {"get",  "post",          "put",     "patch",  "delete",
-                                                      "ws",   "cron",          "healthz", "readyz", "server",
-                                                      "auth_provider"};
+  using K = DecoratorKind;
+  static constexpr DecoratorKind kRegistering[] = {K::Get, K::Post,    K::Put,    K::Patch,  K::Delete,      K::Ws,
+                                                   K::Cron, K::Healthz, K::Readyz, K::Server, K::AuthProvider};
   std::vector<ModuleId> todo{id};
   std::unordered_set<uint32_t> seen;
   while (!todo.empty()) {
@@ -121,7 +122,8 @@ bool Checker::registers_handlers(ModuleId id) const {
       auto* f = std::get_if<FnStmt>(&ast.get(s).data);
       if (!f) continue;
       for (const Decorator& d : ast.get(f->fn).decorators)
-        if (std::find(std::begin(kRegistering), std::end(kRegistering), d.name.text) != std::end(kRegistering))
+        if (auto k = decorator_kind(d, kOnFn);
+            k && std::find(std::begin(kRegistering), std::end(kRegistering), *k) != std::end(kRegistering))
           return true;
     }
     for (const ResolvedImport& ri : graph_.get(m).imports) todo.push_back(ri.target);

@@ -87,6 +87,9 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
     }
     seen.push_back(a.name->text);
   }
+  for (const DecoratorArgSpec& k : spec->args)
+    if (k.required && std::find(seen.begin(), seen.end(), k.name) == seen.end())
+      error(DiagKind::DecoratorArguments, d.name.span, fmt::format("`@{}` needs `{}=` ({})", d.name.text, k.name, k.doc));
   if (positional < spec->min_pos || (spec->max_pos >= 0 && positional > spec->max_pos)) {
     std::string expect = spec->max_pos < 0 ? fmt::format("at least {}", spec->min_pos)
                          : spec->min_pos == spec->max_pos ? fmt::format("{}", spec->min_pos)

@@ -5,6 +5,7 @@
 
 #include "checker/check_internal.h"
 #include "checker/decorators.h"
+#include "frontend/decorator_args.h"
 
 namespace fitz::checker::detail {
 
@@ -198,7 +199,9 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
       if (a.name && a.name->text == "into") into = value;
     }
     if (header.empty()) {
-      error(DiagKind::DecoratorArguments, d.name.span, "`@header` needs `name=\"Header-Name\"`");
+      // A missing `name=` is reported by the registry check (check_decorators.cpp).
+      if (frontend::decorator_kwarg(*ast_, d, "name"))
+        error(DiagKind::DecoratorArguments, d.name.span, "`@header` needs a header name in `name=\"Header-Name\"`");
       continue;
     }
     std::string param = into.empty() ? header_param_name(header) : into;

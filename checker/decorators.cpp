@@ -16,7 +16,8 @@ constexpr DecoratorArgType INT_T = DecoratorArgType::Int, STR_T = DecoratorArgTy
 
 // The keyword arguments of each entry: kArgs_<Kind>, with a placeholder element for none.
 #define ARGS(...) __VA_ARGS__,
-#define ARG(name, type, def, doc) DecoratorArgSpec{name, type##_T, def, doc}
+#define ARG(name, type, def, doc) DecoratorArgSpec{name, type##_T, def, doc, false}
+#define REQ_ARG(name, type, doc) DecoratorArgSpec{name, type##_T, "", doc, true}
 #define NO_ARGS
 #define ANY_ARGS
 #define DECORATOR(Kind, name, places, min_pos, max_pos, first, args, doc, snippet) \

@@ -33,6 +33,7 @@ struct DecoratorArgSpec {
   DecoratorArgType type;
   std::string_view default_value;  // empty: nothing to show
   std::string_view doc;
+  bool required;
 };
 
 struct DecoratorSpec {

@@ -126,8 +126,8 @@ std::string decorator_markdown(const checker::DecoratorSpec& d) {
     if (d.places & p) where += (where.empty() ? "" : " or ") + std::string(checker::decorator_place_name(p));
   text += "\n\nOn a " + where + ".";
   for (const auto& a : d.args)
-    text += "\n- `" + std::string(a.name) + "=` (" + std::string(checker::decorator_arg_type_name(a.type)) + "): " +
-            std::string(a.doc);
+    text += "\n- `" + std::string(a.name) + "=` (" + std::string(checker::decorator_arg_type_name(a.type)) +
+            (a.required ? ", required" : "") + "): " + std::string(a.doc);
   return text;
 }
 

@@ -411,7 +411,7 @@ std::string entry_text(const DecoratorSpec& d) {
     md << "\n| option | type | default | description |\n|---|---|---|---|\n";
     for (const auto& a : d.args)
       md << "| `" << a.name << "=` | " << fitz::checker::decorator_arg_type_name(a.type) << " | "
-         << cell(default_of(a.default_value)) << " | " << cell(a.doc) << " |\n";
+         << (a.required ? std::string("required") : cell(default_of(a.default_value))) << " | " << cell(a.doc) << " |\n";
   }
   return md.str();
 }

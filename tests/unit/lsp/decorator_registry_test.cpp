@@ -101,6 +101,14 @@ TEST(DecoratorRegistry, CheckerReadsArgumentNamesAndTypes) {
   EXPECT_EQ(decorator_diagnostics("@trace(nmae=\"x\")\nfn f() {}\n"),
             std::set<frontend::DiagKind>{frontend::DiagKind::DecoratorArguments});
   EXPECT_EQ(decorator_diagnostics("@bench(anything=1)\nfn f() {}\n"), std::set<frontend::DiagKind>{});
+  // A required keyword argument (REQ_ARG) is reported once when missing.
+  Fixture f;
+  f.file("main.fitz", "@get(\"/x\")\n@header\nfn g(x_user: Str?) -> Str? => x_user\n");
+  f.analyse("main.fitz");
+  size_t needs = 0;
+  for (const frontend::Diagnostic* d : diagnostics_for(f.a(), f.path("main.fitz")))
+    needs += d->message.find("`@header` needs `name=`") != std::string::npos;
+  EXPECT_EQ(needs, 1u);
 }
 
 std::set<std::string> registry_names(unsigned places) {

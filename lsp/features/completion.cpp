@@ -62,6 +62,14 @@ bool in_type_body(std::string_view text, uint32_t at) {
       if (depth-- > 0) continue;
       uint32_t e = i;
       while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) --e;
+      if (e > 0 && text[e - 1] == '>') {  // `type Box<T> {`
+        int angle = 0;
+        while (e > 0) {
+          char c = text[--e];
+          if (c == '>') ++angle;
+          if (c == '<' && --angle == 0) break;
+        }
+      }
       uint32_t b = e;
       while (b > 0 && ident_char(text[b - 1])) --b;
       if (b == e) return false;

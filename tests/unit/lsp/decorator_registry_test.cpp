@@ -121,7 +121,8 @@ std::set<std::string> registry_names(unsigned places) {
 TEST(DecoratorRegistry, CompletionOffersEveryDecoratorValidAtThePlace) {
   Fixture f;
   const auto& a = f.file("main.fitz",
-                         "@^\nfn f(@^ x: Int = 1) {}\ntype T {\n    @^ id: Int = 0\n    tags: List<Int> = [1, 2]\n    @^\n}\n");
+                         "@^\nfn f(@^ x: Int = 1) {}\ntype T {\n    @^ id: Int = 0\n    tags: List<Int> = [1, 2]\n    @^\n}\n"
+                         "type Box<T> {\n    @^ item: T\n}\n");
   f.analyse("main.fitz");
   auto at = [&](size_t i) {
     std::set<std::string> s;
@@ -135,6 +136,7 @@ TEST(DecoratorRegistry, CompletionOffersEveryDecoratorValidAtThePlace) {
   EXPECT_EQ(at(1), registry_names(checker::kOnParam));
   EXPECT_EQ(at(2), registry_names(checker::kOnField));
   EXPECT_EQ(at(3), registry_names(checker::kOnField));
+  EXPECT_EQ(at(4), registry_names(checker::kOnField));
 }
 
 TEST(DecoratorRegistry, HoverShowsTheEntry) {

@@ -2,6 +2,7 @@
 // since nobody receives its value) and what `spawn` accepts (a direct call to a `@background`
 // function, whose arguments are evaluated at once and whose call runs later).
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
 
 namespace fitz::checker::detail {
 
@@ -9,7 +10,7 @@ void Checker::check_job_fn(FnId id) {
   const FnDecl& d = ast_->get(id);
   const FnInfo& info = tir_->fns[id.index];
   for (const Decorator& dec : d.decorators) {
-    if (dec.name.text != "cron") continue;
+    if (!is_decorator(dec, DecoratorKind::Cron)) continue;
     if (!d.params.empty())
       error(DiagKind::JobSignature, d.params.front().span, "a `@cron` function takes no parameters")
           .with_hint("read what the job needs from the database or from top-level values");
@@ -38,7 +39,7 @@ void Checker::check_spawn_arg(const CallExpr& c, Span at) {
   const Symbol& target = sym(s);
   const FnDecl& decl = graph_.get(target.module).ast.get(target.fn);
   for (const Decorator& d : decl.decorators)
-    if (d.name.text == "background") return;
+    if (is_decorator(d, DecoratorKind::Background)) return;
   error(DiagKind::SpawnCall, span_of(arg),
         fmt::format("`spawn` only runs `@background` functions; `{}` is not one", target.name))
       .with_hint(fmt::format("add `@background` above `fn {}`", target.name));

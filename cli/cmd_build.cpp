@@ -35,7 +35,8 @@ options:
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
   --sanitize      build with address and undefined-behaviour sanitizers
-  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2)
+  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
+                  fitz built with sanitizers)
   --time-phases   print how long each phase took
   -h, --help      show this help
 )";
@@ -46,7 +47,7 @@ struct BuildOptions {
   std::string emit;
   bool sanitize = false;
   bool time_phases = false;
-  std::string opt_level = "-O2";
+  std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
   bool werror = false;
 };

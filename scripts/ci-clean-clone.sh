@@ -5,25 +5,28 @@
 # the folder of an earlier run's cache to measure a clone with a warm one. fitz's own build cache
 # starts empty either way (XDG_CACHE_HOME inside the clone's folder).
 #
-#   scripts/ci-clean-clone.sh [--cache DIR] [--keep]
+#   scripts/ci-clean-clone.sh [--cache DIR] [--rev REV] [--keep]
 #
-# Prints where the log is, and at the end the run's stage table (from scripts/run-tests.sh) and
+# --rev checks out REV in the clone (default HEAD), e.g. to time a warm cache on the commit an
+# earlier cold run built. Prints where the log is, and at the end the run's stage table (from scripts/run-tests.sh) and
 # its wall time; exits with .ci/run's status. --keep leaves the clone (default: removed when it
 # passed).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cache="" keep=0
+cache="" keep=0 rev=HEAD
 while (($#)); do
   case $1 in
     --cache) cache=$2; shift 2 ;;
+    --rev) rev=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    *) echo "usage: $0 [--cache DIR] [--keep]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--cache DIR] [--rev REV] [--keep]" >&2; exit 2 ;;
   esac
 done
 work=$(mktemp -d /tmp/fitz-ci.XXXXXX)
 [[ -n $cache ]] || cache=$work/ccache
 mkdir -p "$cache"
 git clone -q "$root" "$work/main" || exit 2
+git -C "$work/main" checkout -q "$(git -C "$root" rev-parse "$rev")" || exit 2
 if [[ -d $root/../shared ]]; then
   cp -r "$root/../shared" "$work/shared"
   chmod -R a-w "$work/shared"

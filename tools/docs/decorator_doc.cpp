@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tools/docs/page_tool.h"
 #include "checker/decorators.h"
 
 namespace {
@@ -451,49 +452,14 @@ std::string generate(std::string& problems) {
   return md.str();
 }
 
-bool read_all(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  out = buffer.str();
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string problems;
-  std::string page = generate(problems);
-  if (!problems.empty()) {
-    std::fputs(problems.c_str(), stderr);
-    return 1;
-  }
-  if (argc == 1) {
-    std::fputs(page.c_str(), stdout);
-    return 0;
-  }
-  std::string_view mode = argv[1];
-  if (argc != 3 || (mode != "--update" && mode != "--check")) {
-    std::fputs(kUsage.data(), stderr);
-    return 2;
-  }
-  std::string path = argv[2];
-  std::string doc;
-  bool exists = read_all(path, doc);
-  if (mode == "--check") {
-    if (exists && doc == page) return 0;
-    std::fprintf(stderr, "fitz_decorator_doc: %s is out of date; run fitz_decorator_doc --update %s\n", path.c_str(),
-                 path.c_str());
-    return 1;
-  }
-  if (!exists || doc != page) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << page;
-    if (!out) {
-      std::fprintf(stderr, "fitz_decorator_doc: cannot write %s\n", path.c_str());
-      return 2;
-    }
-  }
-  return 0;
+  // The whole page is generated.
+  return fitz::docs::page_tool_main(argc, argv, "fitz_decorator_doc", kUsage,
+                                    [](const std::string*, std::string& error) -> std::optional<std::string> {
+                                      std::string page = generate(error);
+                                      if (!error.empty()) return std::nullopt;
+                                      return page;
+                                    });
 }

@@ -9,10 +9,11 @@
 # sources by paths relative to the source root instead, so they are the same in every clone.
 set(FITZ_UNITY_BATCH 8 CACHE STRING "C++ files per unity batch (FITZ_UNITY_BUILD)")
 
-# The runtime libraries that `fitz build` links into programs stay file by file: the linker takes
-# from an archive only the objects a program references, and a batch would bring the static
-# initialisers of every file in it into programs that never use them.
-set(FITZ_UNITY_SKIP_TARGETS fitz_runtime fitz_http fitz_db fitz_pg fitz_auth fitz_ws fitz_jobs)
+# The linker takes from an archive only the objects a program references, so in a runtime library
+# that programs link, a batch brings every file in it along. That is harmless but for a static
+# initialiser with an effect: fitz_db installs the Asio loop before main() in the programs that
+# use the db module, so it stays file by file.
+set(FITZ_UNITY_SKIP_TARGETS fitz_db)
 
 # Test files whose file-local helpers (in anonymous namespaces) share a name with a helper of
 # another file of the same test binary: each compiles alone. Giving the helpers one shared home

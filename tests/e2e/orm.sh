@@ -83,6 +83,16 @@ status=$?
 [[ $status == 0 ]] || cat "$work/log"
 check "datetime_read.fitz: DateTime fields written and read back (rc $rc) $(cat "$work/diff")" $status
 
+# Preload before `.first` (the LIMIT 1 row, then its children), and the parents of a
+# @belongs_to column through its struct-typed sibling: one batched query by the rows' FKs.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/preload_more.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/preload_more.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  grep -q '\] SELECT "id", "name" FROM "orm_e2e_pm_authors" ORDER BY "id" LIMIT 1$' "$work/log" &&
+  [[ $(grep -c '\] SELECT "id", "name" FROM "orm_e2e_pm_authors" WHERE "id" = ANY(\$1::int8\[\])$' "$work/log") == 3 ]]
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "preload_more.fitz: preload with first, preload of a belongs_to parent (rc $rc) $(cat "$work/diff")" $status
+
 # fitz db on a scratch database: diff, migrate, status across two versions of the types.
 schema=$here/schema
 admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }

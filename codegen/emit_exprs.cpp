@@ -323,13 +323,27 @@ std::string Gen::expr_raw(ExprId id) {
           // (fzh::Out); called directly from Fitz code, it is a runtime error.
           if (fn_->info && fn_->info->is_handler && !fn_->http && types_.kind(fn_->ret) != TypeKind::Result)
             return fmt::format("({}).unwrap({})", o, pos(d.op_span));
+          // The error converts to the function's error type: as the checker allowed it, or, into
+          // a function whose errors are `Str`, as its display text.
+          TypeId from_err = types_.kind(tir_->type_of(d.operand)) == TypeKind::Result ? types_.err(tir_->type_of(d.operand))
+                                                                                       : TypeId();
+          TypeId to_err = types_.kind(fn_->ret) == TypeKind::Result ? types_.err(fn_->ret) : TypeId();
+          bool text = tir_->try_converts_error_to_text(id);
+          auto error_of = [&](const std::string& r) {
+            std::string err = r + ".take_error()";
+            if (text) return "fitz::interp(" + err + ")";
+            return convert_to(err, from_err, to_err, d.op_span);
+          };
           if (fn_->is_async) {
             // Statement-level: GCC 12 cannot compile co_return inside a statement expression.
             std::string t = tmp("q");
             line(fmt::format("auto {} = {};", t, o));
-            line(fmt::format("if ({}.is_err()) co_return ::fitz::Err({}.take_error());", t, t));
+            line(fmt::format("if ({}.is_err()) co_return ::fitz::Err({});", t, error_of(t)));
             return t + ".take_value()";
           }
+          if (text || (from_err.valid() && to_err.valid() && from_err != to_err))
+            return fmt::format("({{ auto _fitz_r = ({}); if (_fitz_r.is_err()) return ::fitz::Err({}); _fitz_r.take_value(); }})",
+                               o, error_of("_fitz_r"));
           return "FITZ_TRY(" + o + ")";
         } else if constexpr (std::is_same_v<T, CallExpr>) {
           return call(id, d);

@@ -167,15 +167,29 @@ std::string Gen::expr_raw(ExprId id) {
           for (size_t i = 0; i < code.size(); ++i) s += (i ? ", " : "") + code[i];
           return s + "}";
         } else if constexpr (std::is_same_v<T, MapExpr>) {
+          // In decorator arguments a bare name key is the option's name (the checker resolved it
+          // to nothing and typed it Str): it is emitted as that string.
+          auto name_key = [&](ExprId k) -> const NameRef* {
+            auto* n = std::get_if<NameRef>(&ast_->get(k).data);
+            return n && tir_->ref_of(k).kind == checker::RefKind::None ? n : nullptr;
+          };
           std::vector<ExprId> ids;
           for (const auto& en : d.entries) {
-            ids.push_back(en.key);
+            if (!name_key(en.key)) ids.push_back(en.key);
             ids.push_back(en.value);
           }
           auto code = sequence_exprs(ids);
           std::string s = cpp_type(type) + "{";
-          for (size_t i = 0; i < d.entries.size(); ++i)
-            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", code[2 * i], code[2 * i + 1]);
+          size_t k = 0;
+          for (size_t i = 0; i < d.entries.size(); ++i) {
+            std::string key;
+            if (const NameRef* n = name_key(d.entries[i].key))
+              key = convert_to("fitz::Str::lit(" + cpp_quoted(std::string(n->name.text)) + ")", types_.str(),
+                               types_.key(type), ast_->get(d.entries[i].key).span);
+            else
+              key = code[k++];
+            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", key, code[k++]);
+          }
           return s + "}";
         } else if constexpr (std::is_same_v<T, ListComp> || std::is_same_v<T, MapComp>) {
           std::string r = tmp("c");

@@ -58,8 +58,8 @@ const std::vector<DecoratorSpec>& specs() {
       {"hidden", kField, 0, 0, {}},
       {"column", kField, 0, 0, {"name"}},
       {"belongs_to", kField, 1, 1, {"fk", "on_delete", "on_update"}, false, true},
-      {"has_many", kField, 1, 1, {"via"}, false, true},
-      {"has_one", kField, 1, 1, {"via"}, false, true},
+      {"has_many", kField, 1, 1, {"via", "on_delete"}, false, true},
+      {"has_one", kField, 1, 1, {"via", "on_delete"}, false, true},
       {"example", kField, 1, 1, {}},
   };
   return s;

@@ -143,6 +143,11 @@ check "db migrate without a database is a usage error (rc $rc)" $?
 out=$("$fitz" db migrate "$schema/v2.fitz" --url "postgres://postgres@127.0.0.1:1/x" 2>&1); rc=$?
 [[ $rc == 1 && $out == "error: cannot connect to the database: "* ]]
 check "db migrate against no server: a clear error (rc $rc): $out" $?
+# on_delete= on @has_many/@has_one becomes the child's FK action (decision 12).
+out=$("$fitz" db diff "$schema/on_delete.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == *'FOREIGN KEY ("team_id") REFERENCES "od_teams" ("id") ON DELETE SET NULL'* &&
+   $out == *'FOREIGN KEY ("team_id") REFERENCES "od_teams" ("id") ON DELETE RESTRICT'* ]]
+check "db diff: on_delete= of @has_many/@has_one on the child's foreign key (rc $rc): $out" $?
 admin drop >/dev/null
 
 [[ $fails == 0 ]]

@@ -387,6 +387,8 @@ TypeId Checker::check_range(const RangeExpr& r) {
 
 TypeId Checker::check_await(ExprId e, const AwaitExpr& a) {
   TypeId t = check_expr(a.operand);
+  // `conn.recv().await`: the call already waits; `.await` on it changes nothing.
+  if (const CallInfo* ci = tir_->call_of(a.operand); ci && ci->suspends) return t;
   Span at = a.await_span;
   std::string_view txt = text(at);
   if (size_t p = txt.find("await"); p != std::string_view::npos && p > 0) {

@@ -104,6 +104,7 @@ struct CallInfo {
   BuiltinId builtin;   // Builtin, BuiltinMethod
   bool implicit_self = false;
   bool is_async = false;  // the call produces a Future
+  bool suspends = false;  // the call waits itself and produces its result (BuiltinEntry::suspends)
   // Which parameter each argument binds to (argument order); variadic extras all map to the
   // variadic parameter. Parameters that receive no argument take their default.
   std::vector<uint32_t> param_of_arg;

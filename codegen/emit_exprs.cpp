@@ -73,6 +73,17 @@ std::string Gen::convert(const std::string& code, TypeId from, const checker::Co
   }
 }
 
+std::string Gen::await_task(const std::string& task, Span at) {
+  if (fn_ && fn_->is_async) {
+    // The operand gets its own statement: GCC 12 rejects a std::initializer_list (a list
+    // literal, dynamic call arguments) inside a co_await operand.
+    std::string t = tmp("w");
+    line(fmt::format("auto {} = {};", t, task));
+    return "(co_await " + t + ")";
+  }
+  return fmt::format("fitz::block_on({}, {})", task, pos(at));
+}
+
 std::string Gen::expr(ExprId id) {
   std::string raw = expr_raw(id);
   if (id.index >= tir_->conversions.size()) return raw;
@@ -313,16 +324,11 @@ std::string Gen::expr_raw(ExprId id) {
                              pos(d.index_span));
         } else if constexpr (std::is_same_v<T, AwaitExpr>) {
           TypeId ot = tir_->type_of(d.operand);
+          // A call that waits itself (`conn.recv()`): its value is already the result.
+          if (const checker::CallInfo* ci = tir_->call_of(d.operand); ci && ci->suspends) return expr(d.operand);
           std::string o = expr(d.operand);
           if (types_.kind(ot) != TypeKind::Future) o = fmt::format("fitz::any_await({}, {})", o, pos(d.await_span));
-          if (fn_ && fn_->is_async) {
-            // The operand gets its own statement: GCC 12 rejects a std::initializer_list (a
-            // list literal, dynamic call arguments) inside a co_await operand.
-            std::string t = tmp("w");
-            line(fmt::format("auto {} = {};", t, o));
-            return "(co_await " + t + ")";
-          }
-          return fmt::format("fitz::block_on({}, {})", o, pos(d.await_span));
+          return await_task(o, d.await_span);
         } else if constexpr (std::is_same_v<T, TryExpr>) {
           std::string o = expr(d.operand);
           if (types_.kind(tir_->type_of(d.operand)) == TypeKind::Any) {

@@ -17,14 +17,19 @@ configure: $(BUILD)/build.ninja
 build: deps configure
 	cmake --build $(BUILD)
 
-test: build
+# Builds what the tests run (the release tools, then the sanitized tree with every test binary)
+# and runs every test group; see scripts/run-tests.sh (which configures the trees it creates as
+# unity builds, so a clean clone compiles less).
+test: deps
 	bash scripts/run-tests.sh $(BUILD)
 
 # Rewrites every golden file from the current output; review the diff before committing.
 update-golden: build
 	FITZ_UPDATE_GOLDEN=1 $(BUILD)/bin/fitz_golden_tests
 
-demo: build
+# The demo needs fitz and its runtime, not the test binaries.
+demo: deps configure
+	cmake --build $(BUILD) --target fitz_tools
 	bash scripts/demo.sh $(BUILD)
 
 grammar:

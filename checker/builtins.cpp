@@ -44,7 +44,7 @@ const std::vector<BuiltinEntry> kEntries = {
   {"", "round", "(x: Any) -> Any", "`x` rounded to the nearest integer.", false, false, "fitz_round"},
   {"", "clamp", "(x: Any, lo: Any, hi: Any) -> Any", "`x` limited to the range lo..=hi.", false, false, "fitz_clamp"},
   {"", "spawn", "(call: Any) -> Future<Any>", "Runs a call to a @background function as a background job.", false, false, "fitz_spawn"},
-  {"", "cors", "(options: Map<Str, Any>) -> Any", "CORS settings for @middleware(cors({...})).", false, false, "fitz_cors"},
+  {"", "cors", "(options?: Map<Str, Any>) -> Any", "CORS settings for @middleware(cors({...})); `cors()` takes every default.", false, false, "fitz_cors"},
   {"", "secret", "(name: Str) -> Secret", "An environment secret that prints as ***; `.expose()` reveals it.", false, false, "fitz_secret"},
   {"", "config", "(name: Str, fallback: Any) -> Any", "A configuration value from the environment, or `fallback`.", false, false, "fitz_config"},
   {"", "ws_broadcast", "(path: Str, message: Any) -> Null", "Sends a message to every WebSocket client of the endpoint `path`.", false, false, "fitz_ws_broadcast"},

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
 
 namespace fitz::checker::detail {
 
@@ -29,11 +30,28 @@ void Checker::collect_top_level() {
   std::unordered_map<uint32_t, ModuleId> import_target;  // StmtId -> module
   for (const ResolvedImport& ri : m_->imports) import_target.emplace(ri.stmt.index, ri.target);
 
+  // The imported name behind each `from` import symbol (`b` of `from m import b as c`), to tell
+  // a repeated import of the same thing (a warning) from two different things under one name.
+  std::unordered_map<uint32_t, std::string_view> imported_as;
   auto declare_name = [&](const Ident& name, SymbolId s, bool is_type) {
     auto [it, fresh] = module_names_.try_emplace(name.text, s);
     if (!fresh) {
       const Symbol& first = prog_.symbol(it->second);
-      SymbolKind k = prog_.symbol(s).kind;
+      const Symbol& second = prog_.symbol(s);
+      SymbolKind k = second.kind;
+      bool same_import =
+          first.kind == k && first.target_module == second.target_module &&
+          ((k == SymbolKind::Module) ||
+           (k == SymbolKind::Import && imported_as[it->second.index] == imported_as[s.index]));
+      if (same_import) {
+        if (options_.warnings)
+          warning(DiagKind::DuplicateImport, name.span,
+                  k == SymbolKind::Module ? fmt::format("module `{}` is imported twice", name.text)
+                                          : fmt::format("`{}` is imported twice from the same module", name.text))
+              .with_label(first.span, "first imported here")
+              .with_hint("remove the repeated import");
+        return;
+      }
       std::string_view what = is_type                     ? "type"
                               : k == SymbolKind::Function ? "function"
                                                           : "imported name";
@@ -119,7 +137,9 @@ void Checker::collect_top_level() {
         // Unresolved (missing module or name, already reported by the loader; or an import
         // cycle): the name reads as Error (missing) or Any (cycle), never cascading.
         s.type = target.valid() && !module_ready(target) ? types_->any() : types_->error();
-        declare_name(name, prog_.add_symbol(std::move(s)), false);
+        SymbolId id = prog_.add_symbol(std::move(s));
+        imported_as[id.index] = n.name.text;
+        declare_name(name, id, false);
       }
     }
   }
@@ -172,7 +192,7 @@ void Checker::resolve_struct(TypeDeclId id) {
     fi.has_default = f.default_value.valid();
     // ORM relation fields are virtual (filled by preloading), so literals may omit them.
     for (const Decorator& d : f.decorators)
-      if (d.name.text == "has_many" || d.name.text == "has_one" || d.name.text == "db_default") fi.has_default = true;
+      if (is_decorator(d, DecoratorKind::HasMany) || is_decorator(d, DecoratorKind::HasOne) || is_decorator(d, DecoratorKind::DbDefault)) fi.has_default = true;
     fi.is_private = f.name.text.starts_with("_");
     fi.span = f.name.span;
     fi.default_value = f.default_value;

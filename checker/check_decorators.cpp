@@ -1,82 +1,43 @@
-// Decorators: the closed set of HTTP, auth, ORM, WebSocket, job, observability and test
-// decorators, where each may appear, and their arguments. Route decorators make a function an
-// HTTP handler (which may `return STATUS body`).
+// Decorators: each is checked against its registry entry (decorators.def): where it may appear,
+// how many positional arguments, the names and literal types of its keyword arguments, and
+// the first argument's form (a string literal, or a route path). Route decorators make a
+// function an HTTP handler (which may `return STATUS body`).
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
 
 namespace fitz::checker::detail {
 
 namespace {
 
-enum Target : int { kFn = 1, kType = 2, kField = 4 };
+// The registry's places; `target` arguments below are one of these.
+constexpr int kFn = kOnFn, kType = kOnType, kField = kOnField, kParam = kOnParam;
 
-struct DecoratorSpec {
-  std::string_view name;
-  int targets;
-  int min_pos;
-  int max_pos;  // -1: any number
-  std::vector<std::string_view> kwargs;  // {"*"}: any keyword
-  bool route = false;
-  bool first_is_str = false;  // the first positional argument must be a string literal
-};
-
-const std::vector<DecoratorSpec>& specs() {
-  static const std::vector<DecoratorSpec> s = {
-      {"get", kFn, 1, 1, {}, true, true},
-      {"post", kFn, 1, 1, {}, true, true},
-      {"put", kFn, 1, 1, {}, true, true},
-      {"patch", kFn, 1, 1, {}, true, true},
-      {"delete", kFn, 1, 1, {}, true, true},
-      {"server", kFn, 0, 2, {"port", "host", "docs", "api_version", "ws_heartbeat_secs", "shutdown_timeout_secs",
-                             "observability", "prometheus"}},
-      {"test", kFn, 0, 0, {}},
-      {"middleware", kFn, 1, 1, {}},
-      {"authenticated", kFn, 0, 0, {}},
-      {"admin", kFn, 0, 0, {}},
-      {"requires", kFn, 1, -1, {}, false, true},
-      {"flag", kFn, 1, 1, {}, false, true},
-      {"trace", kFn, 0, 0, {"name"}},
-      {"metric", kFn, 0, 0, {"name"}},
-      {"header", kFn, 0, 0, {"name", "into"}},
-      {"ws", kFn, 1, 1, {}, false, true},
-      {"cron", kFn, 1, 1, {"tz", "retry", "catch_up", "store"}, false, true},
-      {"background", kFn, 0, 0, {"store", "retry", "catch_up"}},
-      {"auth_provider", kFn, 0, 0, {}},
-      {"healthz", kFn, 0, 0, {}},
-      {"readyz", kFn, 0, 0, {}},
-      {"command", kFn, 0, 1, {"desc"}, false, true},
-      {"arg", kFn, 1, 1, {"help", "short"}, false, true},
-      {"bench", kFn, 0, 1, {"*"}},
-      {"table", kType, 1, 1, {}, false, true},
-      {"renamed_from", kType | kField, 1, 1, {}, false, true},
-      {"index", kType | kField, 0, 1, {"unique", "name", "where_", "using", "expression"}},
-      {"unique", kType | kField, 0, -1, {"name"}},
-      {"check_constraint", kType | kField, 1, 1, {"name"}, false, true},
-      {"primary", kField, 0, 0, {}},
-      {"db_default", kField, 0, 1, {}},
-      {"hidden", kField, 0, 0, {}},
-      {"column", kField, 0, 0, {"name"}},
-      {"belongs_to", kField, 1, 1, {"fk", "on_delete", "on_update"}, false, true},
-      {"has_many", kField, 1, 1, {"via", "on_delete"}, false, true},
-      {"has_one", kField, 1, 1, {"via", "on_delete"}, false, true},
-      {"example", kField, 1, 1, {}},
-  };
-  return s;
-}
-
-const DecoratorSpec* find_spec(std::string_view name) {
-  for (const DecoratorSpec& s : specs())
+// The entry of `name` for `target`, else its first entry (whose places then do not match).
+const DecoratorSpec* find_spec(std::string_view name, int target) {
+  if (const DecoratorSpec* s = find_decorator(name, static_cast<DecoratorPlace>(target))) return s;
+  for (const DecoratorSpec& s : decorator_specs())
     if (s.name == name) return &s;
   return nullptr;
 }
 
-std::string_view target_name(int t) { return t == kFn ? "a function" : t == kType ? "a type" : "a field"; }
+std::string_view target_name(int t) {
+  return t == kFn ? "a function" : t == kType ? "a type" : t == kField ? "a field" : "a parameter";
+}
+
+// The kind of literal `e` is, when it is a literal the registry's argument types can rule out.
+std::optional<DecoratorArgType> literal_type(const Expr& e) {
+  if (std::holds_alternative<IntLit>(e.data)) return DecoratorArgType::Int;
+  if (std::holds_alternative<StrLit>(e.data)) return DecoratorArgType::Str;
+  if (std::holds_alternative<BoolLit>(e.data)) return DecoratorArgType::Bool;
+  return std::nullopt;
+}
 
 }  // namespace
 
 bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) {
-  const DecoratorSpec* spec = find_spec(d.name.text);
+  const DecoratorSpec* spec = find_spec(d.name.text, target);
   if (!spec) {
     Diagnostic& diag = error(DiagKind::UnknownDecorator, d.name.span, fmt::format("unknown decorator `{}`", d.name.text));
     static constexpr std::string_view kRouteish[] = {"route", "router", "endpoint", "http", "head", "options", "request"};
@@ -84,16 +45,18 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
       diag.with_hint("routes are declared with @get, @post, @put, @patch or @delete, e.g. `@get(\"/items/{id}\")`");
     } else {
       std::vector<std::string_view> names;
-      for (const DecoratorSpec& s : specs()) names.push_back(s.name);
+      for (const DecoratorSpec& s : decorator_specs())
+        if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
       if (auto c = closest(d.name.text, names))
         diag.with_hint(fmt::format("did you mean `@{}`?", *c)).with_fix(d.name.span, *c);
     }
     return false;
   }
-  if (!(spec->targets & target)) {
+  if (!(spec->places & static_cast<unsigned>(target))) {
     std::string where;
-    for (int t : {kFn, kType, kField})
-      if (spec->targets & t) where += std::string(where.empty() ? "" : " or ") + std::string(target_name(t));
+    unsigned targets = decorator_places(d.name.text);
+    for (int t : {kFn, kType, kField, kParam})
+      if (targets & t) where += std::string(where.empty() ? "" : " or ") + std::string(target_name(t));
     error(DiagKind::DecoratorPlacement, d.name.span,
           fmt::format("`@{}` cannot be applied to {}; it applies to {}", d.name.text, target_name(target), where));
     return false;
@@ -105,15 +68,28 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
       ++positional;
       continue;
     }
-    bool known = std::find(spec->kwargs.begin(), spec->kwargs.end(), a.name->text) != spec->kwargs.end() ||
-                 (spec->kwargs.size() == 1 && spec->kwargs[0] == "*");
-    if (!known) {
+    const DecoratorArgSpec* arg = find_decorator_arg(*spec, a.name->text);
+    if (!arg && !spec->any_args) {
       Diagnostic& diag = error(DiagKind::DecoratorArguments, a.name->span,
                                fmt::format("`@{}` has no argument named `{}`", d.name.text, a.name->text));
-      if (auto c = closest(a.name->text, spec->kwargs)) diag.with_hint(fmt::format("did you mean `{}`?", *c));
+      std::vector<std::string_view> names;
+      for (const DecoratorArgSpec& k : spec->args) names.push_back(k.name);
+      if (auto c = closest(a.name->text, names)) diag.with_hint(fmt::format("did you mean `{}`?", *c));
+    } else if (arg && arg->type != DecoratorArgType::Any) {
+      const Expr& value = ast_->get(a.value);
+      std::optional<DecoratorArgType> lit = literal_type(value);
+      bool wrong = arg->type == DecoratorArgType::Map ? lit.has_value() : lit && *lit != arg->type;
+      if (wrong)
+        error(DiagKind::DecoratorArguments, value.span,
+              fmt::format("`{}=` of `@{}` takes {} `{}`, received {} `{}`", a.name->text, d.name.text,
+                          arg->type == DecoratorArgType::Int ? "an" : "a", decorator_arg_type_name(arg->type),
+                          *lit == DecoratorArgType::Int ? "an" : "a", decorator_arg_type_name(*lit)));
     }
     seen.push_back(a.name->text);
   }
+  for (const DecoratorArgSpec& k : spec->args)
+    if (k.required && std::find(seen.begin(), seen.end(), k.name) == seen.end())
+      error(DiagKind::DecoratorArguments, d.name.span, fmt::format("`@{}` needs `{}=` ({})", d.name.text, k.name, k.doc));
   if (positional < spec->min_pos || (spec->max_pos >= 0 && positional > spec->max_pos)) {
     std::string expect = spec->max_pos < 0 ? fmt::format("at least {}", spec->min_pos)
                          : spec->min_pos == spec->max_pos ? fmt::format("{}", spec->min_pos)
@@ -123,7 +99,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
                       expect == "1" ? "" : "s", positional));
     return false;
   }
-  if (spec->first_is_str && !d.args.empty() && !d.args[0].name) {
+  if (spec->first != DecoratorFirst::Any && !d.args.empty() && !d.args[0].name) {
     const Expr& first = ast_->get(d.args[0].value);
     auto* s = std::get_if<StrLit>(&first.data);
     if (!s) {
@@ -131,7 +107,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
             fmt::format("the first argument of `@{}` must be a string literal", d.name.text));
       return false;
     }
-    if (spec->route || d.name.text == "ws") {
+    if (spec->first == DecoratorFirst::Path) {
       std::string path;
       for (const StrPart& p : s->parts)
         path += p.is_hole() ? "{" + std::string(text(span_of(p.hole))) + "}" : p.text;
@@ -156,7 +132,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
       }
     }
   }
-  if (d.name.text == "server") {
+  if (spec->kind == DecoratorKind::Server) {
     if (any_server_)
       error(DiagKind::DuplicateServer, d.name.span, "only one `@server` is allowed in a program");
     any_server_ = true;
@@ -170,7 +146,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
                 fmt::format("the port of `@server` must be between 1 and 65535, received {}", lit->value));
     }
   }
-  if (d.name.text == "test" && fn && !fn->params.empty())
+  if (spec->kind == DecoratorKind::Test && fn && !fn->params.empty())
     error(DiagKind::TestSignature, fn->params.front().span, "an `@test` function takes no parameters");
   return true;
 }
@@ -180,8 +156,8 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
   const Decorator* route = nullptr;
   for (const Decorator& d : fn.decorators) {
     if (!check_decorator(d, kFn, &fn)) continue;
-    const DecoratorSpec* spec = find_spec(d.name.text);
-    if (spec && spec->route) {
+    const DecoratorSpec* spec = find_decorator(d.name.text, kOnFn);
+    if (spec && is_route(spec->kind)) {
       if (route)
         error(DiagKind::DecoratorPlacement, d.name.span,
               fmt::format("a handler has one route; `@{}` conflicts with `@{}`", d.name.text, route->name.text))
@@ -189,8 +165,18 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
       route = &d;
     }
   }
+  const Decorator* command = nullptr;
   for (const Decorator& d : fn.decorators)
-    if (d.name.text == "command") check_command(fn, d);
+    if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command) && !command) command = &d;
+  for (const Param& p : fn.params)
+    for (const Decorator& d : p.decorators)
+      if (check_decorator(d, kParam, &fn) && !command)
+        error(DiagKind::DecoratorPlacement, d.name.span,
+              fmt::format("`@{}` on a parameter describes a command-line argument, but `{}` is not a `@command`",
+                          d.name.text, fn.name ? fn.name->text : std::string_view("the function")))
+            .with_hint("decorate the function with `@command`, or remove the parameter decorator");
+  for (const Decorator& d : fn.decorators)
+    if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command)) check_command(fn, d);
   if (route) {
     tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())].is_handler = true;
     check_handler_binding(fn, *route);

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
+#include "frontend/decorator_args.h"
 
 namespace fitz::checker::detail {
 
@@ -41,7 +43,7 @@ std::string auth_user_type(const ModuleGraph& graph, const SourceManager& source
       if (!f) continue;
       const FnDecl& d = ast.get(f->fn);
       bool provider = std::any_of(d.decorators.begin(), d.decorators.end(),
-                                  [](const Decorator& dec) { return dec.name.text == "auth_provider"; });
+                                  [](const Decorator& dec) { return is_decorator(dec, DecoratorKind::AuthProvider); });
       if (!provider || !d.return_type.valid()) continue;
       TypeExprId t = d.return_type;
       if (auto* n = std::get_if<NamedType>(&ast.get(t).data);
@@ -181,7 +183,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
   // `@header(name="X-Trace-Id")` binds `x_trace_id`, or the parameter named by `into=`.
   std::vector<std::string> header_params;
   for (const Decorator& d : fn.decorators) {
-    if (d.name.text != "header") continue;
+    if (!is_decorator(d, DecoratorKind::Header)) continue;
     std::string header, into;
     for (const DecoratorArg& a : d.args) {
       auto* s = std::get_if<StrLit>(&expr(a.value).data);
@@ -197,7 +199,9 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
       if (a.name && a.name->text == "into") into = value;
     }
     if (header.empty()) {
-      error(DiagKind::DecoratorArguments, d.name.span, "`@header` needs `name=\"Header-Name\"`");
+      // A missing `name=` is reported by the registry check (check_decorators.cpp).
+      if (frontend::decorator_kwarg(*ast_, d, "name"))
+        error(DiagKind::DecoratorArguments, d.name.span, "`@header` needs a header name in `name=\"Header-Name\"`");
       continue;
     }
     std::string param = into.empty() ? header_param_name(header) : into;
@@ -218,7 +222,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
 
   // On a guarded route the parameter of the `@auth_provider`'s user type receives the user.
   bool guarded = std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const Decorator& d) {
-    return d.name.text == "authenticated" || d.name.text == "admin" || d.name.text == "requires";
+    return is_decorator(d, DecoratorKind::Authenticated) || is_decorator(d, DecoratorKind::Admin) || is_decorator(d, DecoratorKind::Requires);
   });
   std::string user_type = guarded ? auth_user_type(graph_, sources_) : std::string();
   bool user_bound = false;
@@ -265,7 +269,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
       continue;
     }
     body = &p;
-    if (route.name.text == "get" || route.name.text == "delete") {
+    if (is_decorator(route, DecoratorKind::Get) || is_decorator(route, DecoratorKind::Delete)) {
       error(DiagKind::HandlerParam, p.span,
             fmt::format("a `@{}` request has no body, and `{}` is not in the route", route.name.text, p.name))
           .with_hint(fmt::format("add `{{{0}}}` to the path or `?{0}={{{0}}}` to the query", p.name));
@@ -290,16 +294,16 @@ void Checker::check_http_fn(FnId id) {
   const FnDecl& d = ast_->get(id);
   const FnInfo& info = tir_->fns[id.index];
   for (const Decorator& dec : d.decorators) {
-    if (dec.name.text == "middleware" && dec.args.size() == 1 && !dec.args[0].name) {
+    if (is_decorator(dec, DecoratorKind::Middleware) && dec.args.size() == 1 && !dec.args[0].name) {
       check_middleware_arg(dec.args[0].value, info);
-      bool ws = std::any_of(d.decorators.begin(), d.decorators.end(), [](const Decorator& x) { return x.name.text == "ws"; });
+      bool ws = std::any_of(d.decorators.begin(), d.decorators.end(), [](const Decorator& x) { return is_decorator(x, DecoratorKind::Ws); });
       TypeId t = tir_->type_of(dec.args[0].value);
       // An upgrade has no response to wrap or rewrite: only the before kind applies to `@ws`.
       if (ws && (types_->kind(t) != TypeKind::Fn || types_->fn_params(t).size() != 1))
         error(DiagKind::MiddlewareSignature, span_of(dec.args[0].value),
               "only a before middleware `fn(req: Request)` applies to a `@ws` endpoint")
             .with_hint("the upgrade request goes through before middleware; after, around and `cors` do not apply");
-    } else if (dec.name.text == "healthz" || dec.name.text == "readyz") {
+    } else if (is_decorator(dec, DecoratorKind::Healthz) || is_decorator(dec, DecoratorKind::Readyz)) {
       if (!d.params.empty())
         error(DiagKind::HealthCheckSignature, d.params.front().span,
               fmt::format("an `@{}` function takes no parameters", dec.name.text));
@@ -369,6 +373,7 @@ void Checker::check_middleware_arg(ExprId arg, const FnInfo& handler) {
 }
 
 void Checker::check_cors_arg(const CallExpr& call, Span at) {
+  if (call.args.empty()) return;  // `cors()`: every option has its default
   const MapExpr* map = call.args.size() == 1 ? std::get_if<MapExpr>(&expr(call.args[0].value).data) : nullptr;
   if (!map) {
     error(DiagKind::CorsOptions, at, "the argument of `cors` must be a map literal, e.g. `cors({\"allow_origin\": \"*\"})`");

@@ -205,6 +205,9 @@ class Checker {
   // ---- @command functions (check_cli.cpp) ----
   void check_command(const FnDecl& fn, const Decorator& command);
   std::string command_name(const FnDecl& fn, const Decorator& command) const;
+  // Whether module `id` declares routes, WebSocket endpoints, jobs or other handlers that join
+  // the program because the module is imported (so `import m` alone is a use of it).
+  bool registers_handlers(ModuleId id) const;
 
   // ---- HTTP handlers, middleware and health checks (check_http.cpp) ----
   void check_handler_binding(const FnDecl& fn, const Decorator& route);

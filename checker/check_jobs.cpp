@@ -2,6 +2,7 @@
 // since nobody receives its value) and what `spawn` accepts (a direct call to a `@background`
 // function, whose arguments are evaluated at once and whose call runs later).
 #include "checker/check_internal.h"
+#include "checker/decorators.h"
 
 #include <array>
 
@@ -87,8 +88,8 @@ void Checker::check_job_fn(FnId id) {
   const FnDecl& d = ast_->get(id);
   const FnInfo& info = tir_->fns[id.index];
   for (const Decorator& dec : d.decorators) {
-    if (dec.name.text == "background") check_retry_policy(dec);
-    if (dec.name.text != "cron") continue;
+    if (is_decorator(dec, DecoratorKind::Background)) check_retry_policy(dec);
+    if (!is_decorator(dec, DecoratorKind::Cron)) continue;
     check_retry_policy(dec);
     // The schedule is parsed here, by the job runner's own parser, rather than at start-up.
     if (!dec.args.empty() && !dec.args[0].name) {
@@ -134,7 +135,7 @@ void Checker::check_spawn_arg(const CallExpr& c, Span at) {
   const Symbol& target = sym(s);
   const FnDecl& decl = graph_.get(target.module).ast.get(target.fn);
   for (const Decorator& d : decl.decorators)
-    if (d.name.text == "background") return;
+    if (is_decorator(d, DecoratorKind::Background)) return;
   error(DiagKind::SpawnCall, span_of(arg),
         fmt::format("`spawn` only runs `@background` functions; `{}` is not one", target.name))
       .with_hint(fmt::format("add `@background` above `fn {}`", target.name));

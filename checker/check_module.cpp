@@ -1,9 +1,11 @@
 // The module driver: collects a module's top-level names, pre-scans each scope for the variables
 // it assigns, and runs checking passes until variable types (LUB of their assignments) settle.
 #include <algorithm>
+#include <unordered_set>
 
 #include "checker/check_internal.h"
 #include "checker/check_orm.h"
+#include "checker/decorators.h"
 
 namespace fitz::checker {
 
@@ -102,6 +104,33 @@ TypedProgram Checker::run() {
 
 bool Checker::module_ready(ModuleId id) const { return id.valid() && module_state_[id.index] == 2; }
 
+bool Checker::registers_handlers(ModuleId id) const {
+  // The decorators whose functions join the program wherever their module is imported (codegen
+  // collects them from every module). `@command` is not one: only the entry module's count.
+  // A module that only imports such modules (`api` importing `routes.users`) brings them too.
+  using K = DecoratorKind;
+  static constexpr DecoratorKind kRegistering[] = {K::Get, K::Post,    K::Put,    K::Patch,  K::Delete,      K::Ws,
+                                                   K::Cron, K::Healthz, K::Readyz, K::Server, K::AuthProvider};
+  std::vector<ModuleId> todo{id};
+  std::unordered_set<uint32_t> seen;
+  while (!todo.empty()) {
+    ModuleId m = todo.back();
+    todo.pop_back();
+    if (!m.valid() || m.index >= graph_.modules.size() || !seen.insert(m.index).second) continue;
+    const Ast& ast = graph_.get(m).ast;
+    for (StmtId s : ast.top_level) {
+      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+      if (!f) continue;
+      for (const Decorator& d : ast.get(f->fn).decorators)
+        if (auto k = decorator_kind(d, kOnFn);
+            k && std::find(std::begin(kRegistering), std::end(kRegistering), *k) != std::end(kRegistering))
+          return true;
+    }
+    for (const ResolvedImport& ri : graph_.get(m).imports) todo.push_back(ri.target);
+  }
+  return false;
+}
+
 Diagnostic& Checker::error(DiagKind kind, Span span, std::string message) {
   return diags_->error(kind, span, std::move(message));
 }
@@ -174,8 +203,11 @@ void Checker::check_module(ModuleId id) {
       const Symbol& sy = prog_.symbol(s);
       // An import that did not resolve was already reported; "unused" would only repeat it.
       bool resolved = sy.kind == SymbolKind::Module ? sy.target_module.valid() : sy.target.valid();
+      // `import routes` for a module's routes (or WebSocket endpoints, cron jobs...): importing
+      // it is what puts them in the program, so the import is used.
+      bool registers = sy.kind == SymbolKind::Module && resolved && registers_handlers(sy.target_module);
       if ((sy.kind == SymbolKind::Module || sy.kind == SymbolKind::Import) && !sy.used &&
-          !sy.name.starts_with("_") && resolved)
+          !sy.name.starts_with("_") && resolved && !registers)
         out_.warning(DiagKind::UnusedImport, sy.span, fmt::format("unused import `{}`", sy.name))
             .with_hint("remove the import, or use the name");
     }

@@ -82,6 +82,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
           const FnDecl& fd = ast_->get(d.fn);
           if (fi.symbol.valid()) {  // top-level function: its body is checked on its own
             check_decorator_args(fd.decorators);
+            for (const Param& p : fd.params) check_decorator_args(p.decorators);
             check_http_fn(d.fn);
             check_job_fn(d.fn);
             return;

@@ -14,6 +14,7 @@
 #include "cli/driver.h"
 #include "codegen/codegen.h"
 #include "codegen/toolchain.h"
+#include "frontend/manifest.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
 
@@ -34,7 +35,8 @@ options:
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
   --sanitize      build with address and undefined-behaviour sanitizers
-  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2)
+  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
+                  fitz built with sanitizers)
   --time-phases   print how long each phase took
   -h, --help      show this help
 )";
@@ -45,7 +47,7 @@ struct BuildOptions {
   std::string emit;
   bool sanitize = false;
   bool time_phases = false;
-  std::string opt_level = "-O2";
+  std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
   bool werror = false;
 };
@@ -248,20 +250,32 @@ Builds the @test functions of a file, a directory, or the project around the cur
 error in one test does not stop the others. FILTER keeps tests whose name contains it.
 
 options:
+  --file F        run only the tests of the file F (one of the files being tested)
   --sanitize      build with address and undefined-behaviour sanitizers
   -h, --help      show this help
 )";
 
 int cmd_test(const std::vector<std::string>& args, Io io) {
-  std::string target, filter;
+  std::string target, filter, file;
   bool sanitize = false;
-  for (const std::string& a : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
       io.out << kTestUsage;
       return kOk;
     }
     if (a == "--sanitize") {
       sanitize = true;
+    } else if (a == "--file" || a.starts_with("--file=")) {
+      if (a == "--file" && i + 1 == args.size()) {
+        io.err << "error: `--file` needs a file\n\n" << kTestUsage;
+        return kUsageError;
+      }
+      file = a == "--file" ? args[++i] : a.substr(7);
+      if (!fs::is_regular_file(file)) {
+        io.err << "error: no such file `" << file << "`\n";
+        return kUsageError;
+      }
     } else if (!a.empty() && a[0] == '-') {
       io.err << "error: unknown option `" << a << "`\n\n" << kTestUsage;
       return kUsageError;
@@ -274,12 +288,20 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
       return kUsageError;
     }
   }
+  // `--file F` outside any project: F alone is what is tested.
+  if (target.empty() && !file.empty() && !frontend::find_manifest(fs::current_path())) target = file;
   codegen::GenOptions gopts;
   gopts.test_mode = true;
   gopts.test_filter = filter;
+  gopts.test_file = file;
   codegen::GenResult gen;
   fs::path entry;
   if (int rc = generate_program(target, gopts, io, gen, entry, false); rc != kOk) return rc;
+  if (!file.empty() && !gen.test_file_found) {
+    io.err << "error: `" << file << "` is not one of the files being tested"
+           << (target.empty() ? std::string(" (the project's src/ and tests/)") : " (" + target + ")") << "\n";
+    return kUsageError;
+  }
   fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts;
   copts.http = gen.http;

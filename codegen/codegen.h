@@ -17,6 +17,7 @@ struct GenOptions {
   // each isolated, and prints one line per test plus a summary.
   bool test_mode = false;
   std::string test_filter;      // substring of the test name
+  std::string test_file;        // `fitz test --file F`: only the tests of this file; empty: all
   bool line_directives = true;  // #line so crashes and sanitizers point at Fitz source
 };
 
@@ -31,6 +32,7 @@ struct GenResult {
   // without its guard, a job that never runs).
   std::vector<std::string> not_compiled;
   int test_count = 0;
+  bool test_file_found = false;  // `test_file` is one of the program's files
   // The program serves HTTP: it includes <fitz/http.h> and links the HTTP runtime.
   bool http = false;
   // The program has `@ws` endpoints: it includes <fitz/ws.h> and links the WebSocket runtime.

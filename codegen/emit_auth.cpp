@@ -1,5 +1,6 @@
 // Route guards: the `@auth_provider` function, the Guard over it, and the check each guarded
 // route or WebSocket endpoint makes. See emit_auth.h for how callers use these.
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 
@@ -22,22 +23,17 @@ struct Provider {
   Span at;
 };
 
-bool has_decorator(const FnDecl& d, std::string_view name) {
-  return std::any_of(d.decorators.begin(), d.decorators.end(),
-                     [&](const Decorator& dec) { return dec.name.text == name; });
-}
-
 std::optional<Provider> find_provider(Gen& g) {
   std::optional<Provider> found;
   for (ModuleId m : g.graph_.init_order) {
     const Ast& ast = g.graph_.get(m).ast;
     for (StmtId s : ast.top_level) {
       auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-      if (!f || !has_decorator(ast.get(f->fn), "auth_provider")) continue;
+      if (!f || !checker::has_decorator(ast.get(f->fn).decorators, checker::DecoratorKind::AuthProvider)) continue;
       const FnInfo& info = g.prog_.modules[m.index].fns[f->fn.index];
       Provider p{m, f->fn, &info, TypeId(), info.is_async, "", ast.get(f->fn).span};
       for (const Decorator& d : ast.get(f->fn).decorators)
-        if (d.name.text == "auth_provider") p.at = d.span;
+        if (checker::is_decorator(d, checker::DecoratorKind::AuthProvider)) p.at = d.span;
       auto& types = g.types_;
       TypeId ret = info.return_type;
       bool headers_ok = info.params.size() == 1 &&
@@ -134,11 +130,11 @@ AuthRoute auth_route(Gen& g, ModuleId module, FnId fn) {
   std::vector<std::string> roles;
   Span at = decl.span;
   for (const Decorator& d : decl.decorators) {
-    if (d.name.text == "authenticated") {
+    if (checker::is_decorator(d, checker::DecoratorKind::Authenticated)) {
       a.guarded = true;
-    } else if (d.name.text == "admin") {
+    } else if (checker::is_decorator(d, checker::DecoratorKind::Admin)) {
       a.guarded = admin = true;
-    } else if (d.name.text == "requires") {
+    } else if (checker::is_decorator(d, checker::DecoratorKind::Requires)) {
       a.guarded = true;
       for (const DecoratorArg& arg : d.args) {
         bool ok = false;

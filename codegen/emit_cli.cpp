@@ -4,6 +4,7 @@
 // before any of the program runs.
 #include <fmt/format.h>
 
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 #include "frontend/decorator_args.h"
@@ -25,7 +26,7 @@ bool Gen::emit_cli_main() {
       auto* f = std::get_if<FnStmt>(&ast.get(s).data);
       if (!f) continue;
       for (const Decorator& d : ast.get(f->fn).decorators)
-        if (d.name.text == "command") commands.push_back({m, f->fn, &d});
+        if (checker::is_decorator(d, checker::DecoratorKind::Command)) commands.push_back({m, f->fn, &d});
     }
   }
   if (commands.empty()) return false;
@@ -57,15 +58,23 @@ bool Gen::emit_cli_main() {
         Span ds = ast.get(decl.params[i].default_value).span;
         default_text = std::string(file.text().substr(ds.begin, ds.end - ds.begin));
       }
-      for (const Decorator& d : decl.decorators) {
-        const Expr* first = frontend::decorator_first_positional(ast, d);
-        if (d.name.text != "arg" || !first || frontend::string_literal_text(*first) != p.name) continue;
+      // Help and short form: from a function-level `@arg("name", ...)` or from `@flag(...)` /
+      // `@arg(...)` on the parameter (the checker allows one of them per parameter).
+      auto describe = [&](const Decorator& d) {
         if (const Expr* h = frontend::decorator_kwarg(ast, d, "help")) help = frontend::string_literal_text(*h);
         if (const Expr* s = frontend::decorator_kwarg(ast, d, "short")) {
           std::string letter = frontend::string_literal_text(*s);
           if (letter.size() == 1) short_name = fmt::format("'{}'", letter[0]);
         }
+      };
+      for (const Decorator& d : decl.decorators) {
+        const Expr* first = frontend::decorator_first_positional(ast, d);
+        if (!checker::is_decorator(d, checker::DecoratorKind::ArgFn) || !first || frontend::string_literal_text(*first) != p.name) continue;
+        describe(d);
       }
+      if (i < decl.params.size())
+        for (const Decorator& d : decl.params[i].decorators)
+          if (checker::is_decorator(d, checker::DecoratorKind::FlagParam) || checker::is_decorator(d, checker::DecoratorKind::ArgParam)) describe(d);
       line(fmt::format("      {{{}, fitz::cli::Kind::{}, {}, {}, {}, {}, {}, {}}},", cpp_quoted(p.name), kind,
                        p.has_default ? "true" : "false", nullable ? "true" : "false", p.variadic ? "true" : "false",
                        cpp_quoted(default_text), cpp_quoted(help), short_name));

@@ -2,6 +2,9 @@
 // and bodies, module globals, one initialiser per module (its top-level code) and main().
 #include <fmt/format.h>
 
+#include <filesystem>
+
+#include "checker/decorators.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -46,7 +49,7 @@ void Gen::emit_struct_defs() {
         if (info.decl.valid())
           for (const FieldDecl& fd : decl_ast.get(info.decl).fields)
             if (fd.name.text == f.name)
-              for (const Decorator& d : fd.decorators) h |= d.name.text == "hidden";
+              for (const Decorator& d : fd.decorators) h |= checker::is_decorator(d, checker::DecoratorKind::Hidden);
         any_hidden |= h;
         hidden += fmt::format("{}{}", hidden.empty() ? "" : ", ", h ? "true" : "false");
       }
@@ -266,7 +269,7 @@ bool Gen::declares_tests(ModuleId m) const {
     auto* f = std::get_if<FnStmt>(&ast.get(s).data);
     if (!f) continue;
     for (const auto& dec : ast.get(f->fn).decorators)
-      if (dec.name.text == "test") return true;
+      if (checker::is_decorator(dec, checker::DecoratorKind::Test)) return true;
   }
   return false;
 }
@@ -312,12 +315,19 @@ void Gen::emit_main() {
     ast_ = &graph_.get(root).ast;
     tir_ = &prog_.modules[root.index];
     std::string file = graph_.get(root).path.filename().string();
+    if (!options_.test_file.empty()) {
+      std::error_code ec;
+      if (std::filesystem::weakly_canonical(graph_.get(root).path, ec) !=
+          std::filesystem::weakly_canonical(options_.test_file, ec))
+        continue;
+      result_.test_file_found = true;
+    }
     for (StmtId s : ast_->top_level) {
       auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
       if (!f) continue;
       const FnDecl& d = ast_->get(f->fn);
       bool is_test = false;
-      for (const auto& dec : d.decorators) is_test |= dec.name.text == "test";
+      for (const auto& dec : d.decorators) is_test |= checker::is_decorator(dec, checker::DecoratorKind::Test);
       if (!is_test || !d.name) continue;
       std::string name(d.name->text);
       if (!options_.test_filter.empty() && name.find(options_.test_filter) == std::string::npos) continue;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
@@ -15,8 +16,9 @@ namespace fitz::codegen {
 
 namespace {
 
-bool is_route_decorator(std::string_view n) {
-  return n == "get" || n == "post" || n == "put" || n == "patch" || n == "delete";
+bool is_route_decorator(const Decorator& d) {
+  auto k = checker::decorator_kind(d, checker::kOnFn);
+  return k && checker::is_route(*k);
 }
 
 // The runtime pieces every service shares, written once into the translation unit.
@@ -199,11 +201,11 @@ void Gen::collect_http() {
       if (!f) continue;
       const FnDecl& d = ast.get(f->fn);
       for (const Decorator& dec : d.decorators) {
-        if (dec.name.text == "server" && !server_) {
+        if (checker::is_decorator(dec, checker::DecoratorKind::Server) && !server_) {
           server_ = &d;
           server_module_ = m;
         }
-        if (!is_route_decorator(dec.name.text) || dec.args.empty()) continue;
+        if (!is_route_decorator(dec) || dec.args.empty()) continue;
         auto* lit = std::get_if<StrLit>(&ast.get(dec.args[0].value).data);
         if (!lit) continue;
         HttpRoute r;
@@ -230,7 +232,7 @@ void Gen::collect_http() {
   }
   for (const HttpRoute& r : http_routes_) {
     for (const Decorator& dec : graph_.get(r.module).ast.get(r.fn).decorators) {
-      if (dec.name.text != "middleware" || dec.args.size() != 1) continue;
+      if (!checker::is_decorator(dec, checker::DecoratorKind::Middleware) || dec.args.size() != 1) continue;
       if (auto mw = middleware_fn(r.module, dec.args[0].value))
         if (std::find(http_fns_.begin(), http_fns_.end(), *mw) == http_fns_.end()) http_fns_.push_back(*mw);
     }
@@ -357,7 +359,7 @@ void Gen::emit_http_wrappers() {
     // `@header(name=...)` bindings: parameter name -> header name.
     std::vector<std::pair<std::string, std::string>> headers;
     for (const Decorator& d : decl.decorators) {
-      if (d.name.text != "header") continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Header)) continue;
       std::string header, into;
       for (const DecoratorArg& a : d.args) {
         auto* s = std::get_if<StrLit>(&ast_->get(a.value).data);
@@ -455,7 +457,7 @@ void Gen::emit_http_serve() {
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
     for (const Decorator& d : server_->decorators) {
-      if (d.name.text != "server") continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Server)) continue;
       for (size_t i = 0; i < d.args.size(); ++i) {
         const DecoratorArg& a = d.args[i];
         std::string key = a.name ? std::string(a.name->text) : i == 0 ? "port" : "host";
@@ -487,16 +489,23 @@ void Gen::emit_http_serve() {
     tir_ = &prog_.modules[mod_.index];
     const FnDecl& decl = ast_->get(r.fn);
     const FnInfo& info = tir_->fns[r.fn.index];
-    std::string method = r.method == "delete" ? "Delete" : std::string(1, char(std::toupper(r.method[0]))) + r.method.substr(1);
+    std::string method(1, char(std::toupper(r.method[0])));
+    method += r.method.substr(1);
     line("{");
     ++indent_;
     line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_quoted(r.tmpl), ri));
     line(fmt::format("r.name(fitz::Str::lit({}));", cpp_quoted(prog_.symbol(info.symbol).name)));
     if (std::string check = route_flag_check(decl); !check.empty()) line(check);
     for (const Decorator& d : decl.decorators) {
-      if (d.name.text != "middleware" || d.args.size() != 1) continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Middleware) || d.args.size() != 1) continue;
       ExprId arg = d.args[0].value;
-      if (auto* call = std::get_if<CallExpr>(&ast_->get(arg).data); call && call->args.size() == 1) {
+      auto* call = std::get_if<CallExpr>(&ast_->get(arg).data);
+      auto* callee = call ? std::get_if<NameRef>(&ast_->get(call->callee).data) : nullptr;
+      if (callee && callee->name.text == "cors" && call->args.empty()) {  // `cors()`: the defaults
+        line("r.cors(fitz::http::CorsOptions{});");
+        continue;
+      }
+      if (call && call->args.size() == 1) {
         ExprId opts = call->args[0].value;
         line(fmt::format("auto cors = fitz::http::CorsOptions::from_map({});",
                          expr_as(opts, types_.map(types_.str(), types_.any()))));
@@ -529,7 +538,7 @@ void Gen::emit_http_serve() {
       const FnInfo& info = tir_->fns[f->fn.index];
       if (!info.symbol.valid() || !info.params.empty()) continue;
       for (const Decorator& d : ast_->get(f->fn).decorators) {
-        if (d.name.text != "healthz" && d.name.text != "readyz") continue;
+        if (!checker::is_decorator(d, checker::DecoratorKind::Healthz) && !checker::is_decorator(d, checker::DecoratorKind::Readyz)) continue;
         std::string call = fmt::format("{}::{}()", ns(m), fn_name(info));
         if (info.is_async) call = fmt::format("fitz::block_on({}, {})", call, pos(d.name.span));
         line(fmt::format("app.{}([]() -> bool {{ return fzh::healthy({}); }});", d.name.text, call));

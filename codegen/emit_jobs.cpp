@@ -4,6 +4,7 @@
 // arguments and hands the call to fitz::jobs::spawn. See runtime/jobs/README.md.
 #include <fmt/format.h>
 
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
@@ -11,11 +12,6 @@ namespace fitz::codegen {
 
 namespace {
 
-const Decorator* find_decorator(const FnDecl& d, std::string_view name) {
-  for (const Decorator& dec : d.decorators)
-    if (dec.name.text == name) return &dec;
-  return nullptr;
-}
 
 }  // namespace
 
@@ -26,8 +22,8 @@ void Gen::collect_jobs() {
       auto* f = std::get_if<FnStmt>(&ast.get(s).data);
       if (!f) continue;
       const FnDecl& d = ast.get(f->fn);
-      if (const Decorator* c = find_decorator(d, "cron")) jobs_.cron.push_back(JobFn{m, f->fn, c});
-      if (const Decorator* b = find_decorator(d, "background")) jobs_.background.push_back(JobFn{m, f->fn, b});
+      if (const Decorator* c = checker::find_decorator(d.decorators, checker::DecoratorKind::Cron)) jobs_.cron.push_back(JobFn{m, f->fn, c});
+      if (const Decorator* b = checker::find_decorator(d.decorators, checker::DecoratorKind::Background)) jobs_.background.push_back(JobFn{m, f->fn, b});
     }
   }
   result_.jobs = !jobs_.cron.empty() || !jobs_.background.empty();
@@ -100,7 +96,7 @@ std::string Gen::spawn_call(ExprId id, const CallExpr& c) {
   const Symbol& s = prog_.symbol(ci->symbol);
   const Symbol& target = s.kind == SymbolKind::Import ? prog_.symbol(s.target) : s;
   const FnDecl& decl = graph_.get(target.module).ast.get(target.fn);
-  if (!find_decorator(decl, "background"))
+  if (!checker::find_decorator(decl.decorators, checker::DecoratorKind::Background))
     return refuse("`spawn` only runs `@background` functions; add `@background` to the function it calls");
   // The call's code is `fzN::f_name(args)`: the arguments (defaults filled, left-to-right order
   // kept) are evaluated now, the call itself runs later.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "checker/decorators.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -17,7 +18,7 @@ bool is_hidden(const Ast& ast, const checker::StructInfo& info, const std::strin
   for (const FieldDecl& f : ast.get(info.decl).fields)
     if (f.name.text == field)
       return std::any_of(f.decorators.begin(), f.decorators.end(),
-                         [](const Decorator& d) { return d.name.text == "hidden"; });
+                         [](const Decorator& d) { return checker::is_decorator(d, checker::DecoratorKind::Hidden); });
   return false;
 }
 

@@ -4,6 +4,7 @@
 // `@flag` check of a route. Runtime side: fitz/log.h.
 #include <fmt/format.h>
 
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
@@ -78,16 +79,16 @@ void Gen::emit_observe_scopes(FnId id) {
   const FnDecl& decl = ast_->get(id);
   std::string fn_name = decl.name ? std::string(decl.name->text) : std::string("fn");
   for (const Decorator& d : decl.decorators) {
-    if (d.name.text == "trace")
+    if (checker::is_decorator(d, checker::DecoratorKind::Trace))
       line(fmt::format("fitz::SpanScope fz_span({});", cpp_quoted(scope_name(*ast_, d, fn_name))));
-    else if (d.name.text == "metric")
+    else if (checker::is_decorator(d, checker::DecoratorKind::Metric))
       line(fmt::format("fitz::MetricScope fz_metric({});", cpp_quoted(scope_name(*ast_, d, fn_name))));
   }
 }
 
 std::string Gen::route_flag_check(const FnDecl& decl) {
   for (const Decorator& d : decl.decorators) {
-    if (d.name.text != "flag" || d.args.size() != 1) continue;
+    if (!checker::is_decorator(d, checker::DecoratorKind::FlagFn) || d.args.size() != 1) continue;
     auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data);
     if (!s) continue;
     std::string name;
@@ -118,7 +119,7 @@ std::string Gen::traced_call(const Symbol& callee, const std::string& call) {
   const FnInfo& info = prog_.modules[callee.module.index].fns[callee.fn.index];
   if (!info.is_async) return call;
   bool traced = false;
-  for (const Decorator& d : graph_.get(callee.module).ast.get(callee.fn).decorators) traced |= d.name.text == "trace";
+  for (const Decorator& d : graph_.get(callee.module).ast.get(callee.fn).decorators) traced |= checker::is_decorator(d, checker::DecoratorKind::Trace);
   if (!traced) return call;
   return fmt::format("fitz::TraceKeep{{}}.pass({})", call);
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
@@ -147,7 +148,7 @@ void Gen::collect_ws() {
       if (!f) continue;
       const FnDecl& d = ast.get(f->fn);
       for (const Decorator& dec : d.decorators) {
-        if (dec.name.text != "ws" || dec.args.empty()) continue;
+        if (!checker::is_decorator(dec, checker::DecoratorKind::Ws) || dec.args.empty()) continue;
         auto* lit = std::get_if<StrLit>(&ast.get(dec.args[0].value).data);
         if (!lit) continue;
         const SourceFile& file = sources_.file(dec.span.file);
@@ -178,7 +179,7 @@ void Gen::collect_ws() {
           continue;
         }
         for (const Decorator& g : d.decorators)
-          r.guarded |= g.name.text == "authenticated" || g.name.text == "admin" || g.name.text == "requires";
+          r.guarded |= checker::is_decorator(g, checker::DecoratorKind::Authenticated) || checker::is_decorator(g, checker::DecoratorKind::Admin) || checker::is_decorator(g, checker::DecoratorKind::Requires);
         if (d.params.size() > (r.guarded ? 2u : 1u)) {
           refuse("a `@ws` handler takes its `WsConn`, and with `@authenticated`, `@admin` or `@requires` the user");
           continue;
@@ -193,7 +194,7 @@ void Gen::collect_ws() {
         // Before-middleware runs on the upgrade request like on any route: its adapter
         // (emit_http.cpp) is generated for every function in http_fns_.
         for (const Decorator& mw : d.decorators) {
-          if (mw.name.text != "middleware" || mw.args.size() != 1) continue;
+          if (!checker::is_decorator(mw, checker::DecoratorKind::Middleware) || mw.args.size() != 1) continue;
           if (auto fn = middleware_fn(m, mw.args[0].value))
             if (std::find(http_fns_.begin(), http_fns_.end(), *fn) == http_fns_.end()) http_fns_.push_back(*fn);
         }
@@ -248,7 +249,7 @@ void Gen::emit_ws_serve() {
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
     for (const Decorator& d : server_->decorators) {
-      if (d.name.text != "server") continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Server)) continue;
       for (const DecoratorArg& a : d.args) {
         if (!a.name || a.name->text != "ws_heartbeat_secs") continue;
         // 0 turns the pings off: a day stands for "never" (the idle limit is twice that).
@@ -278,7 +279,7 @@ void Gen::emit_ws_serve() {
     // upgrade request itself (401, 429, ...) and the client never gets a 101.
     std::string befores;
     for (const Decorator& d : ast_->get(r.fn).decorators) {
-      if (d.name.text != "middleware" || d.args.size() != 1) continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Middleware) || d.args.size() != 1) continue;
       auto mw = middleware_fn(mod_, d.args[0].value);
       const FnInfo* mi = mw ? &prog_.modules[mw->module.index].fns[mw->fn.index] : nullptr;
       if (!mi || mi->params.size() != 1 || !mi->symbol.valid()) {

@@ -81,6 +81,8 @@ fs::path cache_dir() {
   return fs::temp_directory_path() / "fitz-cache";
 }
 
+const char* default_opt_level() { return kRuntimeSanitized ? "-O1" : "-O2"; }
+
 std::optional<RuntimeLocation> find_runtime(std::string& error) {
   std::vector<std::pair<fs::path, fs::path>> candidates;  // include dir, library
   fs::path exe = self_exe();

@@ -20,6 +20,11 @@ struct RuntimeLocation {
   std::filesystem::path auth_library;  // libfitz_auth.a (empty when not found)
 };
 
+// -O2, or -O1 when this fitz was itself built with AddressSanitizer: its runtime library is
+// instrumented, so every program it builds is a sanitized test build, for which -O1 is what the
+// sanitizers are made for and compiles in much less time.
+const char* default_opt_level();
+
 // The running executable (from /proc/self/exe); empty when it cannot be read.
 std::filesystem::path self_exe();
 

@@ -95,6 +95,11 @@ Doc Formatter::pattern(TSNode n) {
 
 Doc Formatter::parameter(TSNode n) {
   std::vector<Doc> parts;
+  // Parameter decorators (`@flag(short="w") width: Int = 640`) stay on the parameter's line.
+  for (TSNode d : fields(n, "decorator")) {
+    parts.push_back(node(d));
+    parts.push_back(text(" "));
+  }
   TSNode variadic = field(n, "variadic");
   if (!ts_node_is_null(variadic)) parts.push_back(tok(variadic));
   parts.push_back(node(field(n, "name")));

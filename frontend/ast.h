@@ -161,7 +161,8 @@ struct Param {
   TypeExprId type;     // invalid: unannotated (Any)
   ExprId default_value;
   bool variadic = false;
-  Span span;
+  std::vector<Decorator> decorators;  // `@flag(short="w") width: Int = 640` in a `@command`
+  Span span;                          // from `...` or the name, without the decorators
 };
 
 struct FnDecl {

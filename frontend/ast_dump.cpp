@@ -206,6 +206,7 @@ class Dumper {
     decorators(indent + 1, f.decorators);
     for (const Param& p : f.params) {
       line(indent + 1, "param", (p.variadic ? "..." : "") + std::string(p.name.text), p.span);
+      decorators(indent + 2, p.decorators);
       type(indent + 2, "type", p.type);
       expr(indent + 2, "default", p.default_value);
     }

@@ -516,8 +516,19 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
         .with_hint("decorate a top-level function instead");
   }
   if (!ts_node_is_null(params)) lower_params(params, fn.params);
+  // Parameter decorators describe a `@command`'s command line: only a top-level function can be
+  // one (the checker decides which decorators and whether the function is a command).
+  if (in_type || is_lambda || fn_nesting_ > 0) {
+    for (const Param& p : fn.params)
+      if (!p.decorators.empty())
+        diags_.error(DiagKind::MisplacedModifier, p.decorators.front().span,
+                     std::string("decorators are not allowed on the parameters of ") +
+                         (is_lambda ? "a lambda" : in_type ? "a method" : "a nested function"))
+            .with_hint("parameter decorators (`@flag`, `@arg`) belong to a top-level `@command` function");
+  }
   TSNode rt = field(n, g_.f_return_type);
   if (!ts_node_is_null(rt)) fn.return_type = lower_type(rt);
+  ++fn_nesting_;
   if (!ts_node_is_null(body) && kind(body) == NodeKind::Block) {
     fn.body = lower_block(body);
   } else {
@@ -528,6 +539,7 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
     fn.body = single_stmt_block(bsp, ret);
     fn.arrow_body = true;
   }
+  --fn_nesting_;
   return ast_.add(std::move(fn));
 }
 
@@ -539,7 +551,14 @@ void Lowerer::lower_params(TSNode params, std::vector<Param>& out) {
     Param p;
     p.span = span(c);
     p.name = ident(field(c, g_.f_name));
-    p.variadic = !ts_node_is_null(field(c, g_.f_variadic));
+    TSNode variadic = field(c, g_.f_variadic);
+    p.variadic = !ts_node_is_null(variadic);
+    p.decorators = lower_decorators(c);
+    if (!p.decorators.empty()) {
+      // The parameter itself starts after its decorators.
+      TSNode first = p.variadic ? variadic : field(c, g_.f_name);
+      if (!ts_node_is_null(first)) p.span = span(ts_node_start_byte(first), p.span.end);
+    }
     TSNode t = field(c, g_.f_type);
     if (!ts_node_is_null(t)) p.type = lower_type(t);
     TSNode d = field(c, g_.f_default);

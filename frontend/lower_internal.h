@@ -384,6 +384,7 @@ class Lowerer {
   CursorPool cursors_;
   uintptr_t stack_floor_ = 0;  // lowering stops nesting before the stack pointer gets below this
   uint32_t depth_ = 0;
+  uint32_t fn_nesting_ = 0;  // functions being lowered around the current node (0: top level)
   bool reported_too_deep_ = false;
   // Statements starting at or after this offset are inside an unterminated block comment.
   uint32_t comment_cutoff_ = UINT32_MAX;

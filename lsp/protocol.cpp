@@ -51,7 +51,8 @@ json diagnostic_to_json(const Analysis& a, const frontend::Diagnostic& d) {
       if (l.span.file.valid()) rel.push_back({{"location", location(a, l.span)}, {"message", l.message}});
     if (!rel.empty()) j["relatedInformation"] = rel;
   }
-  if (d.kind == frontend::DiagKind::UnusedVariable || d.kind == frontend::DiagKind::UnusedImport)
+  if (d.kind == frontend::DiagKind::UnusedVariable || d.kind == frontend::DiagKind::UnusedImport ||
+      d.kind == frontend::DiagKind::DuplicateImport)
     j["tags"] = json::array({1});  // Unnecessary
   if (d.kind == frontend::DiagKind::UnreachableCode) j["tags"] = json::array({1});
   return j;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "checker/decorators.h"
 #include "openapi/internal.h"
 #include "openapi/openapi.h"
 
@@ -15,18 +16,9 @@ using checker::TypeKind;
 using frontend::Decorator;
 using frontend::FnDecl;
 
-constexpr std::string_view kRouteMethods[] = {"get", "post", "put", "patch", "delete"};
-
-const Decorator* find_decorator(const FnDecl& fn, std::string_view name) {
-  for (const Decorator& d : fn.decorators)
-    if (d.name.text == name) return &d;
-  return nullptr;
-}
-
 const Decorator* route_of(const FnDecl& fn) {
   for (const Decorator& d : fn.decorators)
-    if (std::find(std::begin(kRouteMethods), std::end(kRouteMethods), d.name.text) != std::end(kRouteMethods))
-      return &d;
+    if (auto k = checker::decorator_kind(d, checker::kOnFn); k && checker::is_route(*k)) return &d;
   return nullptr;
 }
 
@@ -184,9 +176,9 @@ class Generator {
       const frontend::Ast& ast = graph_.get(m).ast;
       for (uint32_t i = 0; i < ast.fns.size(); ++i) {
         const FnDecl& fn = ast.fns[i];
-        if (const Decorator* server = find_decorator(fn, "server"))
+        if (const Decorator* server = checker::find_decorator(fn.decorators, checker::DecoratorKind::Server))
           if (auto v = string_arg(ast, *server, "api_version")) version_ = *v;
-        if (find_decorator(fn, "auth_provider") && fn_info(m, i)) {
+        if (checker::find_decorator(fn.decorators, checker::DecoratorKind::AuthProvider) && fn_info(m, i)) {
           // The provider returns the user (possibly in a Result, nullable or async).
           const checker::TypeStore& types = *program_.types;
           TypeId t = fn_info(m, i)->return_type;
@@ -237,8 +229,8 @@ class Generator {
     }
     if (tag_by_module_) op["tags"] = Json::array({graph_.get(m).name});
 
-    bool authenticated = find_decorator(fn, "authenticated") != nullptr;
-    bool roles = find_decorator(fn, "admin") != nullptr || find_decorator(fn, "requires") != nullptr;
+    bool authenticated = checker::find_decorator(fn.decorators, checker::DecoratorKind::Authenticated) != nullptr;
+    bool roles = checker::find_decorator(fn.decorators, checker::DecoratorKind::Admin) != nullptr || checker::find_decorator(fn.decorators, checker::DecoratorKind::Requires) != nullptr;
     if (authenticated || roles) {
       op["security"] = Json::array({Json{{"bearerAuth", Json::array()}}});
       uses_auth_ = true;
@@ -272,7 +264,7 @@ class Generator {
       params.push_back(std::move(q));
     }
     for (const Decorator& d : fn.decorators) {
-      if (d.name.text != "header") continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Header)) continue;
       std::optional<std::string> header = string_arg(ast, d, "name");
       if (!header) continue;
       std::string name = string_arg(ast, d, "into").value_or(header_param_name(*header));
@@ -318,7 +310,7 @@ class Generator {
     Returns returns = collect_returns(ast, fn);
     // Before-middleware may stop the request with its own status.
     for (const Decorator& d : fn.decorators) {
-      if (d.name.text != "middleware" || d.args.empty()) continue;
+      if (!checker::is_decorator(d, checker::DecoratorKind::Middleware) || d.args.empty()) continue;
       auto* name = std::get_if<frontend::NameRef>(&ast.get(d.args[0].value).data);
       const FnDecl* mw = name ? fn_named(ast, name->name.text) : nullptr;
       if (!mw) continue;
@@ -355,7 +347,7 @@ class Generator {
     }
     if (protected_route) error(401);
     if (roles) error(403);
-    if (find_decorator(fn, "flag")) error(404);
+    if (checker::find_decorator(fn.decorators, checker::DecoratorKind::FlagFn)) error(404);
     if (is_result) error(500);
 
     Json out = Json::object();

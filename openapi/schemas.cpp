@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "checker/decorators.h"
 #include "openapi/internal.h"
 
 namespace fitz::openapi::detail {
@@ -11,10 +12,6 @@ namespace fitz::openapi::detail {
 using checker::TypeKind;
 
 namespace {
-
-bool has_decorator(const std::vector<frontend::Decorator>& ds, std::string_view name) {
-  return std::any_of(ds.begin(), ds.end(), [&](const frontend::Decorator& d) { return d.name.text == name; });
-}
 
 std::string sanitize(std::string name) {
   for (char& c : name)
@@ -189,9 +186,10 @@ Json Schemas::struct_schema(StructId id) {
     if (decl)
       for (const frontend::FieldDecl& candidate : decl->fields)
         if (candidate.name.text == f.name) fd = &candidate;
-    if (fd && has_decorator(fd->decorators, "hidden")) continue;
+    if (fd && checker::has_decorator(fd->decorators, checker::DecoratorKind::Hidden)) continue;
     // Relation fields are written only when preloaded.
-    bool optional = fd && (has_decorator(fd->decorators, "has_many") || has_decorator(fd->decorators, "has_one"));
+    bool optional = fd && (checker::has_decorator(fd->decorators, checker::DecoratorKind::HasMany) ||
+                           checker::has_decorator(fd->decorators, checker::DecoratorKind::HasOne));
     Json p = of_type(f.type);
     if (fd && file) {
       uint32_t begin = fd->span.begin;
@@ -204,7 +202,7 @@ Json Schemas::struct_schema(StructId id) {
       if (std::optional<Json> v = literal_value(*ast, f.default_value)) p["default"] = *v;
     if (fd && ast)
       for (const frontend::Decorator& d : fd->decorators)
-        if (d.name.text == "example" && !d.args.empty())
+        if (checker::is_decorator(d, checker::DecoratorKind::Example) && !d.args.empty())
           if (std::optional<Json> v = literal_value(*ast, d.args[0].value)) p["examples"] = Json::array({*v});
     props[f.name] = std::move(p);
     bool is_nullable = program_.types->kind(f.type) == TypeKind::Nullable ||

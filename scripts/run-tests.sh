@@ -1,102 +1,171 @@
 #!/usr/bin/env bash
-# Runs every test: the grammar (generated parser up to date, corpus tests), the unit, golden and
-# Postgres tests through ctest (against a throwaway local Postgres), the conformance corpus
-# through `fitz run`, bounded fuzz runs, and the VS Code extension tests. Called by `make test`.
-set -euo pipefail
+# Runs every test. Called by `make test`, and so by CI (.ci/run) on a clean clone.
+#
+# Two builds, each target compiled once:
+#   BUILD       the release build users get (GCC): `fitz`, its runtime libraries and the tools the
+#               end-to-end and benchmark stages run (target fitz_tools);
+#   BUILD/fuzz  clang with AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer coverage:
+#               the same toolchain and runtime, every test binary (target fitz_tests) and the
+#               fuzz targets.
+# After the release build, two lanes run side by side, each with its own Postgres cluster:
+#   sanitized  build BUILD/fuzz, ctest there (unit, golden, runtime, Postgres, HTTP, auth,
+#              WebSocket, jobs and doc tests), the end-to-end suites against the sanitized
+#              `fitz`, then bounded fuzz runs;
+#   release    the grammar, the conformance corpus at -Wall -Werror, every end-to-end suite, the
+#              language server and the VS Code extension.
+# Last, alone on the machine because they measure throughput: fitz-loadgen against wrk, and
+# `fitz bench --quick`.
+#
+# Each stage writes its own log; a stage's log is printed whole when it ends, so lanes never
+# interleave, and the run ends with a table of stage times and a warning past the budget.
+# FITZ_CI_LANES=1 runs the lanes one after the other. Usage: scripts/run-tests.sh [BUILD_DIR]
+set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$(realpath "${1:-$root/build}")
+build=$(realpath -m "${1:-$root/build}")
+san=$build/fuzz
 cd "$root"
+budget=${FITZ_CI_BUDGET_SECONDS:-2100}  # a clean clone must stay well inside CI's 90 minutes
+jobs=$(nproc)
+logs=$build/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+t0=$SECONDS
 
-# Each step is stamped with the seconds since the start, so a slow group shows in the log.
-step() { printf '\n==> %s  [%d s]\n' "$*" "$SECONDS"; }
-failed=()
-run() {
-  local name=$1; shift
-  if ! "$@"; then failed+=("$name"); fi
+# stage NAME CMD...: runs CMD with its output in logs/NAME.log, then prints that log whole under
+# a heading, and records "status start seconds" in logs/NAME.status. Output of concurrent stages
+# goes through one lock so that two logs never mix.
+stage() {
+  local name=$1 start=$((SECONDS - t0)) rc=0
+  shift
+  "$@" >"$logs/$name.log" 2>&1 </dev/null || rc=$?
+  local secs=$((SECONDS - t0 - start))
+  echo "$rc $start $secs" >"$logs/$name.status"
+  {
+    flock 9
+    printf '\n==> %s: %s  [%d s from %d s]\n' "$name" "$([[ $rc == 0 ]] && echo ok || echo "FAILED (exit $rc)")" "$secs" "$start"
+    cat "$logs/$name.log"
+  } 9>"$logs/.print-lock"
+  return 0
 }
+order=()  # every stage, in the order of the table
+lane_stages() { order+=("$@"); }
 
-step "grammar: committed parser matches grammar.js"
-run grammar-regen bash scripts/regen-grammar.sh --check
+step() { printf '\n==> %s  [%d s]\n' "$*" $((SECONDS - t0)); }
 
-step "grammar: tree-sitter corpus tests"
-run grammar-corpus bash scripts/test-grammar.sh
-
-step "local Postgres for the database tests"
-if [[ -z ${FITZ_TEST_DATABASE_URL:-} ]]; then
-  FITZ_TEST_DATABASE_URL=$(bash scripts/pg-local.sh start)
-  export FITZ_TEST_DATABASE_URL
-  trap 'bash "$root/scripts/pg-local.sh" stop' EXIT
+# Configure (both trees) and the release build, in the foreground: everything after needs it.
+# Trees created here are unity builds (cmake/unity.cmake): a clean clone compiles each target in
+# batches; a tree that already exists is used as it is.
+step "configure"
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFITZ_UNITY_BUILD=ON >/dev/null || exit 1
 fi
-echo "FITZ_TEST_DATABASE_URL=$FITZ_TEST_DATABASE_URL"
-
-step "unit, golden and Postgres tests (ctest)"
-run ctest ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
-
-step "conformance: every run case checks clean, builds warning-free at -Wall and prints its .out"
-run conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$build/bin/fitz"
-
-step "sanitizers: the clang fuzz build (ASan + UBSan, leaks on) runs the unit, runtime, HTTP, Postgres, auth, WebSocket and jobs tests, the CLI, HTTP, auth, db and ORM end-to-end tests and the conformance corpus with its runtime instrumented; any report fails"
-run sanitized bash scripts/sanitize-tests.sh "$build/fuzz"
-
-step "CLI end to end: fitz test, build, run, the cache, runtime error positions"
-run e2e bash tests/e2e/run.sh "$build/bin/fitz"
-
-step "@command programs: arguments, flags, help, usage errors and exit codes"
-run e2e-command bash tests/e2e/command.sh "$build/bin/fitz"
-
-step "make demo: the hello example and the HTTP + Postgres service with its tour of requests"
-run demo env DATABASE_URL="$FITZ_TEST_DATABASE_URL" bash tests/e2e/demo.sh "$build"
-
-step "fitz new: every template checks; the default one runs and passes its tests"
-run e2e-new bash tests/e2e/new.sh "$build/bin/fitz"
-
-step "db module end to end: the users-pg example, faults as values, transactions, FITZ_DB_LOG"
-run e2e-db bash tests/pg/db_e2e.sh "$build/bin/fitz"
-
-step "database faults: a service under write load while its own Postgres restarts, terminated backends, an exhausted pool"
-run e2e-db-faults bash tests/pg/fault_e2e.sh "$build/bin/fitz"
-
-step "ORM end to end: compiled queries against Postgres, values only as parameters"
-run e2e-orm bash tests/e2e/orm.sh "$build/bin/fitz"
-
-step "jobs end to end: spawn, failing cron jobs retried and logged, two replicas run each cron tick once"
-run e2e-jobs bash tests/e2e/jobs.sh "$build/bin/fitz"
-
-step "migrations end to end: fitz db new, migrate, rollback, status and check with migration files"
-run e2e-migrations bash tests/pg/migrations_e2e.sh "$build/bin/fitz"
-
-step "HTTP end to end: the todo-api example and every service feature over loopback, SIGTERM exit 0"
-run e2e-http bash tests/e2e/http.sh "$build/bin/fitz"
-
-step "observability end to end: JSON logs with trace ids, X-Request-Id, /metrics, @trace/@metric, flags, multipart, async around middleware"
-run e2e-observability bash tests/e2e/observability.sh "$build/bin/fitz"
-
-step "auth end to end: JWT login, guarded routes, every bad token a 401, roles 403, revocation"
-run e2e-auth bash tests/e2e/auth.sh "$build/bin/fitz"
-
-step "WebSockets end to end: typed echo, broadcasts, close codes 1002/1009/1008/1001, two replicas over Postgres, fan-out"
-run e2e-ws env FITZ_TEST_DATABASE_URL="$FITZ_TEST_DATABASE_URL" bash tests/e2e/ws.sh "$build/bin/fitz" "$build/bin/fitz_ws_client"
-
-step "fitz openapi: documents validate against the OpenAPI 3.1 schema; the /docs script parses"
-run e2e-openapi bash tests/e2e/openapi.sh "$build/bin/fitz"
-
-step "fuzz: bounded runs of the libFuzzer targets (frontend, checker, formatter, JSON body, HTTP request, Postgres protocol, JWT)"
-run fuzz env FITZ_FUZZ_SECONDS="${FITZ_FUZZ_SECONDS:-30}" bash scripts/fuzz.sh "$build/fuzz" frontend checker format json http_request pg_protocol jwt
-
-step "bench: fitz-loadgen agrees with wrk on /plaintext"
-run loadgen-vs-wrk bash bench/loadgen/validate.sh "$build"
-
-step "bench: fitz bench --quick runs every suite against every implementation"
-run bench-quick env DATABASE_URL="$FITZ_TEST_DATABASE_URL" "$build/bin/fitz" bench --quick --out "$build/bench-quick"
-
-step "language server through the real binary (transcripts, CLI parity)"
-run lsp env FITZ_BIN="$build/bin/fitz" node --test tests/lsp/
-
-step "VS Code extension (grammar, client, packaging, the real server)"
-run extension env FITZ_BIN="$build/bin/fitz" bash scripts/test-extension.sh --with-lsp
-
-if ((${#failed[@]})); then
-  printf '\nFAILED: %s (after %d s)\n' "${failed[*]}" "$SECONDS"
+if [[ ! -f $san/build.ninja ]]; then
+  # -O1 with line tables: quicker to build than -O2 -g, and reports still name lines.
+  cmake -S . -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFITZ_UNITY_BUILD=ON \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DFITZ_FUZZ=ON >/dev/null || exit 1
+fi
+stage release-build cmake --build "$build" -j"$jobs" --target fitz_tools
+order+=(release-build)
+read -r rc _ <"$logs/release-build.status"
+if [[ $rc != 0 ]]; then
+  echo "the release build failed; no test ran"
   exit 1
 fi
-printf '\nall test groups passed in %d s\n' "$SECONDS"
+
+# Two Postgres clusters, started one after the other (each takes the first free port).
+step "local Postgres clusters for the two lanes"
+stop_pg() {
+  bash "$root/scripts/pg-local.sh" stop
+  FITZ_PG_DIR=$san/pg bash "$root/scripts/pg-local.sh" stop
+}
+trap stop_pg EXIT
+if [[ -z ${FITZ_TEST_DATABASE_URL:-} ]]; then
+  FITZ_TEST_DATABASE_URL=$(bash scripts/pg-local.sh start) || exit 1
+fi
+release_db=$FITZ_TEST_DATABASE_URL
+san_db=$(FITZ_PG_DIR=$san/pg bash scripts/pg-local.sh start) || exit 1
+echo "release lane: $release_db"
+echo "sanitized lane: $san_db"
+
+fitz=$build/bin/fitz
+sanitized_lane() {
+  export FITZ_TEST_DATABASE_URL=$san_db
+  stage san-build bash scripts/sanitize-tests.sh "$san" build
+  if [[ $(cut -d' ' -f1 "$logs/san-build.status") != 0 ]]; then return; fi
+  stage san-ctest bash scripts/sanitize-tests.sh "$san" units
+  stage san-e2e bash scripts/sanitize-tests.sh "$san" e2e
+  stage san-reports bash scripts/sanitize-tests.sh "$san" reports
+  # One target at a time: the other lane has the other core.
+  stage fuzz env FITZ_FUZZ_SECONDS="${FITZ_FUZZ_SECONDS:-30}" FITZ_FUZZ_JOBS=1 \
+    bash scripts/fuzz.sh "$san" frontend checker format json http_request pg_protocol jwt
+}
+lane_stages san-build san-ctest san-e2e san-reports fuzz
+
+release_lane() {
+  export FITZ_TEST_DATABASE_URL=$release_db
+  stage grammar-regen bash scripts/regen-grammar.sh --check
+  stage grammar-corpus bash scripts/test-grammar.sh
+  stage conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$fitz"
+  stage e2e bash tests/e2e/run.sh "$fitz"
+  stage e2e-command bash tests/e2e/command.sh "$fitz"
+  stage demo env DATABASE_URL="$release_db" bash tests/e2e/demo.sh "$build"
+  stage e2e-new bash tests/e2e/new.sh "$fitz"
+  stage e2e-db bash tests/pg/db_e2e.sh "$fitz"
+  stage e2e-db-faults bash tests/pg/fault_e2e.sh "$fitz"
+  stage e2e-orm bash tests/e2e/orm.sh "$fitz"
+  stage e2e-jobs bash tests/e2e/jobs.sh "$fitz"
+  stage e2e-migrations bash tests/pg/migrations_e2e.sh "$fitz"
+  stage e2e-http bash tests/e2e/http.sh "$fitz"
+  stage e2e-observability bash tests/e2e/observability.sh "$fitz"
+  stage e2e-auth bash tests/e2e/auth.sh "$fitz"
+  stage e2e-ws bash tests/e2e/ws.sh "$fitz" "$build/bin/fitz_ws_client"
+  stage e2e-openapi bash tests/e2e/openapi.sh "$fitz"
+  stage lsp env FITZ_BIN="$fitz" node --test tests/lsp/
+  stage extension env FITZ_BIN="$fitz" bash scripts/test-extension.sh --with-lsp
+}
+lane_stages grammar-regen grammar-corpus conformance e2e e2e-command demo e2e-new e2e-db \
+  e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-observability e2e-auth e2e-ws \
+  e2e-openapi lsp extension
+
+step "the sanitized and the release lanes, side by side"
+if [[ ${FITZ_CI_LANES:-2} == 1 ]]; then
+  sanitized_lane
+  release_lane
+else
+  sanitized_lane &
+  san_pid=$!
+  release_lane &
+  release_pid=$!
+  wait "$san_pid" "$release_pid"
+fi
+
+step "alone on the machine: throughput checks"
+stage loadgen-vs-wrk bash bench/loadgen/validate.sh "$build"
+stage bench-quick env DATABASE_URL="$release_db" "$fitz" bench --quick --out "$build/bench-quick"
+order+=(loadgen-vs-wrk bench-quick)
+
+# The budget table: every stage with its start, its length and its result.
+total=$((SECONDS - t0))
+passed=0 failed=()
+printf '\n==> stage times\n%-20s %7s %7s  %s\n' stage start seconds result
+for name in "${order[@]}"; do
+  if [[ -f $logs/$name.status ]]; then
+    read -r rc start secs <"$logs/$name.status"
+    if [[ $rc == 0 ]]; then passed=$((passed + 1)); r=ok; else failed+=("$name"); r="FAILED ($rc)"; fi
+    printf '%-20s %7d %7d  %s\n' "$name" "$start" "$secs" "$r"
+  else
+    failed+=("$name")
+    printf '%-20s %7s %7s  %s\n' "$name" - - "not run"
+  fi
+done
+printf '%-20s %7s %7d\n' total "" "$total"
+if ((total > budget)); then
+  echo "WARNING: this run took $total s, over the $budget s budget of a clean clone (CI stops at 5400 s)"
+fi
+if ((${#failed[@]})); then
+  printf '\nFAILED: %s\n' "${failed[*]}"
+  echo "groups: $passed passed, ${#failed[@]} failed"
+  exit 1
+fi
+echo "groups: $passed passed, 0 failed"

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "checker/decorators.h"
 #include "lsp/features/describe.h"
 #include "lsp/features/features.h"
 
@@ -23,52 +24,62 @@ bool starts_with_ci(std::string_view s, std::string_view prefix) {
   return true;
 }
 
-struct Decorator {
-  const char* name;
-  const char* snippet;
-  const char* doc;
-};
+// Whether `at` is inside the parameter list of a `fn NAME(...)` declaration: the innermost
+// unclosed `(` before it follows `fn NAME`.
+bool in_parameter_list(std::string_view text, uint32_t at) {
+  int depth = 0;
+  for (uint32_t i = at; i-- > 0;) {
+    char ch = text[i];
+    if (ch == ')' || ch == ']' || ch == '}') {
+      ++depth;
+    } else if (ch == '[' || ch == '{') {
+      if (depth-- == 0) return false;
+    } else if (ch == '(') {
+      if (depth-- > 0) continue;
+      uint32_t e = i;
+      while (e > 0 && text[e - 1] == ' ') --e;
+      uint32_t b = e;
+      while (b > 0 && ident_char(text[b - 1])) --b;
+      if (b == e) return false;
+      uint32_t name = b;
+      while (b > 0 && text[b - 1] == ' ') --b;
+      return b < name && b >= 2 && text.substr(b - 2, 2) == "fn" && (b == 2 || !ident_char(text[b - 3]));
+    }
+  }
+  return false;
+}
 
-// The decorators the checker accepts (checker/check_decorators.cpp), with argument snippets.
-constexpr Decorator kDecorators[] = {
-    {"get", "get(\"${1:/path}\")", "HTTP GET route."},
-    {"post", "post(\"${1:/path}\")", "HTTP POST route."},
-    {"put", "put(\"${1:/path}\")", "HTTP PUT route."},
-    {"patch", "patch(\"${1:/path}\")", "HTTP PATCH route."},
-    {"delete", "delete(\"${1:/path}\")", "HTTP DELETE route."},
-    {"server", "server(${1:8080})", "Starts the HTTP server on this function."},
-    {"test", "test", "A test function run by `fitz test`."},
-    {"middleware", "middleware(${1:handler})", "Runs a middleware before the handler."},
-    {"authenticated", "authenticated", "Requires an authenticated user."},
-    {"admin", "admin", "Requires an admin user."},
-    {"requires", "requires(\"${1:role}\")", "Requires a role."},
-    {"flag", "flag(\"${1:name}\")", "Enabled only when the fitz.toml flag is on."},
-    {"trace", "trace", "Traces each call."},
-    {"metric", "metric", "Counts and times each call."},
-    {"header", "header(name=\"${1:X-Header}\")", "Binds a request header."},
-    {"ws", "ws(\"${1:/path}\")", "WebSocket endpoint."},
-    {"cron", "cron(\"${1:0 * * * *}\")", "Runs on a schedule."},
-    {"background", "background", "Runs as a background job."},
-    {"auth_provider", "auth_provider", "Provides the authenticated user."},
-    {"healthz", "healthz", "Liveness endpoint."},
-    {"readyz", "readyz", "Readiness endpoint."},
-    {"command", "command", "A command-line entry point."},
-    {"arg", "arg", "Describes a command argument."},
-    {"bench", "bench", "A benchmark run by `fitz bench`."},
-    {"table", "table(\"${1:name}\")", "Maps the type to a database table."},
-    {"renamed_from", "renamed_from(\"${1:old}\")", "The previous name (migrations)."},
-    {"index", "index", "A database index."},
-    {"unique", "unique", "A unique constraint."},
-    {"check_constraint", "check_constraint(\"${1:expr}\")", "A CHECK constraint."},
-    {"primary", "primary", "The primary key."},
-    {"db_default", "db_default(${1})", "A default computed by the database."},
-    {"hidden", "hidden", "Never serialised to JSON."},
-    {"column", "column(name=\"${1:name}\")", "The column name."},
-    {"belongs_to", "belongs_to(\"${1:Type}\")", "A foreign key."},
-    {"has_many", "has_many(\"${1:Type}\")", "A one-to-many relation."},
-    {"has_one", "has_one(\"${1:Type}\")", "A one-to-one relation."},
-    {"example", "example(${1})", "An example value for the API docs."},
-};
+// Whether `at` is directly inside the body of a `type NAME { ... }` declaration (where fields go).
+bool in_type_body(std::string_view text, uint32_t at) {
+  int depth = 0;
+  for (uint32_t i = at; i-- > 0;) {
+    char ch = text[i];
+    if (ch == ')' || ch == ']' || ch == '}') {
+      ++depth;
+    } else if (ch == '(' || ch == '[') {
+      if (depth-- == 0) return false;
+    } else if (ch == '{') {
+      if (depth-- > 0) continue;
+      uint32_t e = i;
+      while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) --e;
+      if (e > 0 && text[e - 1] == '>') {  // `type Box<T> {`
+        int angle = 0;
+        while (e > 0) {
+          char c = text[--e];
+          if (c == '>') ++angle;
+          if (c == '<' && --angle == 0) break;
+        }
+      }
+      uint32_t b = e;
+      while (b > 0 && ident_char(text[b - 1])) --b;
+      if (b == e) return false;
+      uint32_t name = b;
+      while (b > 0 && text[b - 1] == ' ') --b;
+      return b < name && b >= 4 && text.substr(b - 4, 4) == "type" && (b == 4 || !ident_char(text[b - 5]));
+    }
+  }
+  return false;
+}
 
 constexpr const char* kKeywords[] = {"fn", "async", "await", "return", "let", "if", "else", "for", "while", "loop",
                                      "match", "type", "import", "from", "as", "true", "false", "null", "in",
@@ -274,8 +285,18 @@ std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::strin
   char before = word_start > 0 ? text[word_start - 1] : '\n';
 
   if (before == '@') {
-    for (const auto& d : kDecorators)
-      c.add({d.name, CompletionKind::Snippet, "@" + std::string(d.name), d.doc, d.snippet, true, d.name});
+    // The registry's entries valid here: a `@command` parameter, a field inside a `type` body,
+    // else a top-level function or type.
+    unsigned places = in_parameter_list(text, word_start - 1) ? checker::kOnParam
+                      : in_type_body(text, word_start - 1)    ? checker::kOnField
+                                                              : checker::kOnFn | checker::kOnType;
+    for (const checker::DecoratorSpec& d : checker::decorator_specs())
+      if (d.places & places) {
+        std::string detail = "@";
+        detail += d.name;
+        c.add({std::string(d.name), CompletionKind::Snippet, detail, std::string(d.doc), std::string(d.snippet), true,
+               std::string(d.name)});
+      }
     return c.items;
   }
   if (!m.valid() || !a.tir(m)) {

@@ -1,6 +1,7 @@
 // Hover, signature help and inlay hints: what the checker knows about the code at the cursor.
 #include <algorithm>
 
+#include "checker/decorators.h"
 #include "lsp/features/describe.h"
 #include "lsp/features/features.h"
 #include "lsp/features/hover_orm.h"
@@ -80,10 +81,61 @@ uint32_t commas_between(std::string_view text, uint32_t from, uint32_t to) {
   return n;
 }
 
+// The registry entry of the decorator whose name holds `offset`, with the name's span.
+std::optional<std::pair<const checker::DecoratorSpec*, Span>> decorator_at(const Ast& ast, uint32_t offset) {
+  auto in = [&](const std::vector<Decorator>& ds, checker::DecoratorPlace place)
+      -> std::optional<std::pair<const checker::DecoratorSpec*, Span>> {
+    for (const Decorator& d : ds) {
+      // The span from the `@` to the end of the name.
+      if (d.name.span.begin <= offset + 1 && offset <= d.name.span.end)
+        if (const checker::DecoratorSpec* spec = checker::find_decorator(d.name.text, place))
+          return std::pair{spec, d.name.span};
+    }
+    return std::nullopt;
+  };
+  for (const FnDecl& f : ast.fns) {
+    if (auto r = in(f.decorators, checker::kOnFn)) return r;
+    for (const Param& p : f.params)
+      if (auto r = in(p.decorators, checker::kOnParam)) return r;
+  }
+  for (const TypeDecl& t : ast.type_decls) {
+    if (auto r = in(t.decorators, checker::kOnType)) return r;
+    for (const FieldDecl& fd : t.fields)
+      if (auto r = in(fd.decorators, checker::kOnField)) return r;
+  }
+  return std::nullopt;
+}
+
+// The hover text of a decorator: its form, its doc line, where it goes and its options.
+std::string decorator_markdown(const checker::DecoratorSpec& d) {
+  std::string form = "@" + std::string(d.name);
+  if (d.max_pos != 0 || !d.args.empty() || d.any_args) {
+    std::vector<std::string> parts;
+    for (int i = 0; i < d.min_pos; ++i) parts.push_back(i == 0 && d.first != checker::DecoratorFirst::Any ? "\"...\"" : "_");
+    if (d.max_pos < 0 || d.max_pos > d.min_pos) parts.push_back("...");
+    for (const auto& a : d.args)
+      parts.push_back(std::string(a.name) + "=" + (a.default_value.empty() ? std::string(checker::decorator_arg_type_name(a.type)) : std::string(a.default_value)));
+    if (d.any_args) parts.push_back("key=value...");
+    form += "(";
+    for (size_t i = 0; i < parts.size(); ++i) form += (i ? ", " : "") + parts[i];
+    form += ")";
+  }
+  std::string text = fenced(form) + "\n\n" + std::string(d.doc);
+  std::string where;
+  for (auto p : {checker::kOnFn, checker::kOnType, checker::kOnField, checker::kOnParam})
+    if (d.places & p) where += (where.empty() ? "" : " or ") + std::string(checker::decorator_place_name(p));
+  text += "\n\nOn a " + where + ".";
+  for (const auto& a : d.args)
+    text += "\n- `" + std::string(a.name) + "=` (" + std::string(checker::decorator_arg_type_name(a.type)) +
+            (a.required ? ", required" : "") + "): " + std::string(a.doc);
+  return text;
+}
+
 }  // namespace
 
 std::optional<HoverInfo> hover(const Analysis& a, ModuleId m, uint32_t offset) {
   if (!m.valid() || !a.tir(m)) return std::nullopt;
+  if (auto d = decorator_at(a.module(m).ast, offset)) return HoverInfo{decorator_markdown(*d->first), d->second};
   std::optional<std::pair<std::string, Span>> sql = orm_query_markdown(a, m, offset);
   if (const Occurrence* o = occurrence_at(a, m, offset)) {
     std::string text = fenced(describe_key(a, o->key));
@@ -169,7 +221,9 @@ std::optional<SignatureInfo> signature_help(const Analysis& a, ModuleId m, uint3
     if (!found) return std::nullopt;
     open = i;
     uint32_t e = i;
-    while (e > 0 && (std::isalnum(static_cast<unsigned char>(text[e - 1])) || text[e - 1] == '_')) --e;
+    // The callee's name, which may be any identifier (`더하기(`): UTF-8 bytes count as its own.
+    auto name_byte = [](unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; };
+    while (e > 0 && name_byte(static_cast<unsigned char>(text[e - 1]))) --e;
     if (e == i) return std::nullopt;
     key = lookup_callable(a, m, text.substr(e, i - e));
   }

@@ -10,15 +10,14 @@ namespace fitz::lsp {
 using namespace frontend;
 using checker::RefKind;
 using checker::SymbolId;
-using checker::SymbolKind;
 
 SymbolKey key_of_symbol(const Analysis& a, SymbolId id) {
   const auto& syms = a.program.symbols;
   for (int guard = 0; guard < 16 && id.valid() && id.index < syms.size(); ++guard) {
     const checker::Symbol& s = syms[id.index];
-    if (s.kind == SymbolKind::Type && s.struct_id.valid()) return {SymbolKey::Kind::Struct, s.struct_id.index, 0};
-    if (s.kind == SymbolKind::Builtin) return {SymbolKey::Kind::Builtin, s.builtin.index, 0};
-    if (s.kind == SymbolKind::Import && s.target.valid() && s.target.index < syms.size() &&
+    if (s.kind == checker::SymbolKind::Type && s.struct_id.valid()) return {SymbolKey::Kind::Struct, s.struct_id.index, 0};
+    if (s.kind == checker::SymbolKind::Builtin) return {SymbolKey::Kind::Builtin, s.builtin.index, 0};
+    if (s.kind == checker::SymbolKind::Import && s.target.valid() && s.target.index < syms.size() &&
         syms[s.target.index].name == s.name) {
       id = s.target;
       continue;

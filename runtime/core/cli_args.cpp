@@ -125,7 +125,7 @@ std::string command_help(const std::string& prog, const Command& c, bool multi) 
     if (!right.empty()) s += std::string(left.size() < 24 ? 24 - left.size() : 2, ' ') + right;
     s += "\n";
   }
-  s += "  -h, --help              print this help\n";
+  s += "  -h, --help            print this help\n";  // the help column, as above: 24
   return s;
 }
 

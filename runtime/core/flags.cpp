@@ -3,6 +3,7 @@
 // never changes afterwards, so lookups from any thread need no lock.
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>  // environ
 #include <mutex>
 #include <string>
 #include <vector>
@@ -10,7 +11,6 @@
 #include "fitz/log.h"
 #include "fitz/runtime.h"
 
-extern char** environ;
 
 namespace fitz {
 

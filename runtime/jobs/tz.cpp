@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "fitz/jobs.h"
+#include "jobs/civil.h"
 
 namespace fitz::jobs {
 
@@ -25,10 +26,6 @@ struct TimeZone::PosixRule {
 namespace {
 
 using namespace std::chrono;
-
-int64_t days_from_civil(int y, unsigned m, unsigned d) {
-  return int64_t(sys_days(year_month_day(year(y), month(m), day(d))).time_since_epoch().count());
-}
 
 bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 

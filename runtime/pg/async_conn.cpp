@@ -19,14 +19,10 @@ namespace asio = boost::asio;
 
 namespace {
 
-Error io_error(std::string message) {
-  return Error::make(ErrorKind::Io, sqlstate::kConnectionFailure, std::move(message));
-}
-
 Error io_error(const boost::system::error_code& ec, std::string_view during) {
   if (ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::error::broken_pipe)
-    return io_error("the server closed the connection");
-  return io_error(std::string(during) + " failed: " + ec.message());
+    return Error::io("the server closed the connection");
+  return Error::io(std::string(during) + " failed: " + ec.message());
 }
 
 }  // namespace
@@ -254,7 +250,7 @@ bool AsyncConnection::check_alive() {
     char c;
     ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-      fail_all(io_error("the server closed the connection"));
+      fail_all(Error::io("the server closed the connection"));
       return false;
     }
     return true;
@@ -273,11 +269,11 @@ bool AsyncConnection::check_alive() {
     }
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-    fail_all(io_error(std::string("read failed: ") + std::strerror(errno)));
+    fail_all(Error::io(std::string("read failed: ") + std::strerror(errno)));
     return false;
   }
   process();
-  if (eof && !broken_) fail_all(io_error("the server closed the connection"));
+  if (eof && !broken_) fail_all(Error::io("the server closed the connection"));
   return !broken_;
 }
 

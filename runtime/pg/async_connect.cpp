@@ -24,10 +24,6 @@ constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 
 namespace {
 
-Error connect_error(std::string message) {
-  return Error::make(ErrorKind::Io, sqlstate::kUnableToConnect, std::move(message));
-}
-
 std::string where(const ConnInfo& info) {
   return info.is_unix_socket() ? info.unix_socket_path() : info.host + ":" + std::to_string(info.port);
 }
@@ -42,9 +38,9 @@ asio::awaitable<Status> open_socket(Transport& t, const ConnInfo& info, const bo
                                     std::chrono::milliseconds timeout) {
   auto fail = [&](const boost::system::error_code& ec) -> Status {
     if (timed_out)
-      return connect_error("could not connect to " + where(info) + ": timed out after " +
+      return Error::connect("could not connect to " + where(info) + ": timed out after " +
                            std::to_string(timeout.count()) + " ms");
-    return connect_error("could not connect to " + where(info) + ": " + ec.message());
+    return Error::connect("could not connect to " + where(info) + ": " + ec.message());
   };
   if (info.is_unix_socket()) {
     t.is_unix = true;
@@ -57,7 +53,7 @@ asio::awaitable<Status> open_socket(Transport& t, const ConnInfo& info, const bo
   auto [rec, endpoints] = co_await resolver.async_resolve(info.host, std::to_string(info.port), kAwait);
   if (rec) {
     if (timed_out) co_return fail(rec);
-    co_return connect_error("could not resolve \"" + info.host + "\": " + rec.message());
+    co_return Error::connect("could not resolve \"" + info.host + "\": " + rec.message());
   }
   auto [ec, endpoint] = co_await asio::async_connect(t.tcp, endpoints, kAwait);
   if (ec) co_return fail(ec);
@@ -92,9 +88,9 @@ class Connector {
 
     auto io_fail = [&](const boost::system::error_code& ec, std::string_view during) -> Status {
       if (*timed_out)
-        return connect_error("connecting to " + where(info) + " timed out after " + std::to_string(timeout.count()) +
+        return Error::connect("connecting to " + where(info) + " timed out after " + std::to_string(timeout.count()) +
                              " ms (" + std::string(during) + ")");
-      return connect_error("connection to " + where(info) + " failed " + std::string(during) + ": " + ec.message());
+      return Error::connect("connection to " + where(info) + " failed " + std::string(during) + ": " + ec.message());
     };
 
     // TLS: the SSLRequest is answered with one byte, 'S' (go ahead) or 'N' (no TLS here).
@@ -164,7 +160,7 @@ class Connector {
             [&](auto& s) { return s.async_read_some(asio::buffer(space.data(), space.size()), kAwait); });
         if (ec) {
           if (ec == asio::error::eof && !*timed_out)
-            co_return connect_error("the server at " + where(info) + " closed the connection during startup");
+            co_return Error::connect("the server at " + where(info) + " closed the connection during startup");
           co_return io_fail(ec, "during startup");
         }
         c.reader_.commit(n);
@@ -186,7 +182,7 @@ class Connector {
     encode_cancel_request(request, process_id, secret_key);
     auto ec = co_await t.visit([&](auto& s) { return write_all(s, request); });
     t.close();
-    if (ec) co_return connect_error("could not send the cancel request: " + ec.message());
+    if (ec) co_return Error::connect("could not send the cancel request: " + ec.message());
     co_return Status{};
   }
 };
@@ -209,7 +205,7 @@ void AsyncConnection::connect(asio::io_context& ioc, ConnInfo info, AsyncOptions
                      try {
                        std::rethrow_exception(e);
                      } catch (const std::exception& x) {
-                       s = connect_error(std::string("could not connect: ") + x.what());
+                       s = Error::connect(std::string("could not connect: ") + x.what());
                      }
                    }
                    if (!s) {
@@ -226,7 +222,7 @@ void AsyncConnection::connect(asio::io_context& ioc, ConnInfo info, AsyncOptions
 void AsyncConnection::cancel(StatusHandler done) {
   asio::co_spawn(ioc_, Connector::cancel(ioc_, info_, session_.process_id, session_.secret_key, options_.connect_timeout),
                  [done = std::move(done)](std::exception_ptr e, Status s) {
-                   if (e) s = connect_error("could not send the cancel request");
+                   if (e) s = Error::connect("could not send the cancel request");
                    done(std::move(s));
                  });
 }

@@ -218,6 +218,10 @@ std::string_view message_name(const BackendMessage& message) {
   return kNames[message.index()];
 }
 
+Error unexpected_message(const BackendMessage& message, std::string_view during) {
+  return Error::protocol("unexpected " + std::string(message_name(message)) + " " + std::string(during));
+}
+
 bool is_async_message(const BackendMessage& message) {
   return std::holds_alternative<NoticeResponse>(message) ||
          std::holds_alternative<NotificationResponse>(message) ||

@@ -18,14 +18,6 @@
 namespace fitz::pg {
 namespace {
 
-Error io_error(std::string message) {
-  return Error::make(ErrorKind::Io, sqlstate::kConnectionFailure, std::move(message));
-}
-
-Error connect_error(std::string message) {
-  return Error::make(ErrorKind::Io, sqlstate::kUnableToConnect, std::move(message));
-}
-
 std::string errno_text(int err) { return std::strerror(err); }
 
 void set_timeouts(int fd, std::chrono::milliseconds timeout) {
@@ -40,14 +32,14 @@ void set_timeouts(int fd, std::chrono::milliseconds timeout) {
 // connect() with a deadline: non-blocking connect, poll for writability, then back to blocking.
 Result<int> connect_with_timeout(int family, const sockaddr* addr, socklen_t len, std::chrono::milliseconds timeout) {
   int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return connect_error("socket: " + errno_text(errno));
+  if (fd < 0) return Error::connect("socket: " + errno_text(errno));
   int flags = fcntl(fd, F_GETFL, 0);
   fcntl(fd, F_SETFL, flags | O_NONBLOCK);
   if (::connect(fd, addr, len) != 0) {
     if (errno != EINPROGRESS) {
       int err = errno;
       ::close(fd);
-      return connect_error(errno_text(err));
+      return Error::connect(errno_text(err));
     }
     pollfd p{fd, POLLOUT, 0};
     int ready;
@@ -56,14 +48,14 @@ Result<int> connect_with_timeout(int family, const sockaddr* addr, socklen_t len
     } while (ready < 0 && errno == EINTR);
     if (ready == 0) {
       ::close(fd);
-      return connect_error("timed out after " + std::to_string(timeout.count()) + " ms");
+      return Error::connect("timed out after " + std::to_string(timeout.count()) + " ms");
     }
     int err = 0;
     socklen_t err_len = sizeof err;
     if (ready < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &err_len) != 0 || err != 0) {
       if (ready < 0) err = errno;
       ::close(fd);
-      return connect_error(errno_text(err));
+      return Error::connect(errno_text(err));
     }
   }
   fcntl(fd, F_SETFL, flags);
@@ -74,7 +66,7 @@ Result<int> open_socket(const ConnInfo& info, std::chrono::milliseconds timeout)
   if (info.is_unix_socket()) {
     std::string path = info.unix_socket_path();
     sockaddr_un addr{};
-    if (path.size() >= sizeof addr.sun_path) return connect_error("Unix socket path too long: " + path);
+    if (path.size() >= sizeof addr.sun_path) return Error::connect("Unix socket path too long: " + path);
     addr.sun_family = AF_UNIX;
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
     auto fd = connect_with_timeout(AF_UNIX, reinterpret_cast<sockaddr*>(&addr), sizeof addr, timeout);
@@ -92,7 +84,7 @@ Result<int> open_socket(const ConnInfo& info, std::chrono::milliseconds timeout)
   addrinfo* list = nullptr;
   std::string port = std::to_string(info.port);
   if (int rc = getaddrinfo(info.host.c_str(), port.c_str(), &hints, &list); rc != 0)
-    return connect_error("could not resolve \"" + info.host + "\": " + gai_strerror(rc));
+    return Error::connect("could not resolve \"" + info.host + "\": " + gai_strerror(rc));
   std::string last = "no addresses";
   for (addrinfo* ai = list; ai; ai = ai->ai_next) {
     auto fd = connect_with_timeout(ai->ai_family, ai->ai_addr, ai->ai_addrlen, timeout);
@@ -106,7 +98,7 @@ Result<int> open_socket(const ConnInfo& info, std::chrono::milliseconds timeout)
     return fd;
   }
   freeaddrinfo(list);
-  return connect_error("could not connect to " + info.host + ":" + port + ": " + last);
+  return Error::connect("could not connect to " + info.host + ":" + port + ": " + last);
 }
 
 }  // namespace
@@ -194,8 +186,8 @@ Status BlockingConnection::write_all(std::string_view bytes) {
     ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return broken(io_error("write timed out"));
-      return broken(io_error("write failed: " + errno_text(errno)));
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return broken(Error::io("write timed out"));
+      return broken(Error::io("write failed: " + errno_text(errno)));
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
@@ -210,16 +202,16 @@ Status BlockingConnection::read_some() {
       reader_.commit(static_cast<std::size_t>(n));
       return {};
     }
-    if (n == 0) return broken(io_error("the server closed the connection"));
+    if (n == 0) return broken(Error::io("the server closed the connection"));
     if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return broken(io_error("read timed out"));
-    return broken(io_error("read failed: " + errno_text(errno)));
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return broken(Error::io("read timed out"));
+    return broken(Error::io("read failed: " + errno_text(errno)));
   }
 }
 
 template <class Flow>
 Status BlockingConnection::drive(Flow& flow, std::string& out) {
-  if (fd_ < 0) return io_error("the connection is closed");
+  if (fd_ < 0) return Error::io("the connection is closed");
   if (!out.empty()) {
     last_request_ = out;
     if (auto s = write_all(out); !s) return s;
@@ -299,7 +291,7 @@ Status BlockingConnection::cancel() {
   ssize_t n = ::send(*fd, request.data(), request.size(), MSG_NOSIGNAL);
   int err = errno;
   ::close(*fd);
-  if (n != static_cast<ssize_t>(request.size())) return io_error("could not send the cancel request: " + errno_text(err));
+  if (n != static_cast<ssize_t>(request.size())) return Error::io("could not send the cancel request: " + errno_text(err));
   return {};
 }
 

@@ -78,6 +78,10 @@ struct Error {
 
   static Error protocol(std::string message);
   static Error make(ErrorKind kind, std::string_view code, std::string message);
+  // The socket failed or closed (08006): the connection cannot be used again.
+  static Error io(std::string message) { return make(ErrorKind::Io, sqlstate::kConnectionFailure, std::move(message)); }
+  // No connection could be made (08001).
+  static Error connect(std::string message) { return make(ErrorKind::Io, sqlstate::kUnableToConnect, std::move(message)); }
   static Error from_server(NoticeFields fields);
 
   // True when the connection that produced this error must be discarded.

@@ -21,8 +21,6 @@ using detail::ObjKind;
 
 namespace {
 
-std::string std_of(const Str& s) { return std::string(s.data(), s.size()); }
-
 // A program that links the `db` module runs its main thread on an Asio loop from the start.
 const bool kProgramLoopInstalled = (install_program_loop(), true);
 

@@ -39,4 +39,6 @@ Str unavailable_text(std::string_view message);
 // pool only fails to connect (wrong password, unknown database, no server) or times out.
 Str acquire_error_text(const pg::Error& error);
 
+inline std::string std_of(const Str& s) { return std::string(s.data(), s.size()); }
+
 }  // namespace fitz::db

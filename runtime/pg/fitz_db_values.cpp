@@ -18,7 +18,6 @@ using detail::ObjKind;
 namespace {
 
 Str str_of(std::string_view s) { return Str(s.data(), s.size()); }
-std::string std_of(const Str& s) { return std::string(s.data(), s.size()); }
 
 std::string describe(const Any& v) {
   Str t = v.type_name();

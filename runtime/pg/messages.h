@@ -181,6 +181,8 @@ inline Result<BackendMessage> decode_message(const Frame& frame) {
 std::string_view backend_message_name(char tag);
 // The name of a decoded message's type, for error messages.
 std::string_view message_name(const BackendMessage& message);
+// The protocol error for a message that has no place in the exchange named by `during`.
+Error unexpected_message(const BackendMessage& message, std::string_view during);
 // Messages the server may send at any time, outside of any request/response flow.
 bool is_async_message(const BackendMessage& message);
 // The row count at the end of a CommandComplete tag ("INSERT 0 5" -> 5, "CREATE TABLE" -> none).

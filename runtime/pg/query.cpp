@@ -72,10 +72,6 @@ void complete_into(QueryResult& result, const CommandComplete& complete) {
   result.rows_affected = complete.rows;
 }
 
-Error unexpected(const BackendMessage& message, std::string_view during) {
-  return Error::protocol("unexpected " + std::string(message_name(message)) + " " + std::string(during));
-}
-
 }  // namespace
 
 // ---- StatementCache -----------------------------------------------------------------------
@@ -147,7 +143,7 @@ void ExtendedQuery::record(Error error) {
 }
 
 Status ExtendedQuery::protocol_error(const BackendMessage& message) {
-  record(unexpected(message, "during an extended query"));
+  record(unexpected_message(message, "during an extended query"));
   state_ = State::Done;
   return *error_;
 }
@@ -333,7 +329,7 @@ Status SimpleQuery::start(std::string& out) {
 Status SimpleQuery::on_message(const BackendMessage& message, std::string& out) {
   if (is_async_message(message)) return {};
   auto violation = [&]() -> Status {
-    record(unexpected(message, "during a simple query"));
+    record(unexpected_message(message, "during a simple query"));
     done_ = true;
     return *error_;
   };

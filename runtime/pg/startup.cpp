@@ -5,10 +5,6 @@
 namespace fitz::pg {
 namespace {
 
-Error unexpected(const BackendMessage& message, std::string_view during) {
-  return Error::protocol("unexpected " + std::string(message_name(message)) + " " + std::string(during));
-}
-
 Error auth_error(std::string_view code, std::string message) {
   return Error::make(ErrorKind::Auth, code, std::move(message));
 }
@@ -117,7 +113,7 @@ Status StartupFlow::on_auth_request(const BackendMessage& message, std::string& 
                             "the server requested " + std::string(name) + " authentication, which is not supported"));
   }
   if (std::holds_alternative<NegotiateProtocolVersion>(message)) return {};  // 3.0 is what we asked for
-  return fail(unexpected(message, "while waiting for an authentication request"));
+  return fail(unexpected_message(message, "while waiting for an authentication request"));
 }
 
 Status StartupFlow::on_message(const BackendMessage& message, std::string& out) {
@@ -138,7 +134,7 @@ Status StartupFlow::on_message(const BackendMessage& message, std::string& out) 
 
     case State::AwaitingSaslContinue: {
       const auto* cont = std::get_if<AuthenticationSaslContinue>(&message);
-      if (!cont) return fail(unexpected(message, "during SCRAM (expected SASLContinue)"));
+      if (!cont) return fail(unexpected_message(message, "during SCRAM (expected SASLContinue)"));
       auto client_final = scram_->handle_server_first(cont->data);
       if (!client_final) return fail(std::move(client_final).error());
       if (auto s = encode_sasl_response(out, *client_final); !s) return fail(s.error());
@@ -148,7 +144,7 @@ Status StartupFlow::on_message(const BackendMessage& message, std::string& out) 
 
     case State::AwaitingSaslFinal: {
       const auto* fin = std::get_if<AuthenticationSaslFinal>(&message);
-      if (!fin) return fail(unexpected(message, "during SCRAM (expected SASLFinal)"));
+      if (!fin) return fail(unexpected_message(message, "during SCRAM (expected SASLFinal)"));
       if (auto s = scram_->handle_server_final(fin->data); !s) return fail(s.error());
       scram_.reset();
       state_ = State::AwaitingAuthResult;
@@ -157,7 +153,7 @@ Status StartupFlow::on_message(const BackendMessage& message, std::string& out) 
 
     case State::AwaitingAuthResult:
       if (!std::holds_alternative<AuthenticationOk>(message))
-        return fail(unexpected(message, "after sending credentials (expected AuthenticationOk)"));
+        return fail(unexpected_message(message, "after sending credentials (expected AuthenticationOk)"));
       state_ = State::AwaitingReady;
       return {};
 
@@ -172,7 +168,7 @@ Status StartupFlow::on_message(const BackendMessage& message, std::string& out) 
         state_ = State::Ready;
         return {};
       }
-      return fail(unexpected(message, "while waiting for ReadyForQuery"));
+      return fail(unexpected_message(message, "while waiting for ReadyForQuery"));
 
     case State::Initial:
       return fail(Error::protocol("message before the startup message was sent"));

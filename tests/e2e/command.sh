@@ -64,6 +64,17 @@ check "command help: $out" $?
 out=$("$tool" check --help)
 [[ $out == *"--no-color"* && $out == *"--limit <INT>"* ]]; check "help shows --no-x for a true Bool: $out" $?
 
+# Parameter decorators: the short form and help of `@flag(...)`, the help of `@arg(...)`.
+expect "parameter @flag short form" 0 "cat.png 100 keep=false" resize -W 100 cat.png
+expect "parameter @flag long form" 0 "cat.png 320 keep=true" resize cat.png --width=320 --keep
+out=$("$tool" resize --help); rc=$?
+[[ $rc == 0 && $out == *"Resizes an image"* && $out == *"<path>"*"the image to resize"* &&
+   $out == *"-W, --width <INT>"*"width in pixels (default: 640)"* && $out == *"--keep"*"keep the aspect ratio"* ]]
+check "help from parameter decorators: $out" $?
+# Every help text starts in one column, help's own line included.
+[[ $out == *$'\n  -W, --width <INT>     width in pixels'* && $out == *$'\n  -h, --help            print this help'* ]]
+check "help texts aligned: $out" $?
+
 # Usage errors: exit 2, nothing of the program runs, a message naming the problem.
 expect_err "no command" 2 "commands:"
 expect_err "unknown command" 2 "unknown command \`frobnicate\`" frobnicate

@@ -105,6 +105,10 @@ req GET /gated/ok; expect "async before and after middleware" 200 '{"name":"ok"}
 has_header "async after middleware header" "x-async: get"
 req GET /gated/blocked; expect "an async before middleware stops the request" 403 '{"error":"blocked"}'
 req GET /squares; expect "a map with Int keys has string keys in JSON" 200 '{"1":1,"2":4}'
+req GET /open -H 'Origin: https://app.example'; expect "cors() with the defaults" 200 '{"open":true}'
+has_header "cors() allows any origin" "access-control-allow-origin: *"
+req OPTIONS /open -H 'Origin: https://app.example' -H 'Access-Control-Request-Method: GET'
+expect "cors() preflight" 204 ''
 req GET /openapi.json
 [[ $body == *'"version": "2.0.0"'* ]]; check "api_version from @server" $?
 stop features

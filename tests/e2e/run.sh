@@ -19,6 +19,24 @@ diff <(printf '%s\n' "$out") "$here/testproj.expected" >"$work/diff"; check "fit
 [[ $rc == 1 ]]; check "fitz test exits 1 on failures (got $rc)" $?
 out=$(cd "$here/testproj" && "$fitz" test adds 2>&1); rc=$?
 [[ $rc == 0 && $out == *"1 passed, 0 failed"* ]]; check "fitz test FILTER" $?
+# --file F: only the tests of F (FILTER still applies within it); a file that is not tested is
+# a usage error.
+out=$(cd "$here/testproj" && "$fitz" test --file tests/text_test.fitz 2>&1); rc=$?
+[[ $rc == 0 && $out == *"text_test.fitz::formats_sum ... ok"* && $out == *"text_test.fitz::sums ... ok"* &&
+   $out != *"calc_test"* && $out == *"2 passed, 0 failed"* ]]; check "fitz test --file (rc $rc): $out" $?
+out=$(cd "$here/testproj" && "$fitz" test formats --file=tests/text_test.fitz 2>&1); rc=$?
+[[ $rc == 0 && $out == *"text_test.fitz::formats_sum ... ok"* && $out == *"1 passed, 0 failed"* ]]
+check "fitz test FILTER --file=F (rc $rc): $out" $?
+out=$(cd "$here/testproj" && "$fitz" test --file tests/calc_test.fitz divides 2>&1); rc=$?
+[[ $rc == 0 && $out == *"calc_test.fitz::divides ... ok"* && $out == *"1 passed, 0 failed"* ]]
+check "fitz test --file F FILTER (rc $rc): $out" $?
+out=$(cd "$here/testproj" && "$fitz" test --file fitz.toml 2>&1); rc=$?
+[[ $rc == 2 && $out == *"is not one of the files being tested"* ]]; check "fitz test --file of an untested file (rc $rc): $out" $?
+mkdir -p "$work/loose" && printf '@test\nfn loose() {\n    assert_eq(1, 1)\n}\n' >"$work/loose/a_test.fitz"
+out=$(cd "$work/loose" && "$fitz" test --file a_test.fitz 2>&1); rc=$?
+[[ $rc == 0 && $out == *"a_test.fitz::loose ... ok"* ]]; check "fitz test --file outside a project (rc $rc): $out" $?
+out=$(cd "$here/testproj" && "$fitz" test --file nope.fitz 2>&1); rc=$?
+[[ $rc == 2 && $out == *"no such file"* ]]; check "fitz test --file of a missing file (rc $rc): $out" $?
 [[ -s $work/diff ]] && cat "$work/diff"
 
 # fitz build + run of a program with a runtime error.

@@ -37,7 +37,7 @@ const std::vector<Suite>& suites() {
   return s;
 }
 
-fs::path testdata() { return fs::path(fitz::testing::source_dir()) / "tests" / "testdata"; }
+fs::path testdata() { return fs::path(fitz_test_source_dir()) / "tests" / "testdata"; }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

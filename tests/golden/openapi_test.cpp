@@ -23,7 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-fs::path testdata() { return fs::path(fitz::testing::source_dir()) / "tests" / "testdata" / "openapi"; }
+fs::path testdata() { return fs::path(fitz_test_source_dir()) / "tests" / "testdata" / "openapi"; }
 
 struct CliRun {
   int rc;
@@ -276,7 +276,7 @@ fn add_note(user: User, text: Map<Str, Str>) -> Int => user.id
 TEST(OpenApi, NeverCrashesOnBrokenPrograms) {
   size_t n = 0;
   for (const char* suite : {"check", "syntax", "ast", "tir", "modules"}) {
-    fs::path dir = fs::path(fitz::testing::source_dir()) / "tests" / "testdata" / suite;
+    fs::path dir = fs::path(fitz_test_source_dir()) / "tests" / "testdata" / suite;
     if (!fs::is_directory(dir)) continue;
     for (auto& e : fs::directory_iterator(dir)) {
       if (e.path().extension() != ".fitz") continue;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/docs/page_tool.h"
 #include "checker/builtins.h"
 
 namespace {
@@ -72,53 +73,19 @@ std::string generate() {
   return md.str();
 }
 
-bool read_all(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  out = buffer.str();
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 1) {
-    std::fputs(generate().c_str(), stdout);
-    return 0;
-  }
-  std::string_view mode = argv[1];
-  if (argc != 3 || (mode != "--update" && mode != "--check")) {
-    std::fputs(kUsage.data(), stderr);
-    return 2;
-  }
-  std::string path = argv[2];
-  std::string doc;
-  if (!read_all(path, doc)) {
-    std::fprintf(stderr, "fitz_builtin_doc: cannot read %s\n", path.c_str());
-    return 2;
-  }
-  size_t b = doc.find(kBegin);
-  size_t e = b == std::string::npos ? b : doc.find(kEnd, b);
-  if (e == std::string::npos) {
-    std::fprintf(stderr, "fitz_builtin_doc: %s has no builtins:begin/end markers\n", path.c_str());
-    return 2;
-  }
-  std::string updated = doc.substr(0, b + kBegin.size()) + generate() + doc.substr(e);
-  if (mode == "--check") {
-    if (updated == doc) return 0;
-    std::fprintf(stderr, "fitz_builtin_doc: %s is out of date; run fitz_builtin_doc --update %s\n", path.c_str(),
-                 path.c_str());
-    return 1;
-  }
-  if (updated != doc) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << updated;
-    if (!out) {
-      std::fprintf(stderr, "fitz_builtin_doc: cannot write %s\n", path.c_str());
-      return 2;
-    }
-  }
-  return 0;
+  // The page keeps its prose; only the part between the markers is generated.
+  return fitz::docs::page_tool_main(argc, argv, "fitz_builtin_doc", kUsage,
+                                    [](const std::string* doc, std::string& error) -> std::optional<std::string> {
+                                      if (!doc) return generate();
+                                      size_t b = doc->find(kBegin);
+                                      size_t e = b == std::string::npos ? b : doc->find(kEnd, b);
+                                      if (e == std::string::npos) {
+                                        error = "cannot read it, or it has no builtins:begin/end markers\n";
+                                        return std::nullopt;
+                                      }
+                                      return doc->substr(0, b + kBegin.size()) + generate() + doc->substr(e);
+                                    });
 }

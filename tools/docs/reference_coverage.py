@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when something that exists is missing from docs/reference/: a command or option of
 `fitz` (from its --help), a diagnostic code (frontend/diagnostic_kinds.def, each with an
-example and a fix), a decorator or decorator option (the checker's decorator table), a
+example and a fix), a decorator or decorator option (checker/decorators.def), a
 fitz.toml key (the manifest reader) or an environment variable read by the toolchain or the
 runtime. The built-ins page is checked by fitz_builtin_doc --check."""
 import argparse
@@ -80,12 +80,17 @@ def check_diagnostics(root, ref, problems):
 
 
 def check_decorators(root, ref, problems):
-    src = read(os.path.join(root, "checker/check_decorators.cpp"))
-    start = src.find("specs() {")
-    table = src[start:src.find("return s;", start)]
-    rows = re.findall(r'\{"(\w+)",\s*[\w| ]+,\s*-?\d+,\s*-?\d+,\s*\{([^}]*)\}', table)
+    src = read(os.path.join(root, "checker/decorators.def"))
+    # DECORATOR(Kind, "name", places, min, max, first, ARGS(ARG("kw", ...), ...) | NO_ARGS | ANY_ARGS, ...
+    rows = []
+    for m in re.finditer(r'^DECORATOR\(\w+, "(\w+)",(.*?)(?=^DECORATOR\(|^#undef|\Z)', src, re.M | re.S):
+        body = m.group(2)
+        kwargs = re.findall(r'ARG\("(\w+)"', body)
+        if re.search(r"\bANY_ARGS\b", body):
+            kwargs.append("*")
+        rows.append((m.group(1), kwargs))
     if not rows:
-        problems.append("decorators: could not read the decorator table of checker/check_decorators.cpp")
+        problems.append("decorators: could not read the decorator registry checker/decorators.def")
     page = read(os.path.join(ref, "decorators.md"))
     secs = sections(page, 3)
     for name, kwargs in rows:
@@ -95,7 +100,7 @@ def check_decorators(root, ref, problems):
         if not row:
             problems.append(f"decorators.md: `@{name}` is missing from the summary table")
             continue
-        for kw in re.findall(r'"([^"]+)"', kwargs):
+        for kw in kwargs:
             if kw == "*":
                 if "any" not in row.group(0):
                     problems.append(f"decorators.md: `@{name}` takes any option; the table does not say so")

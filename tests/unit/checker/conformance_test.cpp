@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path corpus() { return fs::path(fitz::testing::source_dir()) / ".." / "shared" / "conformance"; }
+fs::path corpus() { return fs::path(fitz_test_source_dir()) / ".." / "shared" / "conformance"; }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

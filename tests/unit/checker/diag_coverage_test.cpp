@@ -27,7 +27,7 @@ std::string read_all(const fs::path& p) {
 // The text of every golden next to a fail_*.fitz (single files and multi-file case folders).
 std::string all_fail_goldens() {
   std::string all;
-  fs::path root = fs::path(fitz::testing::source_dir()) / "tests" / "testdata";
+  fs::path root = fs::path(fitz_test_source_dir()) / "tests" / "testdata";
   for (const char* suite : {"check", "syntax", "modules"}) {
     fs::path dir = root / suite;
     if (!fs::is_directory(dir)) continue;

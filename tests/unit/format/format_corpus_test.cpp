@@ -31,7 +31,7 @@ std::string read_all(const fs::path& p) {
 
 std::vector<fs::path> corpus_files() {
   std::vector<fs::path> files;
-  fs::path src = fitz::testing::source_dir();
+  fs::path src = fitz_test_source_dir();
   for (fs::path dir : {src / "tests", src / "examples", src / "bench", src / ".." / "shared" / "conformance"}) {
     if (!fs::exists(dir)) continue;
     for (const auto& e : fs::recursive_directory_iterator(dir))
@@ -101,7 +101,7 @@ std::string with_comments(const std::string& text, size_t step) {
 }
 
 TEST(FormatCorpus, EveryFileFormatsIdempotently) {
-  fs::path conformance = fs::path(fitz::testing::source_dir()) / ".." / "shared" / "conformance";
+  fs::path conformance = fs::path(fitz_test_source_dir()) / ".." / "shared" / "conformance";
   ASSERT_TRUE(fs::exists(conformance)) << "the conformance corpus is missing: " << conformance;
   auto files = corpus_files();
   size_t formatted = 0, refused = 0;

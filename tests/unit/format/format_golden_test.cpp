@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 namespace fitz::format {
 namespace {
 
-fs::path testdata() { return fs::path(fitz::testing::source_dir()) / "tests" / "testdata" / "fmt"; }
+fs::path testdata() { return fs::path(fitz_test_source_dir()) / "tests" / "testdata" / "fmt"; }
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -199,6 +199,15 @@ TEST(FormatRules, DecoratorsOnTheirOwnLines) {
   check("@get(\"/x\") @auth(roles = [\"admin\"]) fn h() => 1\n", "@get(\"/x\")\n@auth(roles=[\"admin\"])\nfn h() => 1\n");
 }
 
+TEST(FormatRules, ParameterDecoratorsStayOnTheParameter) {
+  check("@command\nfn resize(@arg( help = \"img\" ) path: Str,@flag(short=\"w\")  width: Int=640) {}\n",
+        "@command\nfn resize(@arg(help=\"img\") path: Str, @flag(short=\"w\") width: Int = 640) {}\n");
+}
+
+TEST(FormatRules, CjkAndHangulIdentifiers) {
+  check("let 名前=\"x\"\nfn 더하기(가:Int,나:Int)=>가+나\n", "let 名前 = \"x\"\n\nfn 더하기(가: Int, 나: Int) => 가 + 나\n");
+}
+
 TEST(FormatRules, StringsAndInterpolationsUntouched) {
   check("let s = \"{ a+b }  x\"\nlet t = \"\"\"\n  raw\n    text\"\"\"\n",
         "let s = \"{ a+b }  x\"\nlet t = \"\"\"\n  raw\n    text\"\"\"\n");

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 namespace fitz::frontend {
 namespace {
 
-fs::path corpus() { return fs::path(std::string(fitz::testing::source_dir()) + "/../shared/conformance"); }
+fs::path corpus() { return fs::path(std::string(fitz_test_source_dir()) + "/../shared/conformance"); }
 
 // The check cases whose expected diagnostic is produced by the frontend, not the checker.
 const std::set<std::string> kSyntaxCases = {"semicolon", "struct_literal_in_condition", "decorator_kwarg_colon"};

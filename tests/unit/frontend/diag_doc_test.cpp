@@ -13,7 +13,7 @@ namespace fitz::frontend {
 namespace {
 
 std::filesystem::path source_root() {
-  return fitz::testing::source_dir();
+  return fitz_test_source_dir();
 }
 
 std::string read_doc() {

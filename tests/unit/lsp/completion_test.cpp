@@ -76,6 +76,18 @@ TEST(Completion, DecoratorsAreSnippets) {
   EXPECT_NE(it->insert_text.find("${1"), std::string::npos);
 }
 
+TEST(Completion, ParameterDecoratorsInsideAParameterList) {
+  Fixture f;
+  f.file("main.fitz", "@command\nfn resize(path: Str, @^ width: Int = 640, size: List<Int> = [1, (2)], @f^) {}\n@^\n");
+  f.analyse("main.fitz");
+  auto at = [&](size_t i) {
+    return labels(completion(f.a(), f.module(), f.ann("main.fitz").text, f.ann("main.fitz").point(i)));
+  };
+  EXPECT_EQ(at(0), (std::set<std::string>{"flag", "arg"}));
+  EXPECT_EQ(at(1), (std::set<std::string>{"flag"}));
+  EXPECT_TRUE(at(2).count("get"));  // top level: the function decorators
+}
+
 TEST(Completion, ScopeLocalsParamsGlobalsKeywords) {
   Fixture f;
   f.file("main.fitz",

@@ -71,6 +71,16 @@ TEST(SignatureHelp, UserFunctionActiveParameter) {
   EXPECT_EQ(s->active_parameter, 1u);
 }
 
+TEST(SignatureHelp, HalfTypedCallOfAHangulFunction) {
+  Fixture f;
+  const auto& a = f.file("main.fitz", "fn 더하기(가: Int, 나: Int) -> Int => 가 + 나\nlet x = 더하기(1, ^\n");
+  f.analyse("main.fitz");
+  auto s = signature_help(f.a(), f.module(), a.point());
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->label, "더하기(가: Int, 나: Int) -> Int");
+  EXPECT_EQ(s->active_parameter, 1u);
+}
+
 TEST(SignatureHelp, BuiltinAndIncompleteCall) {
   Fixture f;
   const auto& a = f.file("main.fitz", "let s = \"a,b\"\nprint(s.split(^\",\"))\nlet t = s.replace(\"a\", ^\n");

@@ -1,5 +1,9 @@
 // Document symbols, folding ranges, selection ranges and semantic tokens.
+#include <algorithm>
+#include <array>
+
 #include "frontend/syntax_tree.h"
+#include "lsp/protocol.h"
 #include "tests/unit/lsp/annotated.h"
 
 namespace fitz::lsp {
@@ -105,6 +109,48 @@ TEST(SemanticTokens, SyntaxThenResolved) {
   uint32_t kw = uint32_t(a.text.find("fn"));
   EXPECT_EQ(find(typed, kw)->type, TokenType::Keyword);
   for (size_t i = 1; i < typed.size(); ++i) EXPECT_LE(typed[i - 1].end, typed[i].begin);
+}
+
+// Identifiers from whole-range Unicode blocks (CJK, Hangul) and outside the BMP: tokens are
+// found at their byte offsets, and LSP columns and lengths are counted in UTF-16 code units.
+TEST(SemanticTokens, MultibyteIdentifiersInUtf16Columns) {
+  Fixture f;
+  const auto& a = f.file("main.fitz", "let [[名前]] = 1\nlet [[𠀀이름]] = [[名前]] + 2\nprint([[𠀀이름]])\n");
+  const Analysis& an = f.analyse("main.fitz");
+  EXPECT_TRUE(an.diagnostics.empty()) << an.diagnostics.front().message;
+  auto tree = frontend::parse_text(a.text);
+  auto typed = semantic_tokens(tree, a.text, &f.a(), f.module());
+  for (const auto& r : a.ranges) {
+    auto it = std::find_if(typed.begin(), typed.end(), [&](const SemanticToken& t) { return t.begin == r.first; });
+    ASSERT_NE(it, typed.end()) << r.first;
+    EXPECT_EQ(it->end, r.second);
+    EXPECT_EQ(it->type, TokenType::Variable);
+  }
+  std::vector<uint32_t> data = encode_semantic_tokens(f.a().file(f.module()), typed);
+  // Five numbers a token: delta line, delta start, length, type, modifiers. Find the
+  // identifiers by their type and check their UTF-16 starts and lengths.
+  std::vector<std::array<uint32_t, 3>> vars;  // line, start, length
+  uint32_t line = 0, col = 0;
+  for (size_t i = 0; i + 4 < data.size(); i += 5) {
+    col = data[i] == 0 ? col + data[i + 1] : data[i + 1];
+    line += data[i];
+    if (data[i + 3] == uint32_t(TokenType::Variable)) vars.push_back({line, col, data[i + 2]});
+  }
+  using L = std::array<uint32_t, 3>;
+  // `名前` is 2 UTF-16 units; `𠀀이름` is 4 (a surrogate pair, then two).
+  EXPECT_EQ(vars, (std::vector<L>{L{0, 4, 2}, L{1, 4, 4}, L{1, 11, 2}, L{2, 6, 4}}));
+}
+
+// A repeated import is faded like an unused one (tag 1, Unnecessary).
+TEST(DiagnosticTags, RepeatedImportIsUnnecessary) {
+  Fixture f;
+  f.file("util.fitz", "fn double(n: Int) -> Int => n * 2\n");
+  f.file("main.fitz", "from util import double, double\nprint(double(1))\n");
+  const Analysis& an = f.analyse("main.fitz");
+  auto it = std::find_if(an.diagnostics.begin(), an.diagnostics.end(),
+                         [](const frontend::Diagnostic& d) { return d.kind == frontend::DiagKind::DuplicateImport; });
+  ASSERT_NE(it, an.diagnostics.end());
+  EXPECT_EQ(diagnostic_to_json(an, *it).value("tags", json::array()), json::array({1}));
 }
 
 }  // namespace

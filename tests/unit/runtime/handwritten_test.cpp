@@ -45,7 +45,7 @@ namespace hw_tuples_ranges {
 namespace {
 
 std::string expected(const char* name) {
-  std::ifstream in(std::string(fitz::testing::source_dir()) + "/tests/unit/runtime/handwritten/" + name + ".out",
+  std::ifstream in(std::string(fitz_test_source_dir()) + "/tests/unit/runtime/handwritten/" + name + ".out",
                    std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();

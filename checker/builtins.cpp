@@ -186,7 +186,7 @@ const std::vector<BuiltinEntry> kEntries = {
   {"DbRow", "get_float", "(column: Str) -> Result<Float>", "A Float column, or Err.", false, false, "fitz_row_get_float"},
   {"DbRow", "get_bool", "(column: Str) -> Result<Bool>", "A Bool column, or Err.", false, false, "fitz_row_get_bool"},
   {"DbRow", "len", "() -> Int", "Number of columns.", false, false, "fitz_row_len"},
-  {"WsConn<T, U>", "recv", "() -> Future<Result<T>>", "The next message from the client decoded as `In` (the body decoder), or Err: the reason a message is not an `In` (the connection stays open), or \"connection closed\".", true, false, "fitz_ws_recv"},
+  {"WsConn<T, U>", "recv", "() -> Result<T>", "Waits for the next message from the client (it suspends like `.await`, so it is allowed where `.await` is) and gives it decoded as `In` (the body decoder), or Err: the reason a message is not an `In` (the connection stays open), or \"connection closed\". `.await` on it is accepted and changes nothing.", false, false, "fitz_ws_recv", BuiltinRule::None, true},
   {"WsConn<T, U>", "send", "(message: U) -> Future<Null>", "Sends an `Out` message to this client (JSON text; Bytes as a binary frame).", true, false, "fitz_ws_send"},
   {"WsConn<T, U>", "broadcast", "(message: U) -> Future<Null>", "Sends an `Out` message to every client of this endpoint, the sender included.", true, false, "fitz_ws_broadcast_conn"},
   {"WsConn<T, U>", "close", "() -> Future<Null>", "Closes the connection.", true, false, "fitz_ws_close"},

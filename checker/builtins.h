@@ -37,6 +37,9 @@ struct BuiltinEntry {
   bool mutates;       // changes the receiver in place
   std::string_view runtime_symbol;  // what generated C++ calls
   BuiltinRule rule = BuiltinRule::None;
+  // The call waits (as `.await` would) and gives the result itself, not a Future: allowed
+  // where `.await` is; `.await` on it is accepted and changes nothing (WsConn.recv).
+  bool suspends = false;
 };
 
 // A built-in global that is a value rather than a function (service modules typed `Any`).

@@ -264,6 +264,13 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
   if (entry.name == "spawn") check_spawn_arg(c, name_span);
   info.builtin = id;
   info.is_async = entry.is_async;
+  info.suspends = entry.suspends;
+  if (entry.suspends && !scope_->is_async) {
+    Diagnostic& d = error(DiagKind::SuspendOutsideAsync, name_span,
+                          fmt::format("`{}` waits like `.await`, so it is only valid inside an `async fn` or at top level",
+                                      entry.name));
+    if (scope_->info && !scope_->is_lambda) d.with_hint("declare the function with `async fn`");
+  }
   for (int p : arg_param) info.param_of_arg.push_back(p < 0 ? UINT32_MAX : static_cast<uint32_t>(p));
   info.param_count = static_cast<uint32_t>(sig.params.size());
   for (TypeId& b : bind)

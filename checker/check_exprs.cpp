@@ -387,6 +387,8 @@ TypeId Checker::check_range(const RangeExpr& r) {
 
 TypeId Checker::check_await(ExprId e, const AwaitExpr& a) {
   TypeId t = check_expr(a.operand);
+  // `conn.recv().await`: the call already waits; `.await` on it changes nothing.
+  if (const CallInfo* ci = tir_->call_of(a.operand); ci && ci->suspends) return t;
   Span at = a.await_span;
   std::string_view txt = text(at);
   if (size_t p = txt.find("await"); p != std::string_view::npos && p > 0) {
@@ -428,6 +430,23 @@ TypeId Checker::check_try(ExprId e, const TryExpr& t) {
               fmt::format("operator `?` can only be used inside a function that returns `Result`; this one returns `{}`",
                           show(ret)))
             .with_hint("declare the return type as `Result<...>`, or handle the error with `match`");
+      if (rk == TypeKind::Result) {
+        // The Err propagates into the function's error type: as it is when it fits, as its
+        // display text when the function's errors are `Str`, otherwise not at all.
+        TypeId from = types_->err(ot), to = types_->err(ret);
+        TypeKind fk = types_->kind(from), tk = types_->kind(to);
+        bool fits = types_->compatible(from, to) && fk != TypeKind::Any;
+        if (!fits && tk == TypeKind::Str)
+          tir_->try_error_text.push_back(e);
+        else if (!fits && fk == TypeKind::Any)
+          ;  // checked at run time, as other values known only as Any
+        else if (!fits && fk != TypeKind::Error && tk != TypeKind::Error)
+          error(DiagKind::TryErrorMismatch, t.op_span,
+                fmt::format("operator `?` propagates a `{}` error, but the function's errors are `{}`", show(from),
+                            show(to)))
+              .with_hint("convert the error with `match`, or declare the function's error type as `Str` to "
+                         "propagate the error's text");
+      }
     } else if (!scope_->is_handler) {
       // In a handler an Err answers the request (500, or its `status`); it is not a return value.
       scope_->inferred_ret = types_->lub(scope_->inferred_ret, types_->result(types_->never(), types_->err(ot)));

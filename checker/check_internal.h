@@ -213,7 +213,8 @@ class Checker {
   void check_handler_binding(const FnDecl& fn, const Decorator& route);
   void check_http_fn(FnId id);  // decorator arguments whose types are known only after checking them
   // ---- jobs (check_jobs.cpp) ----
-  void check_job_fn(FnId id);  // @cron signatures
+  void check_job_fn(FnId id);  // @cron signatures, schedules and retry policies
+  void check_retry_policy(const Decorator& dec);
   void check_spawn_arg(const CallExpr& c, Span at);
   void check_middleware_arg(ExprId arg, const FnInfo& handler);
   void check_cors_arg(const CallExpr& call, Span at);

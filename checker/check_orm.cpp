@@ -449,8 +449,22 @@ void check_orm_tables(Checker& ck) {
     StructId sid = ck.tir_->type_decls[i];
     if (!sid.valid()) continue;
     std::vector<orm::ModelError> errors;
-    models.table(sid, &errors);
+    const orm::TableModel* t = models.table(sid, &errors);
     for (const orm::ModelError& err : errors) ck.error(DiagKind::OrmTableModel, err.span, err.message);
+    if (!t) continue;
+    // `on_delete=` on both sides of one foreign key must agree (decision 12).
+    for (const orm::Relation& r : t->relations) {
+      if (r.kind != orm::RelationKind::BelongsTo || r.on_delete.empty()) continue;
+      const orm::TableModel* parent = models.table_named(r.target);
+      const orm::Relation* inv = parent ? orm::inverse_relation(*t, r, *parent) : nullptr;
+      if (!inv || inv->on_delete.empty()) continue;
+      if (orm::fk_action_sql(inv->on_delete) != orm::fk_action_sql(r.on_delete))
+        ck.error(DiagKind::OrmTableModel, r.span,
+                 fmt::format("`{}.{}` deletes with `{}`, but `{}` says `on_delete=\"{}\"` for it", t->type_name, r.field,
+                             r.on_delete, parent->type_name, inv->on_delete))
+            .with_label(inv->span, "the other side's action")
+            .with_hint("give `on_delete=` on one side only, or the same action on both");
+    }
   }
 }
 

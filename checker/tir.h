@@ -104,6 +104,7 @@ struct CallInfo {
   BuiltinId builtin;   // Builtin, BuiltinMethod
   bool implicit_self = false;
   bool is_async = false;  // the call produces a Future
+  bool suspends = false;  // the call waits itself and produces its result (BuiltinEntry::suspends)
   // Which parameter each argument binds to (argument order); variadic extras all map to the
   // variadic parameter. Parameters that receive no argument take their default.
   std::vector<uint32_t> param_of_arg;
@@ -165,12 +166,20 @@ struct ModuleTir {
   std::vector<StructId> type_decls;      // by TypeDeclId
   std::vector<SymbolId> globals;         // in order of first assignment
   std::vector<SymbolId> top_level;       // every top-level symbol (functions, types, imports, globals)
+  // `e?` whose error type differs from the `Str` error of the function's `Result`: the error
+  // propagates as its display text (`"{e}"`). In source order.
+  std::vector<ExprId> try_error_text;
   ModuleInterface interface;
   bool checked = false;
 
   TypeId type_of(ExprId e) const { return expr_types[e.index]; }
   const Conversion& conversion_of(ExprId e) const { return conversions[e.index]; }
   const Ref& ref_of(ExprId e) const { return refs[e.index]; }
+  bool try_converts_error_to_text(ExprId e) const {
+    for (ExprId x : try_error_text)
+      if (x == e) return true;
+    return false;
+  }
   const CallInfo* call_of(ExprId e) const {
     uint32_t i = call_index[e.index];
     return i == UINT32_MAX ? nullptr : &calls[i];

@@ -192,7 +192,13 @@ void Gen::emit_fn_defs() {
     tir_ = &prog_.modules[mod_.index];
     std::string qual = struct_name(StructId(i));
     for (const auto& f : info.fields) {
-      if (!f.has_default || !f.default_value.valid()) continue;
+      if (!f.has_default) continue;
+      if (!f.default_value.valid()) {
+        // ORM relation and @db_default fields may be omitted without a written default: they
+        // start empty (an empty list, null) until a preload or the database fills them.
+        line(fmt::format("{} {}::dflt_{}() {{ return {{}}; }}", cpp_type(f.type), qual, f.name));
+        continue;
+      }
       FnCtx ctx;
       ctx.top_level = true;
       fn_ = &ctx;

@@ -73,6 +73,17 @@ std::string Gen::convert(const std::string& code, TypeId from, const checker::Co
   }
 }
 
+std::string Gen::await_task(const std::string& task, Span at) {
+  if (fn_ && fn_->is_async) {
+    // The operand gets its own statement: GCC 12 rejects a std::initializer_list (a list
+    // literal, dynamic call arguments) inside a co_await operand.
+    std::string t = tmp("w");
+    line(fmt::format("auto {} = {};", t, task));
+    return "(co_await " + t + ")";
+  }
+  return fmt::format("fitz::block_on({}, {})", task, pos(at));
+}
+
 std::string Gen::expr(ExprId id) {
   std::string raw = expr_raw(id);
   if (id.index >= tir_->conversions.size()) return raw;
@@ -167,15 +178,29 @@ std::string Gen::expr_raw(ExprId id) {
           for (size_t i = 0; i < code.size(); ++i) s += (i ? ", " : "") + code[i];
           return s + "}";
         } else if constexpr (std::is_same_v<T, MapExpr>) {
+          // In decorator arguments a bare name key is the option's name (the checker resolved it
+          // to nothing and typed it Str): it is emitted as that string.
+          auto name_key = [&](ExprId k) -> const NameRef* {
+            auto* n = std::get_if<NameRef>(&ast_->get(k).data);
+            return n && tir_->ref_of(k).kind == checker::RefKind::None ? n : nullptr;
+          };
           std::vector<ExprId> ids;
           for (const auto& en : d.entries) {
-            ids.push_back(en.key);
+            if (!name_key(en.key)) ids.push_back(en.key);
             ids.push_back(en.value);
           }
           auto code = sequence_exprs(ids);
           std::string s = cpp_type(type) + "{";
-          for (size_t i = 0; i < d.entries.size(); ++i)
-            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", code[2 * i], code[2 * i + 1]);
+          size_t k = 0;
+          for (size_t i = 0; i < d.entries.size(); ++i) {
+            std::string key;
+            if (const NameRef* n = name_key(d.entries[i].key))
+              key = convert_to("fitz::Str::lit(" + cpp_quoted(std::string(n->name.text)) + ")", types_.str(),
+                               types_.key(type), ast_->get(d.entries[i].key).span);
+            else
+              key = code[k++];
+            s += fmt::format("{}{{{}, {}}}", i ? ", " : "", key, code[k++]);
+          }
           return s + "}";
         } else if constexpr (std::is_same_v<T, ListComp> || std::is_same_v<T, MapComp>) {
           std::string r = tmp("c");
@@ -299,16 +324,11 @@ std::string Gen::expr_raw(ExprId id) {
                              pos(d.index_span));
         } else if constexpr (std::is_same_v<T, AwaitExpr>) {
           TypeId ot = tir_->type_of(d.operand);
+          // A call that waits itself (`conn.recv()`): its value is already the result.
+          if (const checker::CallInfo* ci = tir_->call_of(d.operand); ci && ci->suspends) return expr(d.operand);
           std::string o = expr(d.operand);
           if (types_.kind(ot) != TypeKind::Future) o = fmt::format("fitz::any_await({}, {})", o, pos(d.await_span));
-          if (fn_ && fn_->is_async) {
-            // The operand gets its own statement: GCC 12 rejects a std::initializer_list (a
-            // list literal, dynamic call arguments) inside a co_await operand.
-            std::string t = tmp("w");
-            line(fmt::format("auto {} = {};", t, o));
-            return "(co_await " + t + ")";
-          }
-          return fmt::format("fitz::block_on({}, {})", o, pos(d.await_span));
+          return await_task(o, d.await_span);
         } else if constexpr (std::is_same_v<T, TryExpr>) {
           std::string o = expr(d.operand);
           if (types_.kind(tir_->type_of(d.operand)) == TypeKind::Any) {
@@ -323,13 +343,27 @@ std::string Gen::expr_raw(ExprId id) {
           // (fzh::Out); called directly from Fitz code, it is a runtime error.
           if (fn_->info && fn_->info->is_handler && !fn_->http && types_.kind(fn_->ret) != TypeKind::Result)
             return fmt::format("({}).unwrap({})", o, pos(d.op_span));
+          // The error converts to the function's error type: as the checker allowed it, or, into
+          // a function whose errors are `Str`, as its display text.
+          TypeId from_err = types_.kind(tir_->type_of(d.operand)) == TypeKind::Result ? types_.err(tir_->type_of(d.operand))
+                                                                                       : TypeId();
+          TypeId to_err = types_.kind(fn_->ret) == TypeKind::Result ? types_.err(fn_->ret) : TypeId();
+          bool text = tir_->try_converts_error_to_text(id);
+          auto error_of = [&](const std::string& r) {
+            std::string err = r + ".take_error()";
+            if (text) return "fitz::interp(" + err + ")";
+            return convert_to(err, from_err, to_err, d.op_span);
+          };
           if (fn_->is_async) {
             // Statement-level: GCC 12 cannot compile co_return inside a statement expression.
             std::string t = tmp("q");
             line(fmt::format("auto {} = {};", t, o));
-            line(fmt::format("if ({}.is_err()) co_return ::fitz::Err({}.take_error());", t, t));
+            line(fmt::format("if ({}.is_err()) co_return ::fitz::Err({});", t, error_of(t)));
             return t + ".take_value()";
           }
+          if (text || (from_err.valid() && to_err.valid() && from_err != to_err))
+            return fmt::format("({{ auto _fitz_r = ({}); if (_fitz_r.is_err()) return ::fitz::Err({}); _fitz_r.take_value(); }})",
+                               o, error_of("_fitz_r"));
           return "FITZ_TRY(" + o + ")";
         } else if constexpr (std::is_same_v<T, CallExpr>) {
           return call(id, d);

@@ -82,8 +82,8 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
   const orm::QueryPlan& p = *r.plan;
   if (r.builder) return emit_orm_query_value(g, id, p);
   if (p.dynamic) return emit_orm_query_terminal(g, id, p, models);
-  if (!p.preloads.empty() && p.terminal != orm::Terminal::All) {
-    g.result_.unsupported.push_back("`preload` before a terminal other than `all`");
+  if (!p.preloads.empty() && p.terminal != orm::Terminal::All && p.terminal != orm::Terminal::First) {
+    g.result_.unsupported.push_back("`preload` before a terminal other than `all` or `first`");
     return "fitz::Any()";
   }
   StructId sid = orm_struct_of_table(g, models, p.table->type_name);
@@ -113,6 +113,34 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
   };
   std::string sql = cpp_quoted(p.sql);
   auto decoder = orm_row_decoder;
+  // The rows of the query (on `_db`) with every `preload` applied, as one task expression.
+  auto preloaded_rows = [&]() -> std::optional<std::string> {
+    std::string task = fmt::format("fitz::orm::all<{}>(_db, {}, {}, {}, {})", row_cpp, sql, param_list(1),
+                                   decoder(g, sid, *p.table), pos);
+    const checker::StructInfo& si = g.types_.struct_info(sid);
+    for (const orm::Preload& pl : p.preloads) {
+      StructId child = orm_struct_of_table(g, models, pl.target->type_name);
+      if (!child.valid()) return std::nullopt;
+      const checker::StructInfo& ci = g.types_.struct_info(child);
+      std::string child_cpp = fmt::format("fitz::Ref<{}>", g.struct_name(child));
+      const checker::FieldInfo* key = si.field(pl.key_field);
+      const checker::FieldInfo* target = si.field(pl.field);
+      if (!key || !target || !ci.field(pl.fk_field)) return std::nullopt;
+      // has_one and a `@belongs_to` parent take the first match; a row whose parent is missing
+      // keeps its field as it was (null).
+      std::string set = pl.many ? fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ _p->fld_{} = std::move(_xs); }}",
+                                              row_cpp, child_cpp, pl.field)
+                                : fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ if (!_xs.vec().empty()) "
+                                              "_p->fld_{} = _xs.vec().front(); }}",
+                                              row_cpp, child_cpp, pl.field);
+      task = fmt::format(
+          "fitz::orm::preload<{}, {}, {}>({}, _db, {}, {}, [](const {} & _p) {{ return _p->fld_{}; }}, "
+          "[](const {} & _c) {{ return _c->fld_{}; }}, {}, {})",
+          row_cpp, child_cpp, g.cpp_type(key->type), task, cpp_quoted(pl.sql), decoder(g, child, *pl.target), row_cpp,
+          pl.key_field, child_cpp, pl.fk_field, set, pos);
+    }
+    return task;
+  };
   switch (p.terminal) {
     case orm::Terminal::All:
     case orm::Terminal::Count:
@@ -129,35 +157,22 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
         if (p.preloads.empty())
           return fmt::format("fitz::orm::all<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
                              decoder(g, sid, *p.table), pos);
-        std::string task = fmt::format("fitz::orm::all<{}>(_db, {}, {}, {}, {})", row_cpp, sql, param_list(1),
-                                       decoder(g, sid, *p.table), pos);
-        const checker::StructInfo& si = g.types_.struct_info(sid);
-        for (const orm::Preload& pl : p.preloads) {
-          StructId child = orm_struct_of_table(g, models, pl.target->type_name);
-          if (!child.valid()) return std::nullopt;
-          const checker::StructInfo& ci = g.types_.struct_info(child);
-          std::string child_cpp = fmt::format("fitz::Ref<{}>", g.struct_name(child));
-          const checker::FieldInfo* key = si.field(pl.key_field);
-          const checker::FieldInfo* target = si.field(pl.field);
-          if (!key || !target || !ci.field(pl.fk_field)) return std::nullopt;
-          std::string set = pl.many ? fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ _p->fld_{} = std::move(_xs); }}",
-                                                  row_cpp, child_cpp, pl.field)
-                                    : fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ if (!_xs.vec().empty()) "
-                                                  "_p->fld_{} = _xs.vec().front(); }}",
-                                                  row_cpp, child_cpp, pl.field);
-          task = fmt::format(
-              "fitz::orm::preload<{}, {}, {}>({}, _db, {}, {}, [](const {} & _p) {{ return _p->fld_{}; }}, "
-              "[](const {} & _c) {{ return _c->fld_{}; }}, {}, {})",
-              row_cpp, child_cpp, g.cpp_type(key->type), task, cpp_quoted(pl.sql), decoder(g, child, *pl.target),
-              row_cpp, pl.key_field, child_cpp, pl.fk_field, set, pos);
-        }
-        return fmt::format("({{ auto _db = {}; {}; }})", db, task);
+        std::optional<std::string> task = preloaded_rows();
+        if (!task) return std::nullopt;
+        return fmt::format("({{ auto _db = {}; {}; }})", db, *task);
       }
       if (p.terminal == orm::Terminal::Count)
         return fmt::format("fitz::orm::count({}, {}, {}, {})", db, sql, param_list(1), pos);
       return fmt::format("fitz::orm::aggregate({}, {}, {}, {}, {})", db, sql, param_list(1),
                          cpp_quoted(orm::terminal_name(p.terminal)), pos);
     case orm::Terminal::First:
+      if (!p.preloads.empty()) {
+        // The LIMIT 1 query's rows, preloaded like `.all`'s, then reduced to the one row.
+        std::optional<std::string> task = preloaded_rows();
+        if (!task) return std::nullopt;
+        return fmt::format("({{ auto _db = {}; fitz::orm::{}<{}>({}, {}); }})", db, p.maybe ? "maybe_of" : "first_of",
+                           row_cpp, *task, pos);
+      }
       if (p.maybe)
         return fmt::format("fitz::orm::maybe<{}>({}, {}, {}, {}, {})", row_cpp, db, sql, param_list(1),
                            decoder(g, sid, *p.table), pos);

@@ -236,7 +236,8 @@ std::optional<std::string> Gen::ws_call(ExprId id, const CallExpr& c, const Call
     TypeId in = types_.any();
     TypeId conn = tir_->type_of(fe->object);
     if (types_.kind(conn) == TypeKind::Struct && !types_.args(conn).empty()) in = types_.args(conn)[0];
-    return fmt::format("fzws::recv_as<{}>({})", cpp_type(in), args);
+    // It waits itself (typed Result<In>): awaited here as `.await` would be.
+    return await_task(fmt::format("fzws::recv_as<{}>({})", cpp_type(in), args), ast_->get(id).span);
   }
   return fmt::format("fzws::{}({})", entry.name, args);
 }

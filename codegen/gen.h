@@ -155,6 +155,8 @@ class Gen {
   std::string expr_as(ExprId id, TypeId want);  // expr(id), then converted to `want`
   std::string convert(const std::string& code, TypeId from, const checker::Conversion& conv, Span at);
   std::string convert_to(const std::string& code, TypeId from, TypeId to, Span at);
+  // The value of a Task: co_await in an async function, block_on elsewhere (top level).
+  std::string await_task(const std::string& task, Span at);
   std::string call(ExprId id, const CallExpr& c);
   std::string str_lit(const StrLit& s, Span span);
   std::string match_expr(ExprId id, const MatchExpr& m, bool as_value);

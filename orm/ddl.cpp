@@ -66,16 +66,9 @@ std::string create_table_sql(const TableModel& t, const std::function<const Tabl
     if (!target || target->primary_key().size() != 1) continue;
     std::string fk = fmt::format("FOREIGN KEY ({}) REFERENCES {} ({})", quote_ident(r.key), target->qualified_name(),
                                  quote_ident(target->primary_key()[0]->name));
-    auto action = [](const std::string& a) {
-      std::string up = a;
-      for (char& ch : up) ch = ch == '_' ? ' ' : char(std::toupper(static_cast<unsigned char>(ch)));
-      return up;
-    };
-    static const std::vector<std::string> actions = {"CASCADE", "RESTRICT", "SET NULL", "SET DEFAULT", "NO ACTION"};
-    if (!r.on_delete.empty() && std::count(actions.begin(), actions.end(), action(r.on_delete)))
-      fk += " ON DELETE " + action(r.on_delete);
-    if (!r.on_update.empty() && std::count(actions.begin(), actions.end(), action(r.on_update)))
-      fk += " ON UPDATE " + action(r.on_update);
+    // ON DELETE from the column's own `on_delete=`, else from the parent's `@has_many`/`@has_one`.
+    if (auto a = fk_action_sql(fk_on_delete(t, r, target))) fk += " ON DELETE " + *a;
+    if (auto a = fk_action_sql(r.on_update)) fk += " ON UPDATE " + *a;
     parts.push_back(fk);
   }
   std::string body;

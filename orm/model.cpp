@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace fitz::orm {
 
 using namespace frontend;
@@ -171,7 +173,15 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       const DecoratorArg* a = positional(d, 0);
       r.target = a ? literal_str(ast, a->value).value_or("") : "";
       r.key = kwarg_str(ast, d, "via").value_or("");
+      r.span = d.span;
       if (r.key.empty()) errors.push_back({d.span, fmt::format("`@{}` needs `via=\"fk_column\"`", d.name.text)});
+      if (auto od = kwarg_str(ast, d, "on_delete")) {
+        r.on_delete = *od;
+        if (r.on_delete != "cascade" && r.on_delete != "set_null" && r.on_delete != "restrict")
+          errors.push_back({d.span, fmt::format("`@{}(on_delete=\"{}\")` is not an action; use \"cascade\", "
+                                                "\"set_null\" or \"restrict\"",
+                                                d.name.text, r.on_delete)});
+      }
       t.relations.push_back(std::move(r));
       continue;
     }
@@ -228,6 +238,12 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       r.key = c.name;
       r.on_delete = kwarg_str(ast, *d, "on_delete").value_or("");
       r.on_update = kwarg_str(ast, *d, "on_update").value_or("");
+      r.span = d->span;
+      for (const std::string* a : {&r.on_delete, &r.on_update})
+        if (!a->empty() && !fk_action_sql(*a))
+          errors.push_back({d->span, fmt::format("`@belongs_to({}=\"{}\")` is not an action; use \"cascade\", "
+                                                 "\"set_null\", \"restrict\", \"set_default\" or \"no_action\"",
+                                                 a == &r.on_delete ? "on_delete" : "on_update", *a)});
       t.relations.push_back(std::move(r));
     }
     t.columns.push_back(std::move(c));
@@ -254,6 +270,32 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
     t.indexes.push_back(std::move(ix));
   }
   return t;
+}
+
+const Relation* inverse_relation(const TableModel& child, const Relation& belongs_to, const TableModel& parent) {
+  for (const Relation& r : parent.relations) {
+    if (r.kind == RelationKind::BelongsTo || r.target != child.type_name) continue;
+    const Column* via = child.column_of_field(r.key);
+    if (!via)
+      for (const Column& c : child.columns)
+        if (c.name == r.key) via = &c;
+    if (via && via->field == belongs_to.field) return &r;
+  }
+  return nullptr;
+}
+
+std::string fk_on_delete(const TableModel& child, const Relation& belongs_to, const TableModel* parent) {
+  if (!belongs_to.on_delete.empty() || !parent) return belongs_to.on_delete;
+  const Relation* inv = inverse_relation(child, belongs_to, *parent);
+  return inv ? inv->on_delete : std::string();
+}
+
+std::optional<std::string> fk_action_sql(std::string_view action) {
+  std::string up(action);
+  for (char& ch : up) ch = ch == '_' ? ' ' : char(std::toupper(static_cast<unsigned char>(ch)));
+  for (const char* a : {"CASCADE", "RESTRICT", "SET NULL", "SET DEFAULT", "NO ACTION"})
+    if (up == a) return up;
+  return std::nullopt;
 }
 
 }  // namespace fitz::orm

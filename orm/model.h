@@ -50,8 +50,11 @@ struct Relation {
   std::string field;   // has_many/has_one: the virtual field; belongs_to: the FK column's field
   std::string target;  // the related type's name
   std::string key;     // has_*: `via` (the child's FK column); belongs_to: the FK column
+  // Foreign-key actions, spelled as written (`cascade`, `set_null`, ...). On a has_* relation,
+  // `on_delete` is the action of the child's `@belongs_to` column (see fk_on_delete).
   std::string on_delete, on_update;
   uint32_t field_index = 0;
+  frontend::Span span;  // the decorator
 };
 
 struct Index {
@@ -90,6 +93,15 @@ struct ModelError {
   frontend::Span span;
   std::string message;
 };
+
+// The ON DELETE action of a `@belongs_to` relation of `child`: its own `on_delete=`, else the
+// one given by the parent's `@has_many`/`@has_one` whose `via` names that column. Empty: none.
+std::string fk_on_delete(const TableModel& child, const Relation& belongs_to, const TableModel* parent);
+// The `@has_many`/`@has_one` of `parent` whose `via` names the `@belongs_to` column of `child`.
+const Relation* inverse_relation(const TableModel& child, const Relation& belongs_to, const TableModel& parent);
+
+// The SQL of a foreign-key action (`set_null` or `SET NULL` -> `SET NULL`), or nullopt.
+std::optional<std::string> fk_action_sql(std::string_view action);
 
 // Quotes an identifier for SQL text: `"name"` with embedded quotes doubled.
 std::string quote_ident(std::string_view name);

@@ -469,10 +469,22 @@ class Planner {
       if (!name)
         return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span, "`preload` takes the relation's name as a string literal");
       const Relation* r = t_.relation_of_field(*name);
-      if (!r || r->kind == RelationKind::BelongsTo) {
+      if (r && r->kind == RelationKind::BelongsTo) r = nullptr;
+      if (!r) {
+        // The struct-typed sibling of a `@belongs_to` column (`author: Author?`): the parent row.
+        std::optional<Navigation> nav = find_navigation(t_, *name);
+        if (nav && nav->relation && nav->relation->kind == RelationKind::BelongsTo) {
+          if (!plan_parent_preload(plan, p, *name, *nav)) return false;
+          continue;
+        }
+      }
+      if (!r) {
         std::string known;
         for (const Relation& x : t_.relations)
           if (x.kind != RelationKind::BelongsTo) known += (known.empty() ? "`" : ", `") + x.field + "`";
+        for (const ParentField& pf : t_.parents)
+          if (auto nav = find_navigation(t_, pf.field); nav && nav->relation)
+            known += (known.empty() ? "`" : ", `") + pf.field + "`";
         return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span,
                     fmt::format("`{}` has no relation `{}`", t_.type_name, *name),
                     known.empty() ? "declare one with `@has_many(\"T\", via=\"fk\")`" : "its relations: " + known);
@@ -500,6 +512,32 @@ class Planner {
                            quote_ident(fk->name), array_cast_of(pk[0]->type));
       plan.preloads.push_back(std::move(pl));
     }
+    return true;
+  }
+
+  // `preload("author")` for `author: Author?` beside `@belongs_to("Author") author_id`: the
+  // parents whose key is any of the rows' FK values, each row given the one it points at.
+  bool plan_parent_preload(QueryPlan& plan, ExprId at, std::string_view name, const Navigation& nav) {
+    const TableModel* target = env_.table_named ? env_.table_named(nav.target) : nullptr;
+    if (!target)
+      return fail(OrmErrorCode::UnknownRelation, ast_.get(at).span,
+                  fmt::format("`{}` points at `{}`, which is not a `@table` type", name, nav.target));
+    auto pk = target->primary_key();
+    const Column* fk = t_.column_of_field(nav.relation->field);
+    std::string_view cast = pk.size() == 1 ? array_cast_of(pk[0]->type) : std::string_view();
+    if (!fk || cast.empty())
+      return fail(OrmErrorCode::UnknownRelation, ast_.get(at).span,
+                  fmt::format("preloading `{}` needs one primary key in `{}`", name, target->type_name));
+    Preload pl;
+    pl.field = std::string(name);
+    pl.target = target;
+    pl.key_field = fk->field;
+    pl.fk_field = pk[0]->field;
+    pl.many = false;
+    pl.parent = true;
+    pl.sql = fmt::format("SELECT {} FROM {} WHERE {} = ANY($1{})", column_list(*target), target->qualified_name(),
+                         quote_ident(pk[0]->name), cast);
+    plan.preloads.push_back(std::move(pl));
     return true;
   }
 

@@ -89,6 +89,9 @@ struct Preload {
   std::string key_field;       // the parent's key field whose values are bound
   std::string fk_field;        // the child's field that points at the parent
   bool many = true;            // has_many (List) or has_one (T?)
+  // The parent of a `@belongs_to` column, through its struct-typed sibling field: `key_field`
+  // is then the row's FK field and `fk_field` the parent's primary key.
+  bool parent = false;
   std::string sql;             // SELECT .. WHERE "fk" = ANY($1)
 };
 

@@ -83,6 +83,16 @@ status=$?
 [[ $status == 0 ]] || cat "$work/log"
 check "datetime_read.fitz: DateTime fields written and read back (rc $rc) $(cat "$work/diff")" $status
 
+# Preload before `.first` (the LIMIT 1 row, then its children), and the parents of a
+# @belongs_to column through its struct-typed sibling: one batched query by the rows' FKs.
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/preload_more.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/preload_more.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  grep -q '\] SELECT "id", "name" FROM "orm_e2e_pm_authors" ORDER BY "id" LIMIT 1$' "$work/log" &&
+  [[ $(grep -c '\] SELECT "id", "name" FROM "orm_e2e_pm_authors" WHERE "id" = ANY(\$1::int8\[\])$' "$work/log") == 3 ]]
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "preload_more.fitz: preload with first, preload of a belongs_to parent (rc $rc) $(cat "$work/diff")" $status
+
 # fitz db on a scratch database: diff, migrate, status across two versions of the types.
 schema=$here/schema
 admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }
@@ -133,6 +143,11 @@ check "db migrate without a database is a usage error (rc $rc)" $?
 out=$("$fitz" db migrate "$schema/v2.fitz" --url "postgres://postgres@127.0.0.1:1/x" 2>&1); rc=$?
 [[ $rc == 1 && $out == "error: cannot connect to the database: "* ]]
 check "db migrate against no server: a clear error (rc $rc): $out" $?
+# on_delete= on @has_many/@has_one becomes the child's FK action (decision 12).
+out=$("$fitz" db diff "$schema/on_delete.fitz" --url "$url" 2>&1); rc=$?
+[[ $rc == 0 && $out == *'FOREIGN KEY ("team_id") REFERENCES "od_teams" ("id") ON DELETE SET NULL'* &&
+   $out == *'FOREIGN KEY ("team_id") REFERENCES "od_teams" ("id") ON DELETE RESTRICT'* ]]
+check "db diff: on_delete= of @has_many/@has_one on the child's foreign key (rc $rc): $out" $?
 admin drop >/dev/null
 
 [[ $fails == 0 ]]

@@ -11,6 +11,8 @@
 #include "tools/docs/page_tool.h"
 #include "checker/builtins.h"
 
+using fitz::docs::cell;
+
 namespace {
 
 using fitz::checker::builtin_entries;
@@ -24,16 +26,6 @@ constexpr std::string_view kUsage =
     "usage: fitz_builtin_doc                 print the generated reference\n"
     "       fitz_builtin_doc --update FILE   rewrite the part between the markers in FILE\n"
     "       fitz_builtin_doc --check FILE    exit 1 if the part in FILE is out of date\n";
-
-// Table cells may not contain a raw `|`.
-std::string cell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 // A heading per receiver shape, in the table's own order.
 std::string heading(std::string_view receiver) {

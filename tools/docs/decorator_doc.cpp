@@ -13,6 +13,8 @@
 #include "tools/docs/page_tool.h"
 #include "checker/decorators.h"
 
+using fitz::docs::cell;
+
 namespace {
 
 using fitz::checker::DecoratorSpec;
@@ -340,16 +342,6 @@ const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& g
       {"ORM (types and fields)", {"table", "renamed_from", "index", "unique", "check_constraint", "primary", "db_default", "hidden", "column", "belongs_to", "has_many", "has_one", "example"}},
   };
   return g;
-}
-
-// Table cells may not contain a raw `|`.
-std::string cell(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
 }
 
 std::vector<const DecoratorSpec*> entries_of(std::string_view name) {

@@ -16,6 +16,16 @@
 
 namespace fitz::docs {
 
+// A Markdown table cell: a raw `|` would end it.
+inline std::string cell(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 using RenderPage = std::function<std::optional<std::string>(const std::string* current, std::string& error)>;
 
 inline int page_tool_main(int argc, char** argv, std::string_view tool, std::string_view usage,

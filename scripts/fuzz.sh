@@ -22,12 +22,7 @@ if ((${#targets[@]} == 0)); then
   done
 fi
 
-if [[ ! -f $out/build.ninja ]]; then
-  # -O1 with line tables: quicker to build than -O2 -g, and crash reports still name lines.
-  cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DFITZ_FUZZ=ON >/dev/null
-fi
+bash scripts/configure-sanitized.sh "$out"
 bins=()
 for t in "${targets[@]}"; do bins+=("fitz_${t}_fuzz"); done
 cmake --build "$out" -j"$(nproc)" --target "${bins[@]}"

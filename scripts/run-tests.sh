@@ -59,12 +59,7 @@ step "configure"
 if [[ ! -f $build/build.ninja ]]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFITZ_UNITY_BUILD=ON >/dev/null || exit 1
 fi
-if [[ ! -f $san/build.ninja ]]; then
-  # -O1 with line tables: quicker to build than -O2 -g, and reports still name lines.
-  cmake -S . -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFITZ_UNITY_BUILD=ON \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DFITZ_FUZZ=ON >/dev/null || exit 1
-fi
+bash scripts/configure-sanitized.sh "$san" -DFITZ_UNITY_BUILD=ON || exit 1
 stage release-build cmake --build "$build" -j"$jobs" --target fitz_tools
 order+=(release-build)
 read -r rc _ <"$logs/release-build.status"

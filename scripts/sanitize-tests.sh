@@ -30,12 +30,7 @@ shift || true
 steps=("$@")
 ((${#steps[@]})) || steps=(build units e2e reports)
 
-if [[ ! -f $out/build.ninja ]]; then
-  # As scripts/fuzz.sh: -O1 with line tables builds quicker than -O2 -g and reports name lines.
-  cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 -DFITZ_FUZZ=ON >/dev/null || exit 1
-fi
+bash scripts/configure-sanitized.sh "$out" || exit 1
 out=$(realpath "$out")
 if ! grep -Eq '^FITZ_(FUZZ|SANITIZE):BOOL=ON' "$out/CMakeCache.txt"; then
   echo "sanitize: $out is not configured with -DFITZ_FUZZ=ON or -DFITZ_SANITIZE=ON" >&2

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checker/builtins.h"
+#include "checker/service_model.h"
 #include "checker/types.h"
 #include "frontend/ast.h"
 #include "frontend/modules.h"
@@ -212,6 +213,8 @@ struct TypedProgram {
   std::vector<Symbol> symbols;
   std::vector<ModuleTir> modules;
   std::unordered_map<std::string, SymbolId> builtin_symbols;  // by name
+  // What the program's services are, decided once after every module is checked.
+  ServiceModel service;
 
   const Symbol& symbol(SymbolId id) const { return symbols[id.index]; }
   Symbol& symbol(SymbolId id) { return symbols[id.index]; }

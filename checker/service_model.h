@@ -1,0 +1,198 @@
+// The service model: what the checker decided about a program's services — routes and how each
+// handler parameter binds, guards, middleware, CORS, the server's settings, health checks,
+// WebSocket endpoints, jobs and commands. The checker builds it once per program (after every
+// module is checked); codegen, `fitz openapi`, the language server and the docs tools read it
+// and never read decorators or route templates from the AST again, so what the editor accepted
+// is exactly what the build compiles.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/types.h"
+#include "frontend/ast.h"
+#include "frontend/modules.h"
+
+namespace fitz::checker {
+
+using frontend::ExprId;
+using frontend::FnId;
+using frontend::ModuleId;
+using frontend::Span;
+
+// A top-level function of some module.
+struct FnRef {
+  ModuleId module;
+  FnId fn;
+  bool operator==(const FnRef&) const = default;
+};
+
+enum class HttpMethod : uint8_t { Get, Post, Put, Patch, Delete };
+
+// A route template parsed once: `/users/{id}/posts?page={page}&q={q}`.
+struct RouteTemplate {
+  std::string text;                      // as written, holes as `{name}`
+  std::string path;                      // the part before `?`, what the router matches
+  std::vector<std::string> path_params;  // placeholder names in path order
+  struct Query {
+    std::string key;    // `page` in `?page={page}`
+    std::string param;  // the handler parameter it binds (equal to key today)
+  };
+  std::vector<Query> query;
+};
+
+// How one handler parameter receives its value.
+enum class BindingKind : uint8_t {
+  Path,     // `{name}` in the path: path_index
+  Query,    // `?key={name}`: key; optional (T?) or has_default, else required
+  Header,   // `@header(name=...)`: key is the header name; optional when T?
+  Request,  // the built-in `Request`
+  User,     // the guard's authenticated user
+  Form,     // a `Map<Str, Str>` body: a form or a JSON object of strings
+  Body,     // the JSON (or multipart) body of type `type`
+};
+
+struct ParamBinding {
+  BindingKind kind = BindingKind::Body;
+  uint32_t param = 0;       // index into the handler's FnInfo::params
+  TypeId type;              // the parameter's type
+  uint32_t path_index = 0;  // Path
+  std::string key;          // Query key, Header name
+  bool optional = false;    // Query/Header typed `T?` (or Any): absent is null
+  bool has_default = false; // Query: absent takes the declaration's default
+};
+
+// `@authenticated`, `@admin`, `@requires("a", "b")` on a route or WebSocket endpoint.
+struct Guard {
+  bool guarded = false;
+  bool admin = false;
+  std::vector<std::string> roles;  // any of them (`@requires`)
+  int user_param = -1;             // the parameter that receives the user, or -1
+  Span at;                         // the guard decorator
+};
+
+// The program's `@auth_provider` (at most one; the checker reports a second).
+struct AuthProvider {
+  FnRef fn;
+  TypeId user;       // the Ok type of its `Result<User>`
+  bool async = false;
+  bool headers_any = false;  // its parameter is untyped (Any) rather than `Map<Str, Str>`
+  enum class RoleSource : uint8_t { None, UserField, Claims } roles = RoleSource::None;
+};
+
+// One `@middleware(...)` of a route or endpoint, in the order they run.
+struct MiddlewareUse {
+  enum class Kind : uint8_t { Before, After, Around, AroundAsync, Cors } kind = Kind::Before;
+  FnRef fn;           // Before/After/Around*: the middleware function
+  ExprId cors_options;// Cors: the options map literal, invalid for `cors()` (every default)
+  Span at;
+};
+
+// A `return STATUS body` a handler can produce, for OpenAPI.
+struct StatusReturn {
+  int64_t status = 200;  // -1: not a literal
+  TypeId body;
+};
+
+struct Route {
+  FnRef handler;
+  HttpMethod method = HttpMethod::Get;
+  RouteTemplate tmpl;
+  std::vector<ParamBinding> params;  // one per handler parameter, in parameter order
+  std::vector<MiddlewareUse> middleware;
+  Guard guard;
+  std::string feature_flag;          // `@flag("name")` on the handler: 404 while it is off
+  std::vector<StatusReturn> statuses;
+  std::string doc;                   // the doc comment above the handler (summary, description)
+  bool async = false;                // the wrapper suspends (async handler or async provider)
+  Span at;                           // the route decorator
+};
+
+// `@server(port=..., host=..., ...)`: each setting's expression (invalid: not given).
+struct ServerSettings {
+  FnRef fn;
+  struct Setting {
+    std::string key;  // port, host, shutdown_timeout_secs, api_version, docs, observability, prometheus
+    ExprId value;
+  };
+  std::vector<Setting> settings;
+};
+
+struct HealthCheck {
+  FnRef fn;
+  bool ready = false;  // @readyz, else @healthz
+};
+
+struct WsEndpoint {
+  FnRef handler;
+  std::string path;  // literal: endpoints take no path parameters
+  TypeId in;         // WsConn<In, Out>
+  TypeId out;
+  bool bytes = false;
+  Guard guard;
+  std::vector<MiddlewareUse> middleware;  // Before only
+  Span at;
+};
+
+struct RetryPolicy {
+  int64_t max = 0;  // 0: no retry
+  enum class Backoff : uint8_t { Fixed, Exponential } backoff = Backoff::Fixed;
+  int64_t initial_secs = 1;
+  int64_t max_secs = 300;
+};
+
+struct CronJob {
+  FnRef fn;
+  std::string expr;  // validated by the checker (fitz/cron_expr.h)
+  RetryPolicy retry;
+  Span at;
+};
+
+struct BackgroundJob {
+  FnRef fn;
+  ExprId retry;  // `retry=` / `store=` are evaluated at run time (they may read globals)
+  ExprId store;
+  Span at;
+};
+
+struct CommandParam {
+  uint32_t param = 0;  // index into FnInfo::params
+  std::string name;
+  TypeId type;         // element type for a variadic parameter, without `?`
+  bool has_default = false;
+  bool nullable = false;
+  bool variadic = false;
+  std::string default_text;  // the default as written, for `--help`
+  std::string help;
+  char short_name = 0;
+};
+
+struct Command {
+  FnRef fn;
+  std::string name;  // `@command("name")`, else the function's name
+  std::string desc;
+  std::vector<CommandParam> params;
+};
+
+struct ServiceModel {
+  std::vector<Route> routes;            // in module init order, then source order
+  std::optional<AuthProvider> auth;
+  std::vector<FnRef> middleware_fns;    // every function used as middleware, once
+  std::optional<ServerSettings> server;
+  std::vector<HealthCheck> health;
+  std::vector<WsEndpoint> ws;
+  std::vector<CronJob> cron;
+  std::vector<BackgroundJob> background;
+  std::vector<Command> commands;        // of the program's entry modules only
+
+  bool has_http() const { return !routes.empty() || !ws.empty() || server.has_value(); }
+  const Route* route_of(FnRef fn) const {
+    for (const Route& r : routes)
+      if (r.handler == fn) return &r;
+    return nullptr;
+  }
+};
+
+}  // namespace fitz::checker

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "checker/check_internal.h"
+#include "checker/service_build.h"
 
 namespace fitz::checker {
 
@@ -310,7 +311,12 @@ TypedProgram CheckSession::finish(frontend::DiagnosticBag& diags) {
   advance(SIZE_MAX);
   for (ModuleId id : run_->order)
     for (const Diagnostic& d : run_->records[id.index].diagnostics) diags.report(d);
-  return end_run(true);
+  const frontend::ModuleGraph& graph = *run_->graph;
+  const frontend::SourceManager& sources = *run_->sources;
+  TypedProgram program = end_run(true);
+  ServiceBuild b{program, graph, sources, diags};
+  build_service_model(b);
+  return program;
 }
 
 TypedProgram CheckSession::abandon() {

@@ -5,6 +5,7 @@
 
 #include "checker/check_internal.h"
 #include "checker/check_orm.h"
+#include "checker/service_build.h"
 #include "checker/decorators.h"
 
 namespace fitz::checker {
@@ -456,7 +457,10 @@ TypedProgram::TypedProgram()
 TypedProgram check_program(const frontend::ModuleGraph& graph, const frontend::SourceManager& sources,
                            frontend::DiagnosticBag& diags, const CheckOptions& options) {
   detail::Checker c(graph, sources, diags, options);
-  return c.run();
+  TypedProgram program = c.run();
+  ServiceBuild b{program, graph, sources, diags};
+  build_service_model(b);
+  return program;
 }
 
 }  // namespace fitz::checker

@@ -1,0 +1,30 @@
+// Building the service model (service_model.h) from a checked program. Per-module problems
+// (a bad route template, a `@ws` path with holes) are reported while each module is checked,
+// so the editor's incremental check caches them with the module; this pass only collects what
+// the modules decided and reports what no single module can see (a guarded route in a program
+// without an `@auth_provider`, two providers).
+#pragma once
+
+#include "checker/tir.h"
+#include "frontend/diagnostics.h"
+#include "frontend/modules.h"
+#include "frontend/source.h"
+
+namespace fitz::checker {
+
+struct ServiceBuild {
+  TypedProgram& program;
+  const frontend::ModuleGraph& graph;
+  const frontend::SourceManager& sources;
+  frontend::DiagnosticBag& diags;
+};
+
+// Rebuilds program.service from scratch (cheap: it reads decorators already checked).
+void build_service_model(ServiceBuild& b);
+
+namespace detail {
+void build_http_model(ServiceBuild& b);   // routes, guards, provider, middleware, server, health
+void build_task_model(ServiceBuild& b);   // WebSocket endpoints, jobs, commands
+}  // namespace detail
+
+}  // namespace fitz::checker

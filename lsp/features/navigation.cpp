@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "frontend/identifier.h"
 #include "lsp/features/features.h"
 #include "lsp/features/index.h"
 
 namespace fitz::lsp {
 
 namespace {
-
-constexpr std::string_view kKeywords[] = {
-    "fn", "async", "await", "return", "let", "if", "else", "for", "while", "loop", "match", "type", "import",
-    "from", "as", "true", "false", "null", "in", "break", "continue", "and", "or", "xor", "not", "static"};
 
 std::vector<Span> all_occurrences(const Analysis& a, const SymbolKey& key, bool include_declaration) {
   std::vector<Span> out;
@@ -33,16 +30,7 @@ std::vector<Span> all_occurrences(const Analysis& a, const SymbolKey& key, bool 
 
 }  // namespace
 
-bool is_valid_identifier(std::string_view name) {
-  if (name.empty()) return false;
-  for (auto k : kKeywords)
-    if (name == k) return false;
-  auto c0 = static_cast<unsigned char>(name[0]);
-  if (!(std::isalpha(c0) || c0 == '_' || c0 >= 0x80)) return false;
-  for (unsigned char c : name)
-    if (!(std::isalnum(c) || c == '_' || c >= 0x80)) return false;
-  return name != "_";
-}
+bool is_valid_identifier(std::string_view name) { return frontend::is_identifier(name); }
 
 std::vector<Span> definition(const Analysis& a, ModuleId m, uint32_t offset) {
   const Occurrence* o = occurrence_at(a, m, offset);

@@ -139,6 +139,16 @@ TEST(Rename, RejectsKeywordsBuiltinsAndBadNames) {
   ASSERT_TRUE(ok);
   EXPECT_EQ(ok->placeholder, "value");
   EXPECT_TRUE(is_valid_identifier("größe"));
+  // The parser decides: CJK and Hangul names are names, a no-break space or a currency sign
+  // inside one is not (the former byte test let every non-ASCII byte through).
+  EXPECT_TRUE(is_valid_identifier("名前"));
+  EXPECT_TRUE(is_valid_identifier("이름_2"));
+  EXPECT_FALSE(is_valid_identifier("a\u00a0b"));
+  EXPECT_FALSE(is_valid_identifier("price€"));
+  EXPECT_FALSE(is_valid_identifier("static"));
+  EXPECT_FALSE(is_valid_identifier("a b"));
+  EXPECT_FALSE(is_valid_identifier("a\nb"));
+  EXPECT_FALSE(is_valid_identifier("_"));
 }
 
 TEST(WorkspaceSymbols, FuzzyQuery) {

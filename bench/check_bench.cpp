@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   int modules = argc > 1 ? std::atoi(argv[1]) : 200;
   fs::path dir = fs::temp_directory_path() / ("fitz_check_bench_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  size_t lines = fitz::testing::write_generated_project(dir, modules, 500);
+  size_t lines = fitz::test_support::write_generated_project(dir, modules, 500);
   double best_load = 1e9, best_check = 1e9;
   for (int run = 0; run < 5; ++run) {
     fitz::frontend::SourceManager sources;

@@ -15,7 +15,7 @@
 #include <map>
 #include <string>
 
-namespace fitz::http::testing {
+namespace fitz::http::test_support {
 
 struct Reply {
   int status = 0;  // 0: no response (connection closed or timed out)
@@ -141,4 +141,4 @@ inline bool closed_by_peer(int fd, int timeout_ms) {
   return eof;
 }
 
-}  // namespace fitz::http::testing
+}  // namespace fitz::http::test_support

@@ -14,7 +14,7 @@
 namespace fitz::http {
 namespace {
 
-using namespace fitz::http::testing;
+using namespace fitz::http::test_support;
 
 struct Msg {
   static constexpr const char* fitz_name = "Msg";
@@ -127,7 +127,7 @@ void build_app(App& app) {
   app.get("/cors", [](Request&) { return Response::json(200, "1"_s); }).cors(cors);
 }
 
-class ServerTest : public ::testing::Test {
+class ServerTest : public testing::Test {
  protected:
   static void SetUpTestSuite() {
     rlimit rl;

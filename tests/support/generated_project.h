@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-namespace fitz::testing {
+namespace fitz::test_support {
 
 inline std::string module_source(int m, int target_lines) {
   std::ostringstream s;
@@ -79,4 +79,4 @@ inline size_t write_generated_project(const std::filesystem::path& dir, int modu
   return total_lines;
 }
 
-}  // namespace fitz::testing
+}  // namespace fitz::test_support

@@ -22,7 +22,7 @@
 
 #include "../unit/ws/client.h"
 
-using namespace fitz::ws::testing;
+using namespace fitz::ws::test_support;
 
 namespace {
 

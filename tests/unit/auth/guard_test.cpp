@@ -162,7 +162,7 @@ TEST(Guards, EveryBadTokenIsA401) {
 
 TEST(Guards, Rs256RouteRefusesAnHs256Token) {
   // Algorithm confusion end to end: the attacker signs HS256 with the server's public key.
-  const std::string& pub = testing::rsa_keys().public_pem;
+  const std::string& pub = test_support::rsa_keys().public_pem;
   App app;
   app.config().access_log = false;
   Guard<Claims> g = jwt_guard(Str(pub.data(), pub.size()), Alg::RS256);
@@ -182,7 +182,7 @@ TEST(Guards, Rs256RouteRefusesAnHs256Token) {
   Response r = call(app, "/me", bearer(forged, st));
   EXPECT_EQ(r.status, 401);
   EXPECT_EQ(s(r.body), R"x({"error":"unexpected algorithm 'HS256' (expected RS256)"})x");
-  const std::string& priv = testing::rsa_keys().private_pem;
+  const std::string& priv = test_support::rsa_keys().private_pem;
   c.set("sub"_s, Any("alice"_s));
   std::string real = s(jwt_encode(c, Str(priv.data(), priv.size()), Alg::RS256).value());
   Response ok = call(app, "/me", bearer(real, st));

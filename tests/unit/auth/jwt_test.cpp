@@ -13,8 +13,8 @@
 namespace fitz::auth {
 namespace {
 
-using testing::ec_keys;
-using testing::rsa_keys;
+using test_support::ec_keys;
+using test_support::rsa_keys;
 
 const int64_t kNow = 1800000000;
 std::string s(const Str& x) { return std::string(x.data(), x.size()); }
@@ -104,7 +104,7 @@ TEST(Jwt, HeaderNamesTheAlgorithm) {
 TEST(Jwt, RsaAndEcWithPemKeys) {
   struct Case {
     Alg alg;
-    const testing::KeyPair& keys;
+    const test_support::KeyPair& keys;
   } cases[] = {{Alg::RS256, rsa_keys()}, {Alg::ES256, ec_keys()}};
   for (const Case& k : cases) {
     Result<Str, Str> tok = jwt_encode(sample(), S(k.keys.private_pem), k.alg);

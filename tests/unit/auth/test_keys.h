@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace fitz::auth::testing {
+namespace fitz::auth::test_support {
 
 struct KeyPair {
   std::string private_pem;
@@ -42,4 +42,4 @@ inline const KeyPair& ec_keys() {
   return k;
 }
 
-}  // namespace fitz::auth::testing
+}  // namespace fitz::auth::test_support

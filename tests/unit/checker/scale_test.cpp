@@ -17,7 +17,7 @@ TEST(CheckerScale, TwoHundredModulesCheckClean) {
   constexpr int kModules = 200;
   fs::path dir = fs::temp_directory_path() / ("fitz_checker_scale_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  fitz::testing::write_generated_project(dir, kModules, 500);
+  fitz::test_support::write_generated_project(dir, kModules, 500);
 
   fitz::frontend::SourceManager sources;
   fitz::frontend::DiagnosticBag diags;

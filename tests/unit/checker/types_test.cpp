@@ -8,7 +8,7 @@
 namespace fitz::checker {
 namespace {
 
-class TypesTest : public ::testing::Test {
+class TypesTest : public testing::Test {
  protected:
   TypeStore t;
   TypeId I() { return t.int_(); }

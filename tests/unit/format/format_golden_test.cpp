@@ -37,7 +37,7 @@ std::vector<fs::path> inputs() {
   return out;
 }
 
-class FormatGolden : public ::testing::TestWithParam<fs::path> {};
+class FormatGolden : public testing::TestWithParam<fs::path> {};
 
 TEST_P(FormatGolden, MatchesExpected) {
   fs::path input = GetParam();
@@ -59,8 +59,8 @@ TEST_P(FormatGolden, MatchesExpected) {
   EXPECT_EQ(format_text(expected).value_or("<refused>"), expected) << "the expected file is not stable";
 }
 
-INSTANTIATE_TEST_SUITE_P(Fmt, FormatGolden, ::testing::ValuesIn(inputs()),
-                         [](const ::testing::TestParamInfo<fs::path>& info) {
+INSTANTIATE_TEST_SUITE_P(Fmt, FormatGolden, testing::ValuesIn(inputs()),
+                         [](const testing::TestParamInfo<fs::path>& info) {
                            std::string name = info.param.stem().string();
                            for (char& c : name)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';

@@ -252,7 +252,7 @@ TEST(SyntaxErrors, UnclosedArgumentList) {
 
 TEST(SyntaxErrors, ThreeErrorsThreeDiagnostics) {
   auto d = diagnostics("let a = 1;\nlet b = (2 +)\nlet c = \"open\nprint(a)\n");
-  ASSERT_EQ(d.size(), 3u) << ::testing::PrintToString(d);
+  ASSERT_EQ(d.size(), 3u) << testing::PrintToString(d);
   EXPECT_EQ(d[0].substr(0, 9), "1:10 E000");
   EXPECT_EQ(d[1].substr(0, 10), "2:13 E0023");
   EXPECT_EQ(d[2].substr(0, 9), "3:9 E0002");

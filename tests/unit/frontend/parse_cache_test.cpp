@@ -20,11 +20,11 @@ struct Loaded {
   std::vector<Diagnostic> diags;
 };
 
-class ParseCacheTest : public ::testing::Test {
+class ParseCacheTest : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("fitz_parse_cache_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("fitz_parse_cache_" + std::to_string(testing::UnitTest::GetInstance()->random_seed()) +
+                                        "_" + testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     files_["main.fitz"] = "import util\nfrom broken import g\nprint(util.f(1))\n";

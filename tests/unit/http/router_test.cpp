@@ -9,7 +9,7 @@ namespace {
 
 std::string s(const Str& x) { return std::string(x.data(), x.size()); }
 
-struct RouterFixture : ::testing::Test {
+struct RouterFixture : testing::Test {
   Router r;
   std::string err;
   void add(Method m, const char* path, uint32_t id) { ASSERT_TRUE(r.add(m, path, id, &err)) << err; }

@@ -18,7 +18,7 @@
 #include "lsp/analysis.h"
 #include "lsp/features/features.h"
 
-namespace fitz::lsp::testing {
+namespace fitz::lsp::test_support {
 
 struct Annotated {
   std::string text;
@@ -100,4 +100,4 @@ class Fixture {
   ModuleId module_;
 };
 
-}  // namespace fitz::lsp::testing
+}  // namespace fitz::lsp::test_support

@@ -6,7 +6,7 @@
 namespace fitz::lsp {
 namespace {
 
-using testing::Fixture;
+using test_support::Fixture;
 
 std::set<std::string> labels(const std::vector<CompletionItem>& items) {
   std::set<std::string> s;

@@ -10,7 +10,7 @@ namespace fitz::lsp {
 namespace {
 
 using checker::DecoratorSpec;
-using testing::Fixture;
+using test_support::Fixture;
 
 constexpr checker::DecoratorPlace kPlaces[] = {checker::kOnFn, checker::kOnType, checker::kOnField, checker::kOnParam};
 

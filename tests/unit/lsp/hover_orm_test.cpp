@@ -5,7 +5,7 @@
 namespace fitz::lsp {
 namespace {
 
-using testing::Fixture;
+using test_support::Fixture;
 
 constexpr std::string_view kModels =
     "@table(\"users\") type Us^er {\n"

@@ -4,7 +4,7 @@
 namespace fitz::lsp {
 namespace {
 
-using testing::Fixture;
+using test_support::Fixture;
 
 std::string hover_text(Fixture& f, uint32_t offset) {
   auto h = hover(f.a(), f.module(), offset);

@@ -64,7 +64,7 @@ constexpr const char* kLibStr = "fn f(a: Int) -> Str => \"s\"\n\nfn g() -> Int {
 constexpr const char* kLibGone = "fn g() -> Int {\n    return 2\n}\n";
 constexpr const char* kMain = "import lib\n\nfn use_it() -> Int {\n    return lib.f(1) + lib.g()\n}\n\nprint(use_it())\n";
 
-class Incremental : public ::testing::Test {
+class Incremental : public testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("fitz-lsp-incremental-" + std::to_string(::getpid()));

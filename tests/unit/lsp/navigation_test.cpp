@@ -4,7 +4,7 @@
 namespace fitz::lsp {
 namespace {
 
-using testing::Fixture;
+using test_support::Fixture;
 
 std::vector<std::pair<uint32_t, uint32_t>> ranges_in(const Fixture& f, const std::vector<Span>& spans,
                                                      const std::string& file) {

@@ -36,7 +36,7 @@ const std::map<std::string, std::string> kProject = {
     {"main.fitz", "import top\nimport other\n\nprint(top.run() + other.alone(\"hi\"))\n"},
 };
 
-class Recheck : public ::testing::Test {
+class Recheck : public testing::Test {
  protected:
   void SetUp() override {
     root_ = fs::temp_directory_path() / ("fitz-lsp-recheck-" + std::to_string(::getpid()));

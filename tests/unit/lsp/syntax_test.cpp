@@ -9,7 +9,7 @@
 namespace fitz::lsp {
 namespace {
 
-using testing::Fixture;
+using test_support::Fixture;
 
 TEST(DocumentSymbols, TypesWithMembersFunctionsGlobals) {
   Fixture f;
@@ -68,7 +68,7 @@ TEST(Folding, BlocksTypesMatchLiteralsImportsComments) {
 }
 
 TEST(SelectionRanges, GrowOutward) {
-  auto a = testing::annotate("fn f() -> Int {\n    return [[[[ab^c]] * 2]] + 1\n}\n");
+  auto a = test_support::annotate("fn f() -> Int {\n    return [[[[ab^c]] * 2]] + 1\n}\n");
   auto tree = frontend::parse_text(a.text);
   auto chains = selection_ranges(tree, {a.point()});
   ASSERT_EQ(chains.size(), 1u);

@@ -42,7 +42,7 @@ void run_while_not(asio::io_context& ioc, F ready) {
   }
 }
 
-class PgAsync : public ::testing::Test {
+class PgAsync : public testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(database_url().empty()) << "FITZ_TEST_DATABASE_URL is not set; run `scripts/pg-local.sh start` and "

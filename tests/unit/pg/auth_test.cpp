@@ -62,7 +62,7 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
-class PgAuth : public ::testing::Test {
+class PgAuth : public testing::Test {
  protected:
   static void SetUpTestSuite() { setup_error_ = start_cluster(); }
 

@@ -10,7 +10,7 @@
 
 namespace fitz::pg {
 namespace {
-using namespace fitz::pg::testing;
+using namespace fitz::pg::test_support;
 
 template <class T>
 std::string enc(const T& v, Format f) {

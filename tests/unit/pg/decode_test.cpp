@@ -10,7 +10,7 @@
 
 namespace fitz::pg {
 namespace {
-using namespace fitz::pg::testing;
+using namespace fitz::pg::test_support;
 
 // Decoded messages view their body; keep every body alive for the whole test run.
 const std::string& keep(std::string body) {

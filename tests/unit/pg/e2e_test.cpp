@@ -14,14 +14,14 @@
 
 namespace fitz::pg {
 namespace {
-using namespace fitz::pg::testing;
+using namespace fitz::pg::test_support;
 
 std::string database_url() {
   const char* url = std::getenv("FITZ_TEST_DATABASE_URL");
   return url ? url : "";
 }
 
-class PgE2E : public ::testing::Test {
+class PgE2E : public testing::Test {
  protected:
   void SetUp() override {
     url_ = database_url();

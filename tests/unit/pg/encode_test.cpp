@@ -6,7 +6,7 @@
 
 namespace fitz::pg {
 namespace {
-using namespace fitz::pg::testing;
+using namespace fitz::pg::test_support;
 
 TEST(PgEncode, StartupMessage) {
   std::string out;

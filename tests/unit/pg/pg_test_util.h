@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace fitz::pg::testing {
+namespace fitz::pg::test_support {
 
 // bytes({'Q', 0, 0, 0, 13}): each element is one byte.
 inline std::string bytes(std::initializer_list<int> values) {
@@ -65,4 +65,4 @@ inline std::string frontend_tags(std::string_view stream) {
   return tags;
 }
 
-}  // namespace fitz::pg::testing
+}  // namespace fitz::pg::test_support

@@ -7,7 +7,7 @@
 
 namespace fitz::pg {
 namespace {
-using namespace fitz::pg::testing;
+using namespace fitz::pg::test_support;
 
 template <class Flow>
 Status feed(Flow& flow, char tag, const std::string& body, std::string& out) {

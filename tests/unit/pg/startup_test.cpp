@@ -9,7 +9,7 @@
 
 namespace fitz::pg {
 namespace {
-using namespace fitz::pg::testing;
+using namespace fitz::pg::test_support;
 
 Status feed(StartupFlow& flow, char tag, const std::string& body, std::string& out) {
   auto m = decode_message(tag, body);

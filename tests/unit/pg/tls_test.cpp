@@ -46,7 +46,7 @@ uint16_t unused_port() {
   return port;
 }
 
-class PgTls : public ::testing::Test {
+class PgTls : public testing::Test {
  protected:
   static void SetUpTestSuite() { setup_error_ = start_cluster(); }
   static void TearDownTestSuite() {

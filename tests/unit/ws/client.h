@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-namespace fitz::ws::testing {
+namespace fitz::ws::test_support {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -90,4 +90,4 @@ struct Client {
   beast::error_code error;
 };
 
-}  // namespace fitz::ws::testing
+}  // namespace fitz::ws::test_support

@@ -48,12 +48,12 @@ template <> struct http::JsonDecode<Ref<Chat>> {
 namespace ws {
 namespace {
 
-using testing::Client;
-namespace asio = testing::asio;
-namespace beast = testing::beast;
-namespace bws = testing::bws;
-namespace bhttp = testing::bhttp;
-using tcp = testing::tcp;
+using test_support::Client;
+namespace asio = test_support::asio;
+namespace beast = test_support::beast;
+namespace bws = test_support::bws;
+namespace bhttp = test_support::bhttp;
+using tcp = test_support::tcp;
 const Str kKey = "ws-test-secret"_s;
 
 // @ws("/echo") with WsConn<Chat>: answers each message with n + 1; a message that is not a Chat
@@ -243,7 +243,7 @@ TEST(WebSocket, BroadcastToManyClients) {
     tcp::socket s(ioc);
     s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), uint16_t(srv.port)), ec);
     ASSERT_FALSE(ec);
-    testing::set_timeouts(s.native_handle(), 5000);
+    test_support::set_timeouts(s.native_handle(), 5000);
     bhttp::request<bhttp::string_body> req(bhttp::verb::post, "/announce", 11);
     req.set(bhttp::field::host, "x");
     req.set(bhttp::field::content_type, "application/json");
@@ -266,7 +266,7 @@ TEST(WebSocket, NotAnUpgrade) {
   beast::error_code ec;
   s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), uint16_t(srv.port)), ec);
   ASSERT_FALSE(ec);
-  testing::set_timeouts(s.native_handle(), 5000);
+  test_support::set_timeouts(s.native_handle(), 5000);
   bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/echo", 11);
   req.set(bhttp::field::host, "x");
   bhttp::write(s, req, ec);
@@ -285,7 +285,7 @@ TEST(WebSocket, BadHandshakeIsAnHttpError) {
   beast::error_code ec;
   s.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), uint16_t(srv.port)), ec);
   ASSERT_FALSE(ec);
-  testing::set_timeouts(s.native_handle(), 5000);
+  test_support::set_timeouts(s.native_handle(), 5000);
   bhttp::request<bhttp::empty_body> req(bhttp::verb::get, "/echo", 11);
   req.set(bhttp::field::host, "x");
   req.set(bhttp::field::upgrade, "websocket");

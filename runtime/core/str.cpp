@@ -1,5 +1,5 @@
 // Str storage (inline / literal / shared heap block), char counting and indexing, ordering,
-// hashing and concatenation, plus the UTF-8 helpers the other files use.
+// concatenation (hashing is hash.cpp), plus the UTF-8 helpers the other files use.
 #include <cstdlib>
 #include <cstring>
 
@@ -26,21 +26,6 @@ bool all_ascii(const char* p, size_t n) noexcept {
   for (; i < n; ++i)
     if (static_cast<unsigned char>(p[i]) & 0x80) return false;
   return true;
-}
-
-uint64_t hash_bytes(const char* p, size_t n) noexcept {
-  uint64_t h = 0x243F6A8885A308D3ULL ^ (n * 0x9E3779B97F4A7C15ULL);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 29;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, p + i, n - i);
-  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ULL;
-  return mix64(h);
 }
 
 void push_utf8(Buf& b, uint32_t cp) {

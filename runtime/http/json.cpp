@@ -2,6 +2,7 @@
 // UTF-8 validation, Int range checks, a nesting limit, and error messages with field paths.
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -400,6 +401,24 @@ JsonKind JsonReader::peek() {
   return JsonKind::Invalid;
 }
 
+uint32_t JsonReader::default_max_keys() {
+  static const uint32_t limit = [] {
+    const char* v = std::getenv("FITZ_JSON_MAX_KEYS");
+    char* end = nullptr;
+    unsigned long n = v ? std::strtoul(v, &end, 10) : 0;
+    return v && *v && end && !*end && n > 0 && n <= UINT32_MAX ? uint32_t(n) : uint32_t(10000);
+  }();
+  return limit;
+}
+
+bool JsonReader::too_many_keys() {
+  if (kind_ != ErrorKind::None) return false;
+  kind_ = ErrorKind::Limit;
+  std::string m = "an object has more than " + std::to_string(max_keys_) + " keys";
+  error_ = Str(m.data(), m.size());
+  return false;
+}
+
 bool JsonReader::too_deep() {
   std::string m = "nesting deeper than " + std::to_string(max_depth_) + " levels";
   return syntax(m.c_str());
@@ -435,6 +454,7 @@ bool JsonReader::next_key(Text* key) {
     if (!skip_ws_and_peek(&c)) return syntax("unexpected end of input");
   }
   if (c != '"') return syntax("expected a string key");
+  if (g.count >= max_keys_) return too_many_keys();
   const char* raw_start = p_ + 1;
   if (!parse_string(key, true)) return false;
   Seg& g2 = segs_.back();

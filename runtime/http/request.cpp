@@ -414,11 +414,13 @@ void Binder::finish_body(JsonReader* r, bool ok, const char* type_name) {
     std::string m;
     if (r->error_kind() == JsonReader::ErrorKind::Syntax)
       m = "body is not valid JSON: ";
+    else if (r->error_kind() == JsonReader::ErrorKind::Limit)
+      m = "body is too large: ";
     else
       m = std::string("body for '") + type_name + "': ";
     Str e = r->error();
     m.append(e.data(), e.size());
-    fail(400, Text(m.data(), m.size()));
+    fail(r->error_kind() == JsonReader::ErrorKind::Limit ? 413 : 400, Text(m.data(), m.size()));
   }
   delete r;
 }

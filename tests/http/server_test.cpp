@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "../unit/http/colliding_keys.h"
 #include "client.h"
 #include "fitz/http.h"
 
@@ -78,6 +79,14 @@ void build_app(App& app) {
     Any v = b.body_json<Any>("Any");
     if (b.failed()) return b.error();
     return Response::json_value(200, v);
+  });
+  // Reports how the decoded map spread its keys (the hash-flood test reads it).
+  app.post("/map", [](Request& r) {
+    Binder b(r);
+    Map<Str, int64_t> m = b.body_json<Map<Str, int64_t>>("Counts");
+    if (b.failed()) return b.error();
+    std::string out = "{\"keys\":" + std::to_string(m.len()) + ",\"probe\":" + std::to_string(m.longest_probe()) + "}";
+    return Response::json(200, Str(out.data(), out.size()));
   });
   app.get("/users/{id}", [](Request& r) {
     Binder b(r);
@@ -423,6 +432,17 @@ TEST_F(ServerTest, BadJsonBodies) {
     EXPECT_EQ(r.status, 400) << c.body.substr(0, 60);
     EXPECT_EQ(r.body, c.expected) << c.body.substr(0, 60);
   }
+  expect_alive();
+}
+
+// A body of keys that all collided under the former fixed hash: answered at once, spread out.
+TEST_F(ServerTest, HashFloodBodyIsSpreadOut) {
+  std::string body = json_object_of(colliding_keys(2500));  // about 60 KB, under the 64 KiB limit
+  Reply r = roundtrip(port_, post("/map", body));
+  EXPECT_EQ(r.status, 200);
+  size_t probe = 0;
+  ASSERT_EQ(std::sscanf(r.body.c_str(), "{\"keys\":2500,\"probe\":%zu}", &probe), 1) << r.body;
+  EXPECT_LE(probe, 32u);
   expect_alive();
 }
 

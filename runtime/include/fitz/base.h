@@ -188,6 +188,19 @@ inline uint64_t mix64(uint64_t x) {
   x ^= x >> 32;
   return x;
 }
+// The secret key of every hash over values a client can choose (map keys from JSON, forms,
+// query strings): drawn once per process, never changed while it runs.
+struct HashKey {
+  uint64_t k0 = 0, k1 = 0;
+  static HashKey random() noexcept;
+};
+inline const HashKey& hash_key() noexcept {
+  static const HashKey key = HashKey::random();
+  return key;
+}
+// SipHash-1-3 of `n` bytes under `key` (hash.cpp).
+uint64_t siphash13(const HashKey& key, const char* p, size_t n) noexcept;
+
 inline uint64_t hash_combine(uint64_t seed, uint64_t h) {
   return mix64(seed ^ (h + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2)));
 }

@@ -140,7 +140,12 @@ struct Eq<A, Nullable<B>, std::enable_if_t<!detail::is_special_v<A>>> {
 // Int and integral Float values hash alike, so `Any` keys 1 and 1.0 collide as they compare.
 
 namespace detail {
-inline uint64_t hash_int(int64_t v) { return mix64(uint64_t(v) ^ 0x2545F4914F6CDD1DULL); }
+// Keyed like byte strings: mix64 alone is invertible, so a client could compute integers that
+// share their low bits.
+inline uint64_t hash_int(int64_t v) {
+  const HashKey& k = hash_key();
+  return mix64(mix64(uint64_t(v) ^ k.k0) + k.k1);
+}
 uint64_t hash_float(double v);
 }  // namespace detail
 

@@ -3,6 +3,8 @@
 // maps above a few entries also keep an open-addressing index of entry positions.
 #pragma once
 
+#include <algorithm>
+
 #include "fitz/list.h"
 
 namespace fitz {
@@ -50,6 +52,19 @@ template <class K, class V> struct MapImpl {
     size_t s = size_t(h) & mask;
     while (slots[s]) s = (s + 1) & mask;
     slots[s] = ((h >> 32) << 32) | uint64_t(idx + 1);
+  }
+  // The longest run of slots a lookup walks (1 = every key sits in its home slot). The
+  // hostile-input tests read it: it stays short only while clients cannot aim at one slot.
+  size_t longest_probe() const {
+    if (!slots) return entries.size();
+    size_t worst = 0;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      uint64_t h = fitz::hash_value(entries[i].key);
+      size_t home = size_t(h) & mask, walked = 1;
+      for (size_t s = home; size_t(uint32_t(slots[s])) != i + 1; s = (s + 1) & mask) ++walked;
+      worst = std::max(worst, walked);
+    }
+    return worst;
   }
   void rebuild() {
     delete[] slots;
@@ -108,6 +123,7 @@ template <class K, class V> class Map {
   bool same(const Map& o) const { return p_.same(o.p_); }
   bool is_uninit() const { return !p_; }
   const std::vector<Entry>& entries_vec() const { return p_->entries; }
+  size_t longest_probe() const { return p_->longest_probe(); }
 
   // Iteration yields copies of the entries present when the loop starts (a snapshot of the
   // length; removing during the loop stops it early): `for (auto [k, v] : m)`.

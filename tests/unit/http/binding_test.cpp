@@ -128,6 +128,18 @@ TEST(Binder, Headers) {
   EXPECT_EQ(error_body(b), R"({"error":"header 'Authorization': missing — it is required"})");
 }
 
+TEST(Binder, TooManyKeysIs413) {
+  std::string body = "{";
+  for (int i = 0; i <= 10000; ++i) body += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
+  body += "}";
+  Request r = make_request("/");
+  r.body = Text(body.data(), body.size());
+  Binder b(r);
+  b.body_json<Map<Str, int64_t>>("Counts");
+  EXPECT_EQ(b.error().status, 413);
+  EXPECT_EQ(error_body(b), R"({"error":"body is too large: an object has more than 10000 keys"})");
+}
+
 TEST(Binder, JsonBody) {
   Request r = make_request("/");
   r.body = Text(R"({"a":1})");

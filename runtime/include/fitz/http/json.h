@@ -207,12 +207,16 @@ template <class T> Str to_json(const T& v) {
 // every later call fails fast). Two error kinds: a syntax error ("not valid JSON") and a
 // schema error (wrong type, missing or unknown field, out-of-range number), both with the
 // path of the value in question, e.g. `field 'items[2].id': expected Int, found Str`.
-// Nesting is limited (default 512 levels) and strings must be valid UTF-8.
+// Nesting is limited (default 512 levels), so is the number of keys of one object (default
+// 10,000, `FITZ_JSON_MAX_KEYS`: a limit error, which the HTTP binder answers with 413), and
+// strings must be valid UTF-8.
 enum class JsonKind : uint8_t { Null, Bool, Number, String, Array, Object, End, Invalid };
 
 class JsonReader {
  public:
-  enum class ErrorKind : uint8_t { None, Syntax, Schema };
+  enum class ErrorKind : uint8_t { None, Syntax, Schema, Limit };
+  // The key limit of readers built without one: FITZ_JSON_MAX_KEYS, read once, else 10,000.
+  static uint32_t default_max_keys();
 
   JsonReader(const char* p, size_t n, uint32_t max_depth = 512);
   explicit JsonReader(Text t, uint32_t max_depth = 512) : JsonReader(t.data, t.size, max_depth) {}
@@ -258,6 +262,7 @@ class JsonReader {
  private:
   bool syntax(const char* msg);
   bool too_deep();
+  bool too_many_keys();
   bool expect_value_start();
   bool parse_string(Text* out, bool for_key);
   bool parse_number(int64_t* i, double* f, bool* is_int, bool* overflow);
@@ -271,6 +276,7 @@ class JsonReader {
   const char* p_;
   const char* end_;
   uint32_t max_depth_;
+  uint32_t max_keys_ = default_max_keys();
   ErrorKind kind_ = ErrorKind::None;
   Str error_;
   struct Seg {

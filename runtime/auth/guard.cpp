@@ -2,6 +2,7 @@
 #include <string>
 
 #include "fitz/auth.h"
+#include "fitz/log.h"
 
 namespace fitz::auth {
 
@@ -81,6 +82,17 @@ http::Response unauthorized(Text msg) {
   http::Response r = http::Response::error(401, msg);
   r.set_header("WWW-Authenticate"_s, "Bearer"_s);
   return r;
+}
+
+http::Response provider_failed(const Panic& p) {
+  Buf where;
+  if (p.pos.file) {
+    std::string at = std::string(p.pos.file) + ":" + std::to_string(p.pos.line);
+    where.append(at.data(), at.size());
+  }
+  log_write(LogLevel::Warn, {Any("auth provider failed; answering 401"_s)},
+            {{"error", Any(p.message)}, {"at", Any(where.take())}});
+  return unauthorized(Text("invalid credentials"));
 }
 
 Nullable<http::Response> forbidden(const Requirement& need, const Nullable<Str>& role) {

@@ -113,6 +113,9 @@ expect "a token signed here with the private key (no exp) is accepted" 200 '{"id
 wrong_claims=$(rs256 '{"alg":"RS256","typ":"JWT"}' '{"sub":"three","name":"cy","role":"user"}')
 req GET /me -H "$(bearer "$wrong_claims")"
 expect "claims of the wrong type: the provider's Err is a 401" 401 "*"
+no_sub=$(rs256 '{"alg":"RS256","typ":"JWT"}' '{"name":"cy","role":"user"}')
+req GET /me -H "$(bearer "$no_sub")"
+expect "a signed token without sub: the provider's runtime error is a 401, not a 500" 401 '{"error":"invalid credentials"}'
 
 # roles
 req GET /admin/stats -H "$(bearer "$bob")"

@@ -141,6 +141,9 @@ struct Requirement {
 http::Response unauthorized(http::Text msg);
 // The 403 for a user with `role` (null when the role satisfies `need`).
 Nullable<http::Response> forbidden(const Requirement& need, const Nullable<Str>& role);
+// The 401 for a runtime error raised inside the `@auth_provider` (logged at warning level with
+// its message and position; the client sees only that its credentials were refused).
+http::Response provider_failed(const Panic& p);
 // The `role` claim of JWT claims when it is a string.
 Nullable<Str> claims_role(const Claims& c);
 
@@ -164,15 +167,27 @@ template <class U> class Guard {
 
   bool is_async() const { return !sync_; }
 
-  // The user, or the 401 / 403 response. `check` needs a sync provider.
+  // The user, or the 401 / 403 response. `check` needs a sync provider. A runtime error in
+  // the provider (a claim it indexes is missing, say) is the client's bad credentials, not a
+  // server fault: a 401, logged at warning level.
   Result<U, http::Response> check(const http::Request& req, const Requirement& need) const {
     if (!sync_) runtime_error(SourcePos{}, "auth: check() on an async @auth_provider (use check_async)");
-    return decide(sync_(provider_headers(req)), need);
+    try {
+      return decide(sync_(provider_headers(req)), need);
+    } catch (const Panic& p) {
+      return Err(provider_failed(p));
+    }
   }
   Task<Result<U, http::Response>> check_async(const http::Request& req, const Requirement& need) const {
-    if (sync_) co_return decide(sync_(provider_headers(req)), need);
-    Result<U, Str> r = co_await async_(provider_headers(req));
-    co_return decide(r, need);
+    if (sync_) co_return check(req, need);
+    Panic failure;
+    try {
+      Result<U, Str> r = co_await async_(provider_headers(req));
+      co_return decide(r, need);
+    } catch (const Panic& p) {
+      failure = p;  // no co_await inside a handler: answered below
+    }
+    co_return Err(provider_failed(failure));
   }
 
   // Before middleware for routes and WebSocket upgrades that only need the check (the user

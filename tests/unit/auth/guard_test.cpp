@@ -284,5 +284,44 @@ TEST(Guards, AsyncProviderWithUserType) {
   EXPECT_EQ(runs, 1);
 }
 
+// A provider that fails at run time, as `claims["sub"]` does on a signed token without `sub`:
+// the request is refused with a 401 (sync and async, route and before-middleware), not a 500.
+Result<Claims, Str> indexing_provider(Map<Str, Str> headers) {
+  Map<Str, Any> claims;
+  (void)headers;
+  (void)claims.at("sub"_s);  // raises "key not found"
+  return Ok(claims);
+}
+Task<Result<Claims, Str>> async_indexing_provider(Map<Str, Str> headers) {
+  co_await fitz::sleep(1);
+  co_return indexing_provider(headers);
+}
+
+TEST(Guards, ProviderRuntimeErrorIsA401) {
+  App app;
+  app.config().access_log = false;
+  Guard<Claims> sync_guard(indexing_provider);
+  Guard<Claims> async_guard(async_indexing_provider);
+  app.get("/sync", [&sync_guard](Request& req) -> Response {
+    Result<Claims, Response> u = sync_guard.check(req, Requirement::authenticated());
+    if (!u.is_ok()) return u.error();
+    return Response::empty(204);
+  });
+  int runs = 0;
+  app.get("/before", [&runs](Request&) {
+       ++runs;
+       return Response::empty(204);
+     })
+      .before(async_guard.before_async(Requirement::authenticated()));
+  std::vector<Header> h{Header{Text("Authorization"), Text("Bearer anything")}};
+  for (const char* path : {"/sync", "/before"}) {
+    Response r = call(app, path, h);
+    EXPECT_EQ(r.status, 401) << path;
+    EXPECT_EQ(s(r.body), R"({"error":"invalid credentials"})") << path;
+    EXPECT_EQ(hdr(r, "WWW-Authenticate"), "Bearer") << path;
+  }
+  EXPECT_EQ(runs, 0);
+}
+
 }  // namespace
 }  // namespace fitz::auth

@@ -294,6 +294,7 @@ bool JsonReader::syntax(const char* msg) {
 
 void JsonReader::fail_message(Text msg) {
   if (kind_ != ErrorKind::None) return;
+  if (syntax_error_elsewhere()) return;
   kind_ = ErrorKind::Schema;
   error_ = msg.str();
 }
@@ -341,8 +342,21 @@ const char* JsonReader::found_name() {
   return "invalid JSON";
 }
 
+// A wrong type is only worth reporting in a document that parses: `this is not json` peeks like
+// a Bool and `12abc` like an Int, but the client's mistake is the syntax, so the first syntax
+// error of the whole document wins over any schema error.
+bool JsonReader::syntax_error_elsewhere() {
+  JsonReader v(begin_, size_t(end_ - begin_), max_depth_);
+  if (v.skip_value()) v.finish();
+  if (v.kind_ != ErrorKind::Syntax) return false;
+  kind_ = ErrorKind::Syntax;
+  error_ = v.error_;
+  return true;
+}
+
 void JsonReader::fail_expected(const char* expected) {
   if (kind_ != ErrorKind::None) return;
+  if (syntax_error_elsewhere()) return;
   const char* found = found_name();
   if (std::strcmp(found, "invalid JSON") == 0) {
     syntax("unexpected character");

@@ -425,6 +425,10 @@ TEST_F(ServerTest, BadJsonBodies) {
       {"/echo", R"({"text":[]})", R"({"error":"body for 'Msg': field 'text': expected Str, found list"})"},
       {"/echo", R"({"text":"x","n":{}})", R"({"error":"body for 'Msg': field 'n': expected Int, found object"})"},
       {"/echo", R"("just a string")", R"({"error":"body for 'Msg': expected object, found Str"})"},
+      // Not JSON at all: the syntax is reported, not the type the first byte looks like.
+      {"/echo", "this is not json", R"({"error":"body is not valid JSON: unexpected character at line 1, column 1"})"},
+      {"/echo", R"({"text": 12abc})", R"({"error":"body is not valid JSON: expected ',' or '}' at line 1, column 12"})"},
+      {"/echo", R"({"text": 1, "n": tru})", R"({"error":"body is not valid JSON: unexpected character at line 1, column 18"})"},
       {"/echo", R"({"text":"x"} trailing)", R"({"error":"body is not valid JSON: unexpected data after the JSON value at line 1, column 14"})"},
   };
   for (const auto& c : cases) {

@@ -263,6 +263,7 @@ class JsonReader {
   bool syntax(const char* msg);
   bool too_deep();
   bool too_many_keys();
+  bool syntax_error_elsewhere();
   bool expect_value_start();
   bool parse_string(Text* out, bool for_key);
   bool parse_number(int64_t* i, double* f, bool* is_int, bool* overflow);

@@ -186,7 +186,9 @@ bool Router::walk(uint32_t node, std::string_view rest, Method m, std::vector<St
   }
   for (const auto& [s, child] : n.statics)
     if (s == key && walk(child, tail, m, params, fallback, out)) return true;
-  if (n.param_child != kNone) {
+  // An empty segment (`/todos/`) names nothing: it does not bind a parameter, so the request
+  // is a 404 rather than a 400 about an empty `id`.
+  if (n.param_child != kNone && !key.empty()) {
     size_t mark = params->size();
     params->push_back(Str(key.data(), key.size()));
     if (walk(n.param_child, tail, m, params, fallback, out)) return true;

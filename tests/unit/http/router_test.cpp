@@ -80,6 +80,16 @@ TEST_F(RouterFixture, TrailingSlashIsSignificant) {
   EXPECT_EQ(r.match(Method::Get, "//users", &p).kind, Router::Match::NotFound);
 }
 
+TEST_F(RouterFixture, EmptySegmentBindsNoParameter) {
+  add(Method::Get, "/todos", 0);
+  add(Method::Get, "/todos/{id}", 1);
+  add(Method::Get, "/a/{x}/b", 2);
+  std::vector<Str> p;
+  EXPECT_EQ(r.match(Method::Get, "/todos/", &p).kind, Router::Match::NotFound);
+  EXPECT_EQ(r.match(Method::Get, "/a//b", &p).kind, Router::Match::NotFound);
+  EXPECT_EQ(r.match(Method::Get, "/todos/1", &p).route_id, 1u);
+}
+
 TEST_F(RouterFixture, PercentDecodingPerSegment) {
   add(Method::Get, "/files/{name}", 0);
   add(Method::Get, "/caf\xC3\xA9", 1);

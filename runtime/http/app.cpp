@@ -13,7 +13,15 @@ AppState::~AppState() {
   for (MetricsShard* s : shards) delete s;
 }
 
-Response panic_response(const Panic& p) { return Response::error(500, Text(p.message)); }
+// A 500 is a fault of the service: its cause goes to the log at error level (the client gets
+// the message too, as before).
+Response panic_response(const Panic& p) {
+  std::string at = p.pos.file ? std::string(p.pos.file) + ":" + std::to_string(p.pos.line) + ":" + std::to_string(p.pos.col)
+                              : std::string();
+  log_write(LogLevel::Error, {Any("request failed with a runtime error"_s)},
+            {{"error", Any(p.message)}, {"at", Any(Str(at.data(), at.size()))}});
+  return Response::error(500, Text(p.message));
+}
 
 namespace {
 

@@ -168,7 +168,7 @@ void finish(AppState& app, Request& req, Response& resp, bool add_id_header) {
     b.lit("{\"timestamp\":\"");
     write_timestamp(b);
     b.lit("\",\"level\":\"info\",\"msg\":\"http.access\",\"http.method\":\"");
-    b.append_cstr(method_name(req.method));
+    b.append_cstr(req.line_parsed ? method_name(req.method) : "-");
     b.lit("\",\"http.target\":");
     JsonWriter w(b);
     if (req.route[0])

@@ -266,6 +266,14 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     req_ = Request();
     req_.method = Method::Get;
+    // A body or header limit is hit after the request line was read: log what it asked for.
+    req_.line_parsed = false;
+    if (parser_ && !parser_->get().target().empty()) {
+      auto& m = parser_->get();
+      req_.target = Text(m.target().data(), m.target().size());
+      req_.line_parsed = to_method(m.method(), &req_.method);
+      if (!split_target(req_)) req_.raw_path = req_.target;
+    }
     begin_request(srv_.app, req_);
     send(Response::error(status, Text(msg, std::strlen(msg))));
   }
@@ -279,6 +287,7 @@ class Session : public std::enable_shared_from_this<Session> {
     r.raw_path = r.raw_query = Text();
     r.route = "";
     r.route_id = -1;
+    r.line_parsed = true;
     r.user = nullptr;
     r.request_id = Text();
     r.headers.clear();

@@ -43,7 +43,16 @@ req GET /items/4 -H 'traceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169
 expect "request with a traceparent" 200 '[4,8]'
 req GET /metrics; expect "/metrics answers" 200 '*'
 metrics=$body
+head -c 1200000 /dev/zero | tr '\0' x > "$work/big.txt"
+req POST /upload -H 'content-type: text/plain' --data-binary @"$work/big.txt"
+expect "a body over the limit" 413 '*'
+req POST /upload -H 'content-type: application/json' -d '{"title":"t"}'
+expect "a handler's runtime error" 500 '*'
 stop obs
+logq obs 'r["msg"] == "http.access" and r["http.status_code"] == 413 and r["http.method"] == "POST" and r["http.target"] == "/upload"'
+check "a refused request's access line has the method and target it sent" $?
+logq obs 'r["level"] == "error" and "key not found" in r["error"] and "main.fitz:" in r["at"]'
+check "a 500 logs its cause and source position at error level" $?
 logq obs 'r["msg"] == "items requested" and r["level"] == "info" and r["request_id"] == "e2e-req-1" and r["n"] == 3 and r["who"] == "e2e" and r["tags"] == ["a", "b"] and len(r["trace_id"]) == 32 and len(r["span_id"]) == 16'
 check "log.info line: JSON with fields, request id, trace and span ids" $?
 logq obs 'r["msg"] == "loading" and r["level"] == "debug" and r["request_id"] == "e2e-req-1"'

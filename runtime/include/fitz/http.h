@@ -47,6 +47,9 @@ class Request {
   TraceContext trace;       // trace (from a valid `traceparent` or new) and span ids; logs read it
   int64_t start_ns = 0;
   void* user = nullptr;     // free slot for middleware (e.g. the authenticated user)
+  // False for a request refused before its request line was understood: the access log then
+  // records no method (`"-"`) rather than a made-up GET.
+  bool line_parsed = true;
 
   Str method_str() const { return Str(method_name(method)); }
   // Header lookup ignores case; the last occurrence wins.

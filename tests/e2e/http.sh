@@ -32,7 +32,7 @@ req GET "/todos?done=true"; expect "optional query parameter" 200 '[{"id":2,"tit
 req GET "/todos?done=maybe"; expect "query parameter of the wrong type" 400 "{\"error\":\"query param 'done': expected Bool, received 'maybe'\"}"
 req GET /todos/abc; expect "path parameter of the wrong type" 400 "{\"error\":\"path param 'id': expected Int, received 'abc'\"}"
 req PATCH /todos/1 "${json[@]}" "${auth[@]}" -d '{"done":true}'; expect "Result handler Ok" 200 '{"id":1,"title":"milk","done":true,"tags":["shop"]}'
-req PATCH /todos/42 "${json[@]}" "${auth[@]}" -d '{"done":true}'; expect "Result handler Err(Str) is 500" 500 '{"error":"key not found"}'
+req PATCH /todos/42 "${json[@]}" "${auth[@]}" -d '{"done":true}'; expect "PATCH of a missing todo is a 404" 404 '{"error":"no todo 42"}'
 req POST /todos "${json[@]}" "${auth[@]}" -d '{"title":5}'
 expect "wrong value type: field path and expected type" 400 "{\"error\":\"body for 'NewTodo': field 'title': expected Str, found Int\"}"
 req POST /todos "${json[@]}" "${auth[@]}" -d '{"title":"x","tags":["a",7]}'
@@ -53,6 +53,13 @@ req OPTIONS /todos -H 'Origin: https://app.example' -H 'Access-Control-Request-M
 expect "CORS preflight" 204 ''
 has_header "preflight methods" "access-control-allow-methods: get, post, patch, delete"
 has_header "preflight max age" "access-control-max-age: 600"
+# A browser front end PATCHes and DELETEs single todos: their preflights pass too.
+for m in PATCH DELETE; do
+  req OPTIONS /todos/1 -H 'Origin: https://app.example' -H "Access-Control-Request-Method: $m"
+  expect "CORS preflight for $m /todos/{id}" 204 ''
+  has_header "preflight methods on /todos/{id}" "access-control-allow-methods: get, post, patch, delete"
+done
+req GET /todos/1; has_header "CORS on GET /todos/{id}" "access-control-allow-origin: *"
 req DELETE /todos/2 "${auth[@]}"; expect "delete (status return 204)" 204 ''
 req DELETE /todos/2 "${auth[@]}"; expect "delete again" 404 '{"error":"no todo 2"}'
 req GET /healthz; expect "/healthz" 200 '{"status":"ok"}'

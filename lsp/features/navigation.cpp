@@ -28,6 +28,46 @@ std::vector<Span> all_occurrences(const Analysis& a, const SymbolKey& key, bool 
   return out;
 }
 
+// What `new_name` already names where the renamed entity lives, as the refusal to show: a
+// rename that would make two things share a name (and the program fail to check) is refused,
+// as rust-analyzer does. Locals and parameters clash with the other names of their function
+// and with the module's top-level names they would shadow; top-level names with the module's
+// other top-level names; fields and methods with their type's other members.
+std::optional<std::string> rename_clash(const Analysis& a, const SymbolKey& key, const std::string& new_name) {
+  auto refuse = [&](std::string_view what) {
+    return "`" + new_name + "` already names " + std::string(what) + " here; renaming would make them clash";
+  };
+  const checker::TypedProgram& p = a.program;
+  if (key.kind == SymbolKey::Kind::Field || key.kind == SymbolKey::Kind::Method) {
+    const checker::StructInfo& info = p.types->struct_info(checker::StructId(key.a));
+    if (info.field(new_name)) return refuse("a field of `" + info.name + "`");
+    if (info.method(new_name)) return refuse("a method of `" + info.name + "`");
+    return std::nullopt;
+  }
+  ModuleId module;
+  frontend::FnId fn;
+  bool local = false;
+  if (key.kind == SymbolKey::Kind::Struct) {
+    module = p.types->struct_info(checker::StructId(key.a)).module;
+  } else if (key.kind == SymbolKey::Kind::Symbol) {
+    const checker::Symbol& s = p.symbol(checker::SymbolId(key.a));
+    module = s.module;
+    local = s.kind == checker::SymbolKind::Local || s.kind == checker::SymbolKind::Param;
+    if (local) fn = s.fn;
+  } else {
+    return std::nullopt;
+  }
+  if (!module.valid() || module.index >= p.modules.size()) return std::nullopt;
+  if (local)
+    for (const checker::Symbol& s : p.symbols)
+      if (s.module == module && s.fn == fn && s.name == new_name &&
+          (s.kind == checker::SymbolKind::Local || s.kind == checker::SymbolKind::Param))
+        return refuse("another variable of this function");
+  for (checker::SymbolId id : p.modules[module.index].top_level)
+    if (p.symbol(id).name == new_name) return refuse("a top-level name of this module");
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_valid_identifier(std::string_view name) { return frontend::is_identifier(name); }
@@ -83,6 +123,10 @@ std::optional<std::map<std::filesystem::path, std::vector<Edit>>> rename(const A
     return std::nullopt;
   }
   const Occurrence* o = occurrence_at(a, m, offset);
+  if (std::optional<std::string> clash = rename_clash(a, o->key, new_name)) {
+    error = *clash;
+    return std::nullopt;
+  }
   std::map<std::filesystem::path, std::vector<Edit>> out;
   for (const Span& s : all_occurrences(a, o->key, true)) out[a.path_of(s.file)].push_back({s, new_name});
   return out;

@@ -151,6 +151,25 @@ TEST(Rename, RejectsKeywordsBuiltinsAndBadNames) {
   EXPECT_FALSE(is_valid_identifier("_"));
 }
 
+TEST(Rename, RefusesANameThatWouldClash) {
+  Fixture f;
+  const auto& a = f.file("main.fitz",
+                         "type P {\n    x: Int\n    y: Int\n}\nlet li^mit = 3\nfn f(a^rg: Int) -> Int {\n"
+                         "    let other = arg + 1\n    return other + limit\n}\nprint(P { x: 1, y: 2 }.^x)\n");
+  f.analyse("main.fitz");
+  std::string error;
+  EXPECT_FALSE(rename(f.a(), f.module(), a.point(1), "other", error));
+  EXPECT_NE(error.find("another variable of this function"), std::string::npos) << error;
+  EXPECT_FALSE(rename(f.a(), f.module(), a.point(1), "limit", error));
+  EXPECT_NE(error.find("top-level name"), std::string::npos) << error;
+  EXPECT_FALSE(rename(f.a(), f.module(), a.point(0), "f", error));
+  EXPECT_FALSE(rename(f.a(), f.module(), a.point(2), "y", error));
+  EXPECT_NE(error.find("a field of `P`"), std::string::npos) << error;
+  // A fresh name is fine.
+  EXPECT_TRUE(rename(f.a(), f.module(), a.point(1), "count", error)) << error;
+  EXPECT_TRUE(rename(f.a(), f.module(), a.point(2), "z", error)) << error;
+}
+
 TEST(WorkspaceSymbols, FuzzyQuery) {
   Fixture f;
   f.file("main.fitz", "type UserAccount {\n    name: Str\n}\nfn load_user() -> Int => 1\nlet other = 2\n");

@@ -44,8 +44,12 @@ Server::Server(Transport& transport, ServerOptions options) : transport_(transpo
 
 Server::~Server() = default;
 
-void Server::log(const std::string& line) {
-  if (!options_.log) return;
+void Server::log(LogLevel level, const std::string& line) {
+  if (options_.log_to_client && level >= LogLevel::Info && initialized_ && !shutdown_) {
+    int type = level == LogLevel::Error ? 1 : level == LogLevel::Warn ? 2 : 3;
+    transport_.notify("window/logMessage", {{"type", type}, {"message", line}});
+  }
+  if (!options_.log || level < options_.log_level) return;
   auto now = std::chrono::system_clock::now();
   auto t = std::chrono::system_clock::to_time_t(now);
   char buf[32];
@@ -159,7 +163,7 @@ int Server::run() {
     run_due_analyses(false);
     if (background) run_background();
   }
-  log(fmt::format("exiting ({})", shutdown_ ? "after shutdown" : "without shutdown"));
+  log(LogLevel::Info, fmt::format("exiting ({})", shutdown_ ? "after shutdown" : "without shutdown"));
   return shutdown_ && exit_ ? 0 : 1;
 }
 
@@ -199,17 +203,17 @@ void Server::handle_request(const Message& m) {
   } catch (const ParamsError& e) {
     transport_.respond_error(m.id, ErrorCode::InvalidParams, e.what());
   } catch (const json::exception& e) {
-    log(fmt::format("{}: invalid params: {}", m.method, e.what()));
+    log(LogLevel::Error, fmt::format("{}: invalid params: {}", m.method, e.what()));
     transport_.respond_error(m.id, ErrorCode::InvalidParams, std::string("invalid params: ") + e.what());
   } catch (const std::exception& e) {
-    log(fmt::format("{}: internal error: {}", m.method, e.what()));
+    log(LogLevel::Error, fmt::format("{}: internal error: {}", m.method, e.what()));
     transport_.respond_error(m.id, ErrorCode::InternalError, std::string("internal error: ") + e.what());
   } catch (...) {
-    log(fmt::format("{}: internal error", m.method));
+    log(LogLevel::Error, fmt::format("{}: internal error", m.method));
     transport_.respond_error(m.id, ErrorCode::InternalError, "internal error");
   }
   double ms = ms_since(start);
-  if (ms > options_.slow_request_ms) log(fmt::format("slow request {} {}: {:.1f} ms", m.method, m.id.dump(), ms));
+  if (ms > options_.slow_request_ms) log(LogLevel::Info, fmt::format("slow request {} {}: {:.1f} ms", m.method, m.id.dump(), ms));
 }
 
 void Server::handle_notification(const Message& m) {
@@ -224,12 +228,12 @@ void Server::handle_notification(const Message& m) {
   try {
     it->second(m.params.is_null() ? json::object() : m.params);
   } catch (const std::exception& e) {
-    log(fmt::format("{}: error: {}", m.method, e.what()));
+    log(LogLevel::Error, fmt::format("{}: error: {}", m.method, e.what()));
   } catch (...) {
-    log(fmt::format("{}: error", m.method));
+    log(LogLevel::Error, fmt::format("{}: error", m.method));
   }
   double ms = ms_since(start);
-  if (ms > options_.slow_request_ms) log(fmt::format("slow notification {}: {:.1f} ms", m.method, ms));
+  if (ms > options_.slow_request_ms) log(LogLevel::Info, fmt::format("slow notification {}: {:.1f} ms", m.method, ms));
 }
 
 // ---- scheduling --------------------------------------------------------------------------------
@@ -293,12 +297,12 @@ void Server::run_background() {
     auto start = Clock::now();
     if (workspace_.advance(*u, 1)) {
       const Analysis& a = *u->analysis;
-      log(fmt::format("completed {} in {:.1f} ms (check {:.1f}; {} re-checked; {} diagnostics)", u->key,
+      log(LogLevel::Debug, fmt::format("completed {} in {:.1f} ms (check {:.1f}; {} re-checked; {} diagnostics)", u->key,
                       a.elapsed_ms, a.check_ms, a.rechecked.size(), a.diagnostics.size()));
       analyse_and_publish(*u, false);
     }
     double ms = ms_since(start);
-    if (ms > options_.slow_request_ms) log(fmt::format("slow background check of {}: {:.1f} ms", u->key, ms));
+    if (ms > options_.slow_request_ms) log(LogLevel::Info, fmt::format("slow background check of {}: {:.1f} ms", u->key, ms));
     return;
   }
 }
@@ -311,7 +315,7 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
     const Analysis& a = *unit.analysis;
     std::string through;
     if (unit.pending) through = fmt::format(" through {}", a.module(unit.pending->focus).name);
-    log(fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}{}; {} modules, {} files read; "
+    log(LogLevel::Debug, fmt::format("analysed {} in {:.1f} ms (load {:.1f}, check {:.1f}{}; {} modules, {} files read; "
                     "{} diagnostics), refresh {:.1f} ms",
                     unit.key, a.elapsed_ms, a.load_ms, a.check_ms, through, a.graph.modules.size(),
                     workspace_.disk_reads() - reads, a.diagnostics.size(), ms_since(start)));
@@ -358,7 +362,7 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
   }
   previous = std::move(now);
   // A check completed in the background was timed when it started: this is not an edit's latency.
-  log(fmt::format("published {}{} in {:.1f} ms", published_focus_[unit.key] == unit.generation ? "the rest of " : "",
+  log(LogLevel::Debug, fmt::format("published {}{} in {:.1f} ms", published_focus_[unit.key] == unit.generation ? "the rest of " : "",
                   unit.key, ms_since(start)));
   workspace_.drop_retired();
 }
@@ -373,7 +377,7 @@ void Server::publish_focus(Unit& unit, Clock::time_point start) {
   std::string uri = path_to_uri(a.module(unit.pending->focus).path);
   publish(uri, a, ptrs, unit.key);
   if (!diags.empty()) published_by_unit_[unit.key].insert(uri);
-  log(fmt::format("published {} in {:.1f} ms (its focus {}; the rest follows)", unit.key, ms_since(start),
+  log(LogLevel::Debug, fmt::format("published {} in {:.1f} ms (its focus {}; the rest follows)", unit.key, ms_since(start),
                   a.module(unit.pending->focus).name));
   workspace_.drop_retired();
 }
@@ -393,7 +397,7 @@ void Server::publish(const std::string& uri, const Analysis& a, const std::vecto
   for (const frontend::Diagnostic* d : diags) list.push_back(diagnostic_to_json(a, *d));
   json params{{"uri", uri}, {"diagnostics", std::move(list)}};
   if (doc) params["version"] = doc->version();
-  log(fmt::format("publish {} ({} diagnostics) from {}", uri, diags.size(), unit_key));
+  log(LogLevel::Debug, fmt::format("publish {} ({} diagnostics) from {}", uri, diags.size(), unit_key));
   transport_.notify("textDocument/publishDiagnostics", std::move(params));
 }
 
@@ -482,7 +486,7 @@ json Server::initialize(const json& params) {
       {"semanticTokensProvider", {{"legend", legend}, {"full", {{"delta", true}}}, {"range", false}}},
   };
   (void)params;
-  log("initialized");
+  log(LogLevel::Debug, "initialized");
   return {{"capabilities", caps}, {"serverInfo", {{"name", "fitz"}, {"version", "0.1.0"}}}};
 }
 
@@ -783,8 +787,10 @@ int run_language_server(const std::vector<std::string>& args, std::istream& in, 
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
       out << "usage: fitz lsp [--log-file PATH]\n\nServes the Language Server Protocol on stdin/stdout.\n\n"
-             "options:\n  --log-file PATH   write the log (and requests slower than 50 ms) to PATH instead of stderr\n"
-             "  --stdio           accepted for compatibility (stdio is the only transport)\n";
+             "options:\n  --log-file PATH   write the whole log (and requests slower than 50 ms) to PATH instead of stderr\n"
+             "  --stdio           accepted for compatibility (stdio is the only transport)\n\n"
+             "stderr gets warnings and errors only (FITZ_LSP_LOG=debug|info|warn|error for more or less);\n"
+             "information lines also go to the editor as window/logMessage.\n";
       return 0;
     }
     std::string path;
@@ -802,7 +808,16 @@ int run_language_server(const std::vector<std::string>& args, std::istream& in, 
         return 2;
       }
       options.log = log_file.get();
+      options.log_level = LogLevel::Debug;  // a file was asked for: everything goes there
     }
+  }
+  if (const char* v = std::getenv("FITZ_LSP_LOG"); v && *v) {
+    std::string_view level(v);
+    if (level == "debug") options.log_level = LogLevel::Debug;
+    else if (level == "info") options.log_level = LogLevel::Info;
+    else if (level == "warn") options.log_level = LogLevel::Warn;
+    else if (level == "error") options.log_level = LogLevel::Error;
+    else err << "warning: FITZ_LSP_LOG=" << level << " is not debug, info, warn or error; using warn\n";
   }
   Transport transport(in, out);
   Server server(transport, options);

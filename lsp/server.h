@@ -22,8 +22,15 @@
 
 namespace fitz::lsp {
 
+enum class LogLevel : uint8_t { Debug, Info, Warn, Error };
+
 struct ServerOptions {
   std::ostream* log = nullptr;     // where log lines go (nullptr: nowhere)
+  // The least level written to `log`. Editors show a language server's stderr as errors, so by
+  // default only warnings and errors go there; `FITZ_LSP_LOG=debug|info|warn|error` or a log
+  // file lowers it. Info and above also reach the client as `window/logMessage`.
+  LogLevel log_level = LogLevel::Warn;
+  bool log_to_client = true;
   double slow_request_ms = 50;     // requests slower than this are logged
   // Quick analyses need no debounce: edits queued meanwhile are handled first anyway, and an
   // analysis with a newer edit of its unit queued is dropped.
@@ -55,7 +62,7 @@ class Server {
   void register_methods();
   void handle_request(const Message& m);
   void handle_notification(const Message& m);
-  void log(const std::string& line);
+  void log(LogLevel level, const std::string& line);
 
   // Scheduling.
   void schedule();

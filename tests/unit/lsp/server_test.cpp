@@ -65,12 +65,14 @@ struct Harness {
   int next_id = 1;
   size_t seen = 0;  // messages already returned by fresh()
 
-  explicit Harness(ServerOptions options = {}) : server(transport, with_log(options)) {
+  explicit Harness(ServerOptions options = {}, bool debug_log = true)
+      : server(transport, with_log(options, debug_log)) {
     request("initialize", json::object());
     notify("initialized", json::object());
   }
-  ServerOptions with_log(ServerOptions o) {
+  ServerOptions with_log(ServerOptions o, bool debug_log) {
     o.log = &log;
+    if (debug_log) o.log_level = LogLevel::Debug;
     return o;
   }
   void notify(const std::string& method, json params) {
@@ -279,6 +281,27 @@ TEST(Server, SlowRequestsAreTraced) {
   quiet.open(p.uri("src/main.fitz"), kMain);
   quiet.request("textDocument/hover", {{"textDocument", {{"uri", p.uri("src/main.fitz")}}}, {"position", {{"line", 2}, {"character", 9}}}});
   EXPECT_EQ(quiet.log.str().find("slow request textDocument/hover"), std::string::npos) << quiet.log.str();
+}
+
+// Editors show stderr as errors: by default it gets warnings and errors only, and information
+// (a slow request) goes to the client as window/logMessage instead.
+TEST(Server, DefaultLogKeepsStderrForWarnings) {
+  Project p;
+  p.write("src/main.fitz", kMain);
+  p.write("src/util.fitz", kUtil);
+  ServerOptions o;
+  o.slow_request_ms = 0;
+  Harness h(o, /*debug_log=*/false);
+  h.open(p.uri("src/main.fitz"), kMain);
+  h.fresh();
+  h.request("textDocument/hover", {{"textDocument", {{"uri", p.uri("src/main.fitz")}}}, {"position", {{"line", 2}, {"character", 9}}}});
+  EXPECT_EQ(h.log.str(), "");
+  bool told = false;
+  for (const json& m : h.fresh())
+    if (m.value("method", "") == "window/logMessage" && m["params"]["type"] == 3 &&
+        m["params"]["message"].get<std::string>().starts_with("slow request textDocument/hover"))
+      told = true;
+  EXPECT_TRUE(told);
 }
 
 TEST(Server, QuickFixCodeAction) {

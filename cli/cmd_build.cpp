@@ -76,8 +76,7 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   auto t1 = Clock::now();
   checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
   auto t2 = Clock::now();
-  frontend::TextRenderOptions text_options;
-  text_options.color = io.color;
+  frontend::TextRenderOptions text_options = text_options_of(io);
   if (diags.error_count() > 0) {
     for (const auto& d : diags.sorted())
       if (d.severity == frontend::Severity::Error) io.err << frontend::render(d, sources, frontend::DiagnosticFormat::Text, text_options);

@@ -107,8 +107,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
 
   std::vector<frontend::Diagnostic> all = diags.sorted();
   frontend::DiagnosticFormat format = *frontend::parse_diagnostic_format(opt.format);
-  frontend::TextRenderOptions text_options;
-  text_options.color = io.color;
+  frontend::TextRenderOptions text_options = text_options_of(io);
   // Machine formats go to stdout for tools to read; text is for people, on stderr.
   std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
   for (const auto& d : all) sink << frontend::render(d, sources, format, text_options);

@@ -278,8 +278,7 @@ int cmd_db(const std::vector<std::string>& args, Io io) {
   check_options.warnings = false;
   checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags, check_options);
   if (diags.error_count() > 0) {
-    frontend::TextRenderOptions text_options;
-    text_options.color = io.color;
+    frontend::TextRenderOptions text_options = text_options_of(io);
     for (const auto& d : diags.sorted()) io.err << frontend::render(d, sources, frontend::DiagnosticFormat::Text, text_options);
     io.err << frontend::render_summary(diags.error_count(), diags.warning_count(), io.color);
     return kUserError;

@@ -101,8 +101,7 @@ int cmd_fmt(const std::vector<std::string>& args, Io io) {
   }
 
   frontend::SourceManager sources;
-  frontend::TextRenderOptions text_options;
-  text_options.color = io.color;
+  frontend::TextRenderOptions text_options = text_options_of(io);
   fs::path cwd = fs::current_path();
 
   // `-`: standard input to standard output.

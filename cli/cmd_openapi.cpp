@@ -76,8 +76,7 @@ int cmd_openapi(const std::vector<std::string>& args, Io io) {
   check_options.warnings = false;  // `fitz check` is the place for warnings
   checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags, check_options);
   if (diags.error_count() > 0) {
-    frontend::TextRenderOptions text_options;
-    text_options.color = io.color;
+    frontend::TextRenderOptions text_options = text_options_of(io);
     bool unreadable = false;
     for (const auto& d : diags.sorted()) {
       io.err << frontend::render(d, sources, frontend::DiagnosticFormat::Text, text_options);

@@ -6,13 +6,24 @@
 #include <string>
 #include <vector>
 
+#include "frontend/render.h"
+
 namespace fitz::cli {
 
 struct Io {
   std::ostream& out;
   std::ostream& err;
-  bool color = false;  // diagnostics in colour (stderr is a terminal)
+  bool color = false;          // diagnostics in colour (stderr is a terminal)
+  bool utf16_columns = false;  // FITZ_DIAGNOSTIC_COLUMNS=utf16: columns as VS Code counts them
 };
+
+// How every command renders diagnostics as text for `io`.
+inline frontend::TextRenderOptions text_options_of(const Io& io) {
+  frontend::TextRenderOptions o;
+  o.color = io.color;
+  o.utf16_columns = io.utf16_columns;
+  return o;
+}
 
 // Exit codes shared by every command.
 enum ExitCode : int { kOk = 0, kUserError = 1, kUsageError = 2, kInternal = 3 };

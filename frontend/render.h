@@ -21,6 +21,9 @@ namespace fitz::frontend {
 struct TextRenderOptions {
   bool color = false;        // ANSI colours; the caller decides (e.g. from isatty)
   uint32_t tab_width = 4;    // tabs in snippets expand to the next multiple of this
+  // `path:line:col` columns in UTF-16 code units, as VS Code's problem matchers count them
+  // (FITZ_DIAGNOSTIC_COLUMNS=utf16, set by the extension's tasks); else Unicode scalars.
+  bool utf16_columns = false;
 };
 
 // First line is exactly `path:line:col: error[E0020]: message` (no location: `error[E0110]: …`),

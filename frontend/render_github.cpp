@@ -44,11 +44,13 @@ std::string render_github(Diagnostic const& d, SourceManager const& sources) {
   std::string properties;
   if (SourceFile const* file = sources.find(d.span.file)) {
     LineCol const start = file->line_col(d.span.begin);
-    // GitHub's end column is inclusive: use the last character of a non-empty span.
-    LineCol const last = d.span.end > d.span.begin ? file->line_col(d.span.end - 1) : start;
+    // GitHub's end column is inclusive: use the last character of a non-empty span. Columns
+    // are UTF-16 code units, as GitHub's annotations (and VS Code) count them.
+    uint32_t const last_byte = d.span.end > d.span.begin ? d.span.end - 1 : d.span.begin;
+    LineCol const last = file->line_col(last_byte);
     properties = fmt::format("file={},line={},col={},endLine={},endColumn={},",
-                             github_escape_property(file->path()), start.line, start.col,
-                             last.line, last.col);
+                             github_escape_property(file->path()), start.line, file->utf16_col(d.span.begin) + 1,
+                             last.line, file->utf16_col(last_byte) + 1);
   }
   properties += "title=" + github_escape_property(diag_code(d.kind));
 

@@ -132,11 +132,12 @@ void append_snippet(std::string& out, SourceFile const& file, uint32_t line,
   }
 }
 
-std::string location_prefix(SourceManager const& sources, Span span) {
+std::string location_prefix(SourceManager const& sources, Span span, bool utf16_columns) {
   SourceFile const* file = sources.find(span.file);
   if (file == nullptr) return {};
   LineCol const lc = file->line_col(span.begin);
-  return fmt::format("{}:{}:{}: ", file->path(), lc.line, lc.col);
+  uint32_t const col = utf16_columns ? file->utf16_col(span.begin) + 1 : lc.col;
+  return fmt::format("{}:{}:{}: ", file->path(), lc.line, col);
 }
 
 void append_indented(std::string& out, std::string_view text, std::size_t indent) {
@@ -192,7 +193,7 @@ std::string render_text(Diagnostic const& d, SourceManager const& sources,
   std::string out;
   std::string const label =
       fmt::format("{}[{}]", severity_name(d.severity), diag_code(d.kind));
-  out += style.paint(location_prefix(sources, d.span), Style::kBold);
+  out += style.paint(location_prefix(sources, d.span, options.utf16_columns), Style::kBold);
   out += style.paint(label, Style::severity_sgr(d.severity));
   out += style.paint(": " + d.message, Style::kBold);
   out += '\n';
@@ -216,7 +217,7 @@ std::string render_text(Diagnostic const& d, SourceManager const& sources,
   }
 
   for (Label const* l : elsewhere) {
-    out += style.paint(location_prefix(sources, l->span), Style::kBold);
+    out += style.paint(location_prefix(sources, l->span, options.utf16_columns), Style::kBold);
     out += style.paint("note", Style::severity_sgr(Severity::Note));
     out += ": " + l->message + '\n';
     if (SourceFile const* lf = sources.find(l->span.file)) {

@@ -51,7 +51,12 @@ export function makeTask(
     scope,
     invocation.label,
     'fitz',
-    new vscode.ProcessExecution(binary, invocation.args, { cwd: invocation.cwd }),
+    // The `$fitz` problem matcher counts columns in UTF-16 units, as VS Code does everywhere;
+    // fitz's text output counts Unicode scalars unless told otherwise.
+    new vscode.ProcessExecution(binary, invocation.args, {
+      cwd: invocation.cwd,
+      env: { FITZ_DIAGNOSTIC_COLUMNS: 'utf16' },
+    }),
     ['$fitz'],
   );
   if (command === 'build' || command === 'check') task.group = vscode.TaskGroup.Build;

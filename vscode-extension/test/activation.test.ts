@@ -252,6 +252,7 @@ describe('CLI commands run as tasks', () => {
       assert.equal(task.execution.process, fakeFitz);
       assert.deepEqual(task.execution.args, args);
       assert.equal(task.execution.options.cwd, project);
+      assert.equal(task.execution.options.env.FITZ_DIAGNOSTIC_COLUMNS, 'utf16');
       assert.deepEqual(task.problemMatchers, ['$fitz']);
       assert.equal(task.definition.type, 'fitz');
       assert.ok(state.savedAll > 0, 'dirty files are saved first');

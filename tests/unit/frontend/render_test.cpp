@@ -62,6 +62,18 @@ TEST(RenderText, CaretLinesUpAfterMultiByteCharacters) {
             "   | " + std::string(16, ' ') + "^\n");
 }
 
+TEST(RenderText, Utf16ColumnsForVsCode) {
+  Fixture f("let é = \"€😀\" + x\n");
+  auto d = f.diag(DiagKind::UnexpectedToken, f.find("x"), "unexpected `x`");
+  TextRenderOptions o;
+  o.utf16_columns = true;
+  // 😀 is one scalar but two UTF-16 units: the column moves one to the right, the caret does not.
+  EXPECT_EQ(render_text(d, f.sources, o),
+            "main.fitz:1:17: error[E0022]: unexpected `x`\n"
+            " 1 | let é = \"€😀\" + x\n"
+            "   | " + std::string(16, ' ') + "^\n");
+}
+
 TEST(RenderText, WideCharactersTakeTwoColumns) {
   Fixture f("let s = \"日本\" + y\n");
   auto d = f.diag(DiagKind::InvalidEscape, f.find("日本"), "wide");
@@ -266,6 +278,15 @@ TEST(RenderGithub, CommandWithInclusiveEndColumn) {
   auto empty = f.diag(DiagKind::ExpectedExpression, Span{f.file, 3, 3}, "m");
   EXPECT_EQ(render_github(empty, f.sources),
             "::error file=src/main.fitz,line=1,col=4,endLine=1,endColumn=4,title=E0023::m\n");
+}
+
+TEST(RenderGithub, ColumnsAreUtf16Units) {
+  // `r` is the 15th scalar but the 16th UTF-16 unit (😀 takes two).
+  Fixture f("let s = \"😀\" + retrun\n", "main.fitz");
+  auto d = f.diag(DiagKind::UnexpectedToken, f.find("retrun"), "unexpected `retrun`");
+  EXPECT_EQ(render_github(d, f.sources),
+            "::error file=main.fitz,line=1,col=16,endLine=1,endColumn=21,title=E0022::"
+            "unexpected `retrun`\n");
 }
 
 TEST(RenderGithub, EscapesPropertiesAndData) {

@@ -25,6 +25,7 @@ commands:
   new NAME       create a project
   openapi PATH   print the OpenAPI document of a service
   db SUBCOMMAND  schema tools: diff, migrate, status
+  deploy image   build an OCI image of a service (no Docker daemon needed)
 
 options:
   -h, --help     show help (also after a command: fitz check --help)
@@ -64,6 +65,7 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "bench") return cmd_bench(rest, io);
   if (cmd == "lsp") return lsp::run_language_server(rest, std::cin, io.out, io.err);
   if (cmd == "db") return cmd_db(rest, io);
+  if (cmd == "deploy") return cmd_deploy(rest, io);
   io.err << "error: unknown command `" << cmd << "`\n\n" << kUsageText;
   return kUsageError;
 }

@@ -20,6 +20,9 @@ PKGS=(
   neovim
   # Validates `fitz openapi` output against the OpenAPI 3.1 schema (tests/e2e/openapi.sh).
   python3-jsonschema
+  # `fitz deploy image` writes OCI images with umoci (no Docker daemon); tests/e2e/deploy_image.sh
+  # inspects them with skopeo, which also pushes them to registries.
+  umoci skopeo
 )
 
 missing=()

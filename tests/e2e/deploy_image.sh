@@ -146,6 +146,37 @@ blobs_after=$(ls "$todo_img/blobs/sha256" | wc -l)
 [[ $rc == 0 && $again_layers == 1 && $blobs_after == "$blobs_before" ]]
 check "rebuilding a tag replaces it (rc $rc, $again_layers layer(s), blobs $blobs_before -> $blobs_after): $out" $?
 
+# ---- rootless: the same image built by an ordinary user -----------------------------------
+# umoci then runs with --rootless and records the caller's files as root's. The build needs
+# the fitz binary and runtime to be readable by that user; a tree under a private home is not.
+rootless="not checked: $fitz is not runnable by uid 65534"
+as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$work/nobody" FITZ_CACHE_DIR="$work/nobody/cache")
+chmod 755 "$work"
+mkdir -p "$work/nobody"
+chown -R 65534:65534 "$work/nobody" "$work/todo-api"
+if "${as_nobody[@]}" "$fitz" --version >/dev/null 2>&1; then
+  out=$("${as_nobody[@]}" "$fitz" deploy image "$work/todo-api" --tag rootless --out "$work/nobody/img" 2>&1); rc=$?
+  check "fitz deploy image as uid 65534 (rc $rc): $out" $rc
+  python3 - "$work/nobody/img" rootless <<'EOF' 2>"$work/rootless.err"
+import json, os, sys, tarfile
+layout, tag = sys.argv[1], sys.argv[2]
+blob = lambda d: os.path.join(layout, "blobs", *d.split(":"))
+index = json.load(open(os.path.join(layout, "index.json")))
+ref = [m for m in index["manifests"] if m["annotations"]["org.opencontainers.image.ref.name"] == tag][0]
+manifest = json.load(open(blob(ref["digest"])))
+config = json.load(open(blob(manifest["config"]["digest"])))["config"]
+assert config["User"] == "65532:65532" and config["Entrypoint"] == ["/app/todo-api"], config
+names = set()
+with tarfile.open(blob(manifest["layers"][0]["digest"])) as t:
+    for m in t.getmembers():
+        assert (m.uid, m.gid) == (0, 0), f"{m.name} owned by {m.uid}:{m.gid}"
+        names.add(m.name.lstrip("./"))
+assert "app/todo-api" in names and "etc/passwd" in names, sorted(names)[:20]
+EOF
+  check "the rootless image: files owned by root, same config: $(cat "$work/rootless.err")" $?
+  rootless="checked"
+fi
+
 # ---- users-api: the size that matters, and its TLS/Postgres libraries load ---------------
 users_img=$work/users-img
 out=$("$fitz" deploy image "$root/examples/users-api" --tag e2e --out "$users_img" 2>&1); rc=$?
@@ -171,5 +202,5 @@ req GET /users; [[ $body == '{"error":"database unavailable"}' ]]; check "users-
 stop "users-api from its image"
 
 echo "e2e deploy-image: $pass passed, $fail failed; users-api image $users_bytes bytes compressed" \
-  "(limit $size_limit), todo-api $todo_bytes; $((SECONDS - started)) s"
+  "(limit $size_limit), todo-api $todo_bytes; rootless build $rootless; $((SECONDS - started)) s"
 [[ $fail == 0 ]]

@@ -53,7 +53,6 @@ options:
 then, for example:
   skopeo copy oci:DIR:T docker://registry.example/NAME:T     push it to a registry
   skopeo copy oci:DIR:T docker-daemon:NAME:T                 load it into Docker
-  podman run --rm -p 8080:PORT oci:DIR:T                     run it with podman
 
 needs: umoci (apt-get install umoci) and ldd; skopeo only to inspect or push
 )";

@@ -175,6 +175,7 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
     if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command)) check_command(fn, d);
   // `@trace` / `@metric` scopes: their names, for codegen.
   FnInfo& info = tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())];
+  info.is_test = has_decorator(fn.decorators, DecoratorKind::Test);
   for (const Decorator& d : fn.decorators) {
     bool trace = is_decorator(d, DecoratorKind::Trace);
     if (!trace && !is_decorator(d, DecoratorKind::Metric)) continue;

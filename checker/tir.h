@@ -134,6 +134,7 @@ struct FnInfo {
   bool is_static = false;
   bool return_inferred = false;
   bool is_handler = false; // decorated with an HTTP route (may `return STATUS BODY`)
+  bool is_test = false;    // a top-level `@test` function (run by `fitz test`)
   // `@trace` / `@metric`: the span or metric name (`name=`, else the function's); empty: none.
   std::string trace_name;
   std::string metric_name;

@@ -15,122 +15,14 @@ namespace fitz::codegen {
 
 namespace {
 
-// The runtime pieces every service shares, written once into the translation unit.
+// The handler glue (runtime/include/fitz/http/handler_glue.h) bound to this program's
+// `Request` and `Response` structs: the only part of it that depends on generated types.
 constexpr const char* kPrelude = R"cpp(
 namespace fzh {
-using fitz::http::Request;
-using fitz::http::Response;
-template <class T> inline constexpr bool is_result = false;
-template <class T, class E> inline constexpr bool is_result<fitz::Result<T, E>> = true;
-template <class T> inline constexpr bool is_nullable = false;
-template <class T> inline constexpr bool is_nullable<fitz::Nullable<T>> = true;
-
-inline fitz::Ref<fzb::T_Request> request(const Request& r) {
-  auto o = fitz::make<fzb::T_Request>();
-  o->fld_method = r.method_str();
-  o->fld_path = r.path;
-  o->fld_headers = r.header_map();
-  return o;
-}
-inline fitz::Ref<fzb::T_Response> to_fitz(const Response& r) {
-  auto o = fitz::make<fzb::T_Response>();
-  o->fld_status = r.status;
-  o->fld_content_type = r.content_type;
-  for (const auto& h : r.headers) o->fld_headers.set(h.first, h.second);
-  o->fld_body = r.body;
-  return o;
-}
-inline Response from_fitz(const fitz::Ref<fzb::T_Response>& o) {
-  Response r;
-  if (!o) return Response::json(200, fitz::Str::lit("null"));
-  r.status = o->fld_status >= 100 && o->fld_status <= 999 ? int(o->fld_status) : 500;
-  r.content_type = o->fld_content_type;
-  for (const auto& e : o->fld_headers.entries_vec()) r.set_header(e.key, e.value);
-  if (o->fld_body_bytes.has_value()) {
-    const fitz::Bytes& b = o->fld_body_bytes.value();
-    r.body = fitz::Str(reinterpret_cast<const char*>(b.data()), b.size());
-  } else if (o->fld_body.has_value()) {
-    r.body = o->fld_body.value();
-  } else {
-    r.body = fitz::Str();
-  }
-  return r;
-}
-
-// An Err: a string is {"error": msg}; a value with a `status` field answers with that status
-// and the whole value; anything else is {"error": value}. All 500 unless a status says otherwise.
-template <class E> Response err_response(const E& e) {
-  if constexpr (std::is_same_v<E, fitz::Str>) {
-    // The db runtime reports a lost or unreachable server as "database unavailable: ...";
-    // the spec answers that with 503 and no server details.
-    if (e.starts_with(fitz::Str::lit("database unavailable")))
-      return Response::error(503, fitz::http::Text("database unavailable"));
-    return Response::error(500, fitz::http::Text(e));
-  } else {
-    if constexpr (requires { e->fld_status; }) {
-      if (e) {
-        int64_t s = int64_t(e->fld_status);
-        return Response::json_value(s >= 100 && s <= 999 ? int(s) : 500, e);
-      }
-    }
-    fitz::Buf b;
-    fitz::http::JsonWriter w(b);
-    w.begin_object();
-    w.key("error");
-    w.value(e);
-    w.end_object();
-    return Response::json(500, b.take());
-  }
-}
-
-// What a handler or middleware body produced: a response, or nothing (`none`: a before
-// middleware lets the request through; a handler that returns nothing answers `null`).
-struct Out {
-  Response r;
-  bool none = false;
-  Out() : none(true) {}
-  Out(Response x) : r(static_cast<Response&&>(x)) {}
-  template <class E> Out(fitz::detail::ErrVal<E> e) : r(err_response(e.e)) {}
-  static Out pass() { return Out(); }
-};
-
-// JSON of a value whose static type has no encoder of its own (a map with non-Str keys such
-// as `{}`) goes through Any.
-template <class T> Response json(int status, const T& v) {
-  if constexpr (requires(fitz::http::JsonWriter& w, const T& x) { fitz::http::JsonEncode<T>::write(w, x); })
-    return Response::json_value(status, v);
-  else
-    return Response::json_value(status, fitz::to_any(v));
-}
-
-template <class T> Out out(const T& v) {
-  if constexpr (std::is_same_v<T, fitz::Ref<fzb::T_Response>>) {
-    return Out(from_fitz(v));
-  } else if constexpr (std::is_same_v<T, fitz::Null>) {
-    return Out::pass();
-  } else if constexpr (is_nullable<T>) {
-    if (!v.has_value()) return Out::pass();
-    return out(v.value());
-  } else if constexpr (is_result<T>) {
-    if (v.is_ok()) return out(v.value());
-    return Out(err_response(v.error()));
-  } else {
-    return Out(json(200, v));
-  }
-}
-inline Response finish(Out o) {
-  if (o.none) return Response::json(200, fitz::Str::lit("null"));
-  return static_cast<Response&&>(o.r);
-}
-
-template <class T> fitz::Any opt_any(const fitz::Nullable<T>& v) {
-  return v.has_value() ? fitz::to_any(v.value()) : fitz::Any();
-}
-template <class T> bool healthy(const T& v) {
-  if constexpr (std::is_same_v<T, bool>) return v;
-  else if constexpr (is_result<T>) return v.is_ok();
-  else return true;
-}
+using namespace fitz::http::glue;
+inline fitz::Ref<fzb::T_Request> request(const fitz::http::Request& r) { return request_as<fzb::T_Request>(r); }
+inline fitz::Ref<fzb::T_Response> to_fitz(const fitz::http::Response& r) { return response_as<fzb::T_Response>(r); }
+template <class T> Out out(const T& v) { return fitz::http::glue::out<fzb::T_Response>(v); }
 }  // namespace fzh
 )cpp";
 

@@ -407,10 +407,24 @@ void Checker::check_middleware_arg(ExprId arg, const FnInfo& handler) {
       ok = (is_builtin_struct(second, "Response") || types_->is_dynamic(second)) && response_like(result);
     }
   }
-  if (!ok)
+  if (!ok) {
     error(DiagKind::MiddlewareSignature, e.span,
           fmt::format("`{}` of type `{}` is not a middleware", text(e.span), show(t)))
         .with_hint(kinds);
+    return;
+  }
+  // The route runs the function itself (codegen adapts it once): a lambda or a variable holding
+  // a function has nothing to adapt.
+  bool named = false;
+  if (std::holds_alternative<NameRef>(e.data) && tir_->ref_of(arg).kind == RefKind::Symbol) {
+    SymbolId sid(tir_->ref_of(arg).id);
+    for (int hops = 0; hops < 64 && sym(sid).kind == SymbolKind::Import && sym(sid).target.valid(); ++hops)
+      sid = sym(sid).target;
+    named = sym(sid).kind == SymbolKind::Function && sym(sid).fn.valid();
+  }
+  if (!named)
+    error(DiagKind::MiddlewareSignature, e.span, "`@middleware` names a top-level function")
+        .with_hint("declare the middleware with `fn` and write its name: `@middleware(check_key)`");
 }
 
 void Checker::check_cors_arg(const CallExpr& call, Span at) {

@@ -174,7 +174,7 @@ std::vector<MiddlewareUse> middleware_of(const TypedProgram& prog, ModuleId m, c
 
 namespace {
 
-void add_statuses(const TypedProgram& prog, const Ast& ast, ModuleId m, const Returns& r, Route& route) {
+void add_statuses(const TypedProgram& prog, ModuleId m, const Returns& r, Route& route) {
   const ModuleTir& tir = prog.modules[m.index];
   for (const auto& [status, body] : r.statuses) {
     StatusReturn s;
@@ -184,7 +184,6 @@ void add_statuses(const TypedProgram& prog, const Ast& ast, ModuleId m, const Re
     s.body = body.valid() && body.index < tir.expr_types.size() ? tir.type_of(body) : TypeId();
     route.statuses.push_back(s);
   }
-  (void)ast;
 }
 
 }  // namespace
@@ -246,7 +245,7 @@ void build_http_model(ServiceBuild& b) {
       }
       r.middleware = middleware_of(prog, m, ast, decl);
       Returns returns = collect_returns(ast, decl);
-      add_statuses(prog, ast, m, returns, r);
+      add_statuses(prog, m, returns, r);
       r.plain_return = returns.plain;
       r.return_values = returns.values;
       // Middleware may stop the request with statuses of its own.
@@ -254,7 +253,7 @@ void build_http_model(ServiceBuild& b) {
         if (mw.kind == MiddlewareUse::Kind::Cors) continue;
         add_middleware_fn(mw);
         const Ast& mast = b.graph.get(mw.fn.module).ast;
-        add_statuses(prog, mast, mw.fn.module, collect_returns(mast, mast.get(mw.fn.fn)), r);
+        add_statuses(prog, mw.fn.module, collect_returns(mast, mast.get(mw.fn.fn)), r);
       }
       if (file) {
         uint32_t begin = decl.span.begin;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "checker/check_internal.h"
+#include "checker/doc_comments.h"
 #include "checker/decorators.h"
 
 namespace fitz::checker::detail {
@@ -196,6 +197,17 @@ void Checker::resolve_struct(TypeDeclId id) {
     fi.is_private = f.name.text.starts_with("_");
     fi.span = f.name.span;
     fi.default_value = f.default_value;
+    uint32_t begin = f.span.begin;
+    for (const Decorator& d : f.decorators) {
+      begin = std::min(begin, d.span.begin);
+      fi.hidden |= is_decorator(d, DecoratorKind::Hidden);
+      fi.relation |= is_decorator(d, DecoratorKind::HasMany) || is_decorator(d, DecoratorKind::HasOne);
+      if (is_decorator(d, DecoratorKind::Example) && !d.args.empty()) fi.example = d.args[0].value;
+    }
+    if (file_) {
+      fi.doc = comment_before(*file_, begin);
+      if (fi.doc.empty()) fi.doc = comment_after(*file_, f.span.end);
+    }
     fields.push_back(std::move(fi));
   }
   std::vector<MethodInfo> methods;
@@ -219,6 +231,11 @@ void Checker::resolve_struct(TypeDeclId id) {
     methods.push_back(std::move(mi));
   }
   StructInfo& si = types_->struct_info(sid);
+  if (file_) {
+    uint32_t begin = td.span.begin;
+    for (const Decorator& d : td.decorators) begin = std::min(begin, d.span.begin);
+    si.doc = comment_before(*file_, begin);
+  }
   si.fields = std::move(fields);
   si.methods = std::move(methods);
   for (uint32_t i = 0; i < si.fields.size(); ++i) si.field_index.emplace(si.fields[i].name, i);

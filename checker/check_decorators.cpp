@@ -6,6 +6,7 @@
 
 #include "checker/check_internal.h"
 #include "checker/decorators.h"
+#include "checker/route_template.h"
 
 namespace fitz::checker::detail {
 
@@ -108,26 +109,21 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
       return false;
     }
     if (spec->first == DecoratorFirst::Path) {
-      std::string path;
-      for (const StrPart& p : s->parts)
-        path += p.is_hole() ? "{" + std::string(text(span_of(p.hole))) + "}" : p.text;
-      if (path.empty() || path[0] != '/') {
+      RouteTemplate tmpl = parse_route_template(template_pieces(*s, *ast_, *file_));
+      if (tmpl.text.empty() || tmpl.text[0] != '/') {
         error(DiagKind::RoutePath, first.span, fmt::format("the path of `@{}` must start with `/`", d.name.text))
             .with_fix(Span{first.span.file, first.span.begin + 1, first.span.begin + 1}, "/");
       } else if (fn) {
         // Every `{name}` placeholder (path or query) must name a parameter of the handler.
-        size_t pos = 0;
-        while ((pos = path.find('{', pos)) != std::string::npos) {
-          size_t end = path.find('}', pos);
-          if (end == std::string::npos) break;
-          std::string_view param = std::string_view(path).substr(pos + 1, end - pos - 1);
+        std::vector<std::string> placeholders = tmpl.path_params;
+        for (const RouteTemplate::Query& q : tmpl.query) placeholders.push_back(q.param);
+        for (const std::string& param : placeholders) {
           bool found = std::any_of(fn->params.begin(), fn->params.end(),
                                    [&](const Param& p) { return p.name.text == param; });
           if (!found)
             error(DiagKind::RoutePath, first.span,
                   fmt::format("route parameter `{{{}}}` names no parameter of `{}`", param,
                               fn->name ? fn->name->text : std::string_view("the handler")));
-          pos = end + 1;
         }
       }
     }
@@ -177,6 +173,23 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
             .with_hint("decorate the function with `@command`, or remove the parameter decorator");
   for (const Decorator& d : fn.decorators)
     if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command)) check_command(fn, d);
+  // `@trace` / `@metric` scopes: their names, for codegen.
+  FnInfo& info = tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())];
+  info.is_test = has_decorator(fn.decorators, DecoratorKind::Test);
+  for (const Decorator& d : fn.decorators) {
+    bool trace = is_decorator(d, DecoratorKind::Trace);
+    if (!trace && !is_decorator(d, DecoratorKind::Metric)) continue;
+    std::string name = fn.name ? std::string(fn.name->text) : std::string("fn");
+    for (const DecoratorArg& a : d.args) {
+      auto* s = a.name && a.name->text == "name" ? std::get_if<StrLit>(&expr(a.value).data) : nullptr;
+      if (!s) continue;
+      name.clear();
+      for (const StrPart& p : s->parts) name += p.text;
+    }
+    (trace ? info.trace_name : info.metric_name) = std::move(name);
+  }
+  if (const Decorator* provider = find_decorator(fn.decorators, DecoratorKind::AuthProvider))
+    check_auth_provider(fn, *provider);
   if (route) {
     tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())].is_handler = true;
     check_handler_binding(fn, *route);

@@ -5,6 +5,7 @@
 
 #include "checker/check_internal.h"
 #include "checker/decorators.h"
+#include "checker/route_template.h"
 #include "frontend/decorator_args.h"
 
 namespace fitz::checker::detail {
@@ -141,47 +142,33 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
   auto* lit = std::get_if<StrLit>(&expr(route.args[0].value).data);
   if (!lit) return;
   Span path_span = span_of(route.args[0].value);
-  FnInfo& info = tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())];
+  FnId fn_id(static_cast<uint32_t>(&fn - ast_->fns.data()));
+  FnInfo& info = tir_->fns[fn_id.index];
   std::string_view fname = fn.name ? fn.name->text : std::string_view("the handler");
 
   // The template as written: literal text and `{name}` placeholders (parsed as string holes).
-  std::vector<std::string> path_names, query_names;
-  bool in_query = false;
-  std::string query_key;
-  for (const StrPart& p : lit->parts) {
-    if (p.is_hole()) {
-      std::string name(text(span_of(p.hole)));
-      auto& names = in_query ? query_names : path_names;
-      if (std::find(path_names.begin(), path_names.end(), name) != path_names.end() ||
-          std::find(query_names.begin(), query_names.end(), name) != query_names.end())
-        error(DiagKind::RoutePath, path_span, fmt::format("`{{{}}}` appears twice in the route", name));
-      if (in_query && query_key != name)
-        error(DiagKind::RoutePath, path_span,
-              fmt::format("the query key `{}` must equal its placeholder `{{{}}}`", query_key, name))
-            .with_hint(fmt::format("write `{0}={{{0}}}`", name));
-      names.push_back(std::move(name));
-      continue;
-    }
-    for (char c : p.text) {
-      if (c == '?' && !in_query) {
-        in_query = true;
-        query_key.clear();
-      } else if (in_query && c == '&') {
-        query_key.clear();
-      } else if (in_query && c != '=') {
-        query_key += c;
-      }
-    }
+  std::vector<TemplateProblem> problems;
+  RouteTemplate tmpl = parse_route_template(template_pieces(*lit, *ast_, *file_), &problems);
+  for (const TemplateProblem& p : problems) {
+    if (p.kind == TemplateProblem::Kind::Repeated)
+      error(DiagKind::RoutePath, path_span, fmt::format("`{{{}}}` appears twice in the route", p.name));
+    else
+      error(DiagKind::RoutePath, path_span,
+            fmt::format("the query key `{}` must equal its placeholder `{{{}}}`", p.key, p.name))
+          .with_hint(fmt::format("write `{0}={{{0}}}`", p.name));
   }
 
   // A placeholder that names no parameter is already reported; binding would only repeat it.
-  for (const auto* names : {&path_names, &query_names})
-    for (const std::string& n : *names)
-      if (std::none_of(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == n; }))
-        return;
+  auto param_named = [&](const std::string& n) {
+    return std::any_of(info.params.begin(), info.params.end(), [&](const ParamInfo& p) { return p.name == n; });
+  };
+  for (const std::string& n : tmpl.path_params)
+    if (!param_named(n)) return;
+  for (const RouteTemplate::Query& q : tmpl.query)
+    if (!param_named(q.param)) return;
 
   // `@header(name="X-Trace-Id")` binds `x_trace_id`, or the parameter named by `into=`.
-  std::vector<std::string> header_params;
+  std::vector<std::pair<std::string, std::string>> header_params;  // parameter, header
   for (const Decorator& d : fn.decorators) {
     if (!is_decorator(d, DecoratorKind::Header)) continue;
     std::string header, into;
@@ -217,7 +204,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
     if (!types_->is_error(it->type) && types_->kind(inner) != TypeKind::Str && types_->kind(inner) != TypeKind::Any)
       error(DiagKind::HandlerParam, it->span,
             fmt::format("header parameter `{}` must be `Str` or `Str?`, not `{}`", param, show(it->type)));
-    header_params.push_back(param);
+    header_params.emplace_back(param, header);
   }
 
   // On a guarded route the parameter of the `@auth_provider`'s user type receives the user.
@@ -227,11 +214,24 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
   std::string user_type = guarded ? auth_user_type(graph_, sources_) : std::string();
   bool user_bound = false;
 
+  HandlerDecl handler;
+  handler.fn = fn_id;
+  handler.method = route_method(route);
+  handler.at = route.span;
   const ParamInfo* body = nullptr;
-  for (const ParamInfo& p : info.params) {
-    bool in_path = std::find(path_names.begin(), path_names.end(), p.name) != path_names.end();
-    bool in_q = std::find(query_names.begin(), query_names.end(), p.name) != query_names.end();
-    if (in_path) {
+  for (uint32_t i = 0; i < info.params.size(); ++i) {
+    const ParamInfo& p = info.params[i];
+    ParamBinding b;
+    b.param = i;
+    b.type = p.type;
+    bool dynamic = types_->kind(p.type) == TypeKind::Any;
+    auto pi = std::find(tmpl.path_params.begin(), tmpl.path_params.end(), p.name);
+    auto qi = std::find_if(tmpl.query.begin(), tmpl.query.end(),
+                           [&](const RouteTemplate::Query& q) { return q.param == p.name; });
+    auto hi = std::find_if(header_params.begin(), header_params.end(), [&](const auto& h) { return h.first == p.name; });
+    if (pi != tmpl.path_params.end()) {
+      b.kind = BindingKind::Path;
+      b.path_index = static_cast<uint32_t>(pi - tmpl.path_params.begin());
       if (types_->kind(p.type) == TypeKind::Nullable)
         error(DiagKind::HandlerParam, p.span,
               fmt::format("path parameter `{}` is always present; it cannot be `{}`", p.name, show(p.type)))
@@ -240,45 +240,48 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
         error(DiagKind::HandlerParam, p.span,
               fmt::format("path parameter `{}` must be `Int`, `Float`, `Str` or `Bool`, not `{}`", p.name,
                           show(p.type)));
-      continue;
-    }
-    if (in_q) {
+    } else if (qi != tmpl.query.end()) {
+      b.kind = BindingKind::Query;
+      b.key = qi->key;
+      b.optional = types_->kind(p.type) == TypeKind::Nullable || dynamic;
+      if (i < fn.params.size() && fn.params[i].default_value.valid()) {
+        b.has_default = true;
+        b.default_value = fn.params[i].default_value;
+      }
       if (!is_scalar(*types_, types_->non_null(p.type)))
         error(DiagKind::HandlerParam, p.span,
               fmt::format("query parameter `{}` must be `Int`, `Float`, `Str` or `Bool` (or `T?` when optional), not `{}`",
                           p.name, show(p.type)));
-      continue;
-    }
-    if (std::find(header_params.begin(), header_params.end(), p.name) != header_params.end()) continue;
-    if (is_builtin_struct(p.type, "Request")) continue;
-    if (!user_bound && !user_type.empty()) {
-      std::string shown;
-      for (char c : show(p.type))
-        if (c != ' ') shown += c;
-      if (shown == user_type) {
-        user_bound = true;
-        continue;
-      }
-    }
-    if (body) {
+    } else if (hi != header_params.end()) {
+      b.kind = BindingKind::Header;
+      b.key = hi->second;
+      b.optional = types_->kind(p.type) == TypeKind::Nullable || dynamic;
+    } else if (is_builtin_struct(p.type, "Request")) {
+      b.kind = BindingKind::Request;
+    } else if (!user_bound && !user_type.empty() && user_type_matches(p.type, user_type)) {
+      user_bound = true;
+      b.kind = BindingKind::User;
+    } else if (body) {
       error(DiagKind::HandlerParam, p.span,
             fmt::format("`{}` has two body parameters, `{}` and `{}`; a request has one body", fname, body->name, p.name))
           .with_label(body->span, "first body parameter")
           .with_hint(fmt::format("bind `{0}` in the route (`{{{0}}}` in the path or `?{0}={{{0}}}`) or with `@header`",
                                  p.name));
-      continue;
+    } else {
+      body = &p;
+      bool form = types_->kind(p.type) == TypeKind::Map && types_->key(p.type) == types_->str() &&
+                  types_->value(p.type) == types_->str();
+      b.kind = form ? BindingKind::Form : BindingKind::Body;
+      std::string why;
+      if (handler.method == HttpMethod::Get || handler.method == HttpMethod::Delete)
+        error(DiagKind::HandlerParam, p.span,
+              fmt::format("a `@{}` request has no body, and `{}` is not in the route", route.name.text, p.name))
+            .with_hint(fmt::format("add `{{{0}}}` to the path or `?{0}={{{0}}}` to the query", p.name));
+      else if (!json_type_ok(p.type, true, why))
+        error(DiagKind::HttpNotJson, p.span,
+              fmt::format("body parameter `{}` of type `{}` cannot be read from JSON: {}", p.name, show(p.type), why));
     }
-    body = &p;
-    if (is_decorator(route, DecoratorKind::Get) || is_decorator(route, DecoratorKind::Delete)) {
-      error(DiagKind::HandlerParam, p.span,
-            fmt::format("a `@{}` request has no body, and `{}` is not in the route", route.name.text, p.name))
-          .with_hint(fmt::format("add `{{{0}}}` to the path or `?{0}={{{0}}}` to the query", p.name));
-      continue;
-    }
-    std::string why;
-    if (!json_type_ok(p.type, true, why))
-      error(DiagKind::HttpNotJson, p.span,
-            fmt::format("body parameter `{}` of type `{}` cannot be read from JSON: {}", p.name, show(p.type), why));
+    handler.params.push_back(std::move(b));
   }
   if (!info.return_inferred && info.return_type.valid() && !is_builtin_struct(info.return_type, "Response")) {
     std::string why;
@@ -288,6 +291,44 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
       error(DiagKind::HttpNotJson, ast_->get(fn.return_type).span,
             fmt::format("`{}` returns `{}`, which cannot be sent as JSON: {}", fname, show(info.return_type), why));
   }
+  handler.tmpl = std::move(tmpl);
+  tir_->handlers.push_back(std::move(handler));
+}
+
+bool Checker::user_type_matches(TypeId t, const std::string& user_type) const {
+  std::string shown;
+  for (char c : show(t))
+    if (c != ' ') shown += c;
+  return shown == user_type;
+}
+
+HttpMethod Checker::route_method(const Decorator& route) const {
+  if (is_decorator(route, DecoratorKind::Post)) return HttpMethod::Post;
+  if (is_decorator(route, DecoratorKind::Put)) return HttpMethod::Put;
+  if (is_decorator(route, DecoratorKind::Patch)) return HttpMethod::Patch;
+  if (is_decorator(route, DecoratorKind::Delete)) return HttpMethod::Delete;
+  return HttpMethod::Get;
+}
+
+// The shape codegen's guard needs: `fn(headers: Map<Str, Str>) -> Result<User>` (or an untyped
+// parameter), sync or async. Checked in the provider's module; whether the program has one, or
+// two, is the service model's question (service_http.cpp).
+void Checker::check_auth_provider(const FnDecl& fn, const Decorator& dec) {
+  const FnInfo& info = tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())];
+  auto is_headers = [&](TypeId t) {
+    return types_->is_dynamic(t) || types_->is_error(t) ||
+           (types_->kind(t) == TypeKind::Map && types_->key(t) == types_->str() && types_->value(t) == types_->str());
+  };
+  if (info.params.size() != 1 || !is_headers(info.params[0].type)) {
+    error(DiagKind::AuthProviderSignature, info.params.size() == 1 ? info.params[0].span : dec.name.span,
+          "an `@auth_provider` takes one parameter, the request headers (`headers: Map<Str, Str>`)");
+    return;
+  }
+  TypeId ret = info.return_type;
+  if (ret.valid() && types_->is_error(ret)) return;
+  if (!ret.valid() || info.return_inferred || types_->kind(ret) != TypeKind::Result || types_->err(ret) != types_->str())
+    error(DiagKind::AuthProviderSignature, fn.return_type.valid() ? ast_->get(fn.return_type).span : dec.name.span,
+          "an `@auth_provider` returns `Result<User>` (the user, or an Err message for the 401)");
 }
 
 void Checker::check_http_fn(FnId id) {
@@ -366,10 +407,24 @@ void Checker::check_middleware_arg(ExprId arg, const FnInfo& handler) {
       ok = (is_builtin_struct(second, "Response") || types_->is_dynamic(second)) && response_like(result);
     }
   }
-  if (!ok)
+  if (!ok) {
     error(DiagKind::MiddlewareSignature, e.span,
           fmt::format("`{}` of type `{}` is not a middleware", text(e.span), show(t)))
         .with_hint(kinds);
+    return;
+  }
+  // The route runs the function itself (codegen adapts it once): a lambda or a variable holding
+  // a function has nothing to adapt.
+  bool named = false;
+  if (std::holds_alternative<NameRef>(e.data) && tir_->ref_of(arg).kind == RefKind::Symbol) {
+    SymbolId sid(tir_->ref_of(arg).id);
+    for (int hops = 0; hops < 64 && sym(sid).kind == SymbolKind::Import && sym(sid).target.valid(); ++hops)
+      sid = sym(sid).target;
+    named = sym(sid).kind == SymbolKind::Function && sym(sid).fn.valid();
+  }
+  if (!named)
+    error(DiagKind::MiddlewareSignature, e.span, "`@middleware` names a top-level function")
+        .with_hint("declare the middleware with `fn` and write its name: `@middleware(check_key)`");
 }
 
 void Checker::check_cors_arg(const CallExpr& call, Span at) {

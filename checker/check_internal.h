@@ -210,7 +210,10 @@ class Checker {
   bool registers_handlers(ModuleId id) const;
 
   // ---- HTTP handlers, middleware and health checks (check_http.cpp) ----
-  void check_handler_binding(const FnDecl& fn, const Decorator& route);
+  void check_handler_binding(const FnDecl& fn, const Decorator& route);  // records tir_->handlers
+  bool user_type_matches(TypeId t, const std::string& user_type) const;
+  HttpMethod route_method(const Decorator& route) const;
+  void check_auth_provider(const FnDecl& fn, const Decorator& dec);
   void check_http_fn(FnId id);  // decorator arguments whose types are known only after checking them
   // ---- jobs (check_jobs.cpp) ----
   void check_job_fn(FnId id);  // @cron signatures, schedules and retry policies

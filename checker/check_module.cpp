@@ -178,6 +178,7 @@ void Checker::check_module(ModuleId id) {
   diags_ = &decl_diags_;
   tir_->type_exprs.assign(ast_->types.size(), TypeId());
   tir_->fns.assign(ast_->fns.size(), FnInfo{});
+  tir_->handlers.clear();
   tir_->type_decls.assign(ast_->type_decls.size(), StructId());
   fn_in_progress_.assign(ast_->fns.size(), 0);
 

@@ -25,6 +25,13 @@ void build_service_model(ServiceBuild& b);
 namespace detail {
 void build_http_model(ServiceBuild& b);   // routes, guards, provider, middleware, server, health
 void build_task_model(ServiceBuild& b);   // WebSocket endpoints, jobs, commands
+
+// Shared by both halves (service_http.cpp): a function's `@authenticated`/`@admin`/`@requires`
+// (user_param left -1: the caller binds it), and its `@middleware(...)` list in running order
+// with each kind decided from the middleware's type.
+Guard guard_of(const frontend::Ast& ast, const frontend::FnDecl& decl);
+std::vector<MiddlewareUse> middleware_of(const TypedProgram& prog, ModuleId m, const frontend::Ast& ast,
+                                         const frontend::FnDecl& decl);
 }  // namespace detail
 
 }  // namespace fitz::checker

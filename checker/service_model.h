@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checker/types.h"
@@ -62,6 +63,7 @@ struct ParamBinding {
   std::string key;          // Query key, Header name
   bool optional = false;    // Query/Header typed `T?` (or Any): absent is null
   bool has_default = false; // Query: absent takes the declaration's default
+  ExprId default_value;     // Query with has_default: the declaration's default
 };
 
 // `@authenticated`, `@admin`, `@requires("a", "b")` on a route or WebSocket endpoint.
@@ -90,10 +92,13 @@ struct MiddlewareUse {
   Span at;
 };
 
-// A `return STATUS body` a handler can produce, for OpenAPI.
+// A `return STATUS body` (or `Err(X { status: N })`) a handler or its middleware can produce,
+// with a constant status, for OpenAPI.
 struct StatusReturn {
-  int64_t status = 200;  // -1: not a literal
+  int64_t status = 200;
   TypeId body;
+  ModuleId module;  // where `body_expr` is (the handler's module, or its middleware's)
+  ExprId body_expr; // the body as written: a map literal's keys describe the response
 };
 
 struct Route {
@@ -105,10 +110,27 @@ struct Route {
   Guard guard;
   std::string feature_flag;          // `@flag("name")` on the handler: 404 while it is off
   std::vector<StatusReturn> statuses;
+  bool plain_return = false;         // some path sends a plain value (`return v`, or the body's end)
+  std::vector<ExprId> return_values; // the handler's `return v` values (and an arrow body)
   std::string doc;                   // the doc comment above the handler (summary, description)
   bool async = false;                // the wrapper suspends (async handler or async provider)
   Span at;                           // the route decorator
 };
+
+// What one module's check decided about one of its route handlers: the parts of a Route that
+// need no other module (build_service_model adds the guard's user, statuses, docs, ...). Kept
+// in the module's TIR so an incremental check reuses it with the module.
+struct HandlerDecl {
+  FnId fn;
+  HttpMethod method = HttpMethod::Get;
+  RouteTemplate tmpl;
+  std::vector<ParamBinding> params;  // one per handler parameter
+  Span at;                           // the route decorator
+};
+
+std::string_view http_method_name(HttpMethod m);  // "get", "post", ...
+std::string_view binding_kind_name(BindingKind k);
+std::string_view middleware_kind_name(MiddlewareUse::Kind k);
 
 // `@server(port=..., host=..., ...)`: each setting's expression (invalid: not given).
 struct ServerSettings {
@@ -116,13 +138,22 @@ struct ServerSettings {
   struct Setting {
     std::string key;  // port, host, shutdown_timeout_secs, api_version, docs, observability, prometheus
     ExprId value;
+    // A string literal (decorator strings are not checked as interpolations): its text, which
+    // codegen writes as is rather than emitting `value`.
+    std::optional<std::string> literal;
   };
   std::vector<Setting> settings;
+  const Setting* find(std::string_view key) const {
+    for (const Setting& s : settings)
+      if (s.key == key) return &s;
+    return nullptr;
+  }
 };
 
 struct HealthCheck {
   FnRef fn;
   bool ready = false;  // @readyz, else @healthz
+  Span at;             // the decorator
 };
 
 struct WsEndpoint {
@@ -180,6 +211,7 @@ struct ServiceModel {
   std::vector<Route> routes;            // in module init order, then source order
   std::optional<AuthProvider> auth;
   std::vector<FnRef> middleware_fns;    // every function used as middleware, once
+  std::vector<MiddlewareUse::Kind> middleware_kinds;  // parallel to middleware_fns
   std::optional<ServerSettings> server;
   std::vector<HealthCheck> health;
   std::vector<WsEndpoint> ws;
@@ -188,6 +220,16 @@ struct ServiceModel {
   std::vector<Command> commands;        // of the program's entry modules only
 
   bool has_http() const { return !routes.empty() || !ws.empty() || server.has_value(); }
+  std::string api_version() const {
+    const ServerSettings::Setting* v = server ? server->find("api_version") : nullptr;
+    return v && v->literal ? *v->literal : std::string("0.1.0");
+  }
+  // How a middleware function runs (one function has one kind: its type decides it).
+  MiddlewareUse::Kind middleware_kind(FnRef fn) const {
+    for (size_t i = 0; i < middleware_fns.size() && i < middleware_kinds.size(); ++i)
+      if (middleware_fns[i] == fn) return middleware_kinds[i];
+    return MiddlewareUse::Kind::Before;  // endpoints of `@ws` take before middleware only
+  }
   const Route* route_of(FnRef fn) const {
     for (const Route& r : routes)
       if (r.handler == fn) return &r;

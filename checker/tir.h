@@ -134,6 +134,10 @@ struct FnInfo {
   bool is_static = false;
   bool return_inferred = false;
   bool is_handler = false; // decorated with an HTTP route (may `return STATUS BODY`)
+  bool is_test = false;    // a top-level `@test` function (run by `fitz test`)
+  // `@trace` / `@metric`: the span or metric name (`name=`, else the function's); empty: none.
+  std::string trace_name;
+  std::string metric_name;
   std::vector<SymbolId> locals;    // in order of first assignment
   std::vector<SymbolId> captures;  // lambdas and nested fns: variables of enclosing functions
   bool captures_self = false;      // uses the fields or methods of an enclosing method's instance
@@ -170,6 +174,8 @@ struct ModuleTir {
   // `e?` whose error type differs from the `Str` error of the function's `Result`: the error
   // propagates as its display text (`"{e}"`). In source order.
   std::vector<ExprId> try_error_text;
+  // The module's route handlers as its check bound them, in source order (service_model.h).
+  std::vector<HandlerDecl> handlers;
   ModuleInterface interface;
   bool checked = false;
 

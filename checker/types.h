@@ -62,6 +62,13 @@ struct FieldInfo {
   bool is_private = false;  // `_`-prefixed: only the type's own methods may touch it
   frontend::Span span;
   frontend::ExprId default_value;
+  // Facts of the field's decorators and comments for JSON and OpenAPI, so no later phase reads
+  // them again: `@hidden` (never in JSON), a `@has_many`/`@has_one` relation (written only when
+  // preloaded), the `@example` value, and the doc comment above the field or after it.
+  bool hidden = false;
+  bool relation = false;
+  frontend::ExprId example;
+  std::string doc;
 };
 
 struct MethodInfo {
@@ -80,6 +87,7 @@ struct StructInfo {
   frontend::TypeDeclId decl;    // invalid for built-in nominals
   bool builtin = false;
   frontend::Span span;          // the name in the declaration
+  std::string doc;              // the doc comment above the declaration
   std::vector<FieldInfo> fields;
   std::vector<MethodInfo> methods;
   std::unordered_map<std::string, uint32_t> field_index;

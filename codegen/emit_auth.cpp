@@ -1,6 +1,7 @@
 // Route guards: the `@auth_provider` function, the Guard over it, and the check each guarded
-// route or WebSocket endpoint makes. See emit_auth.h for how callers use these.
-#include "checker/decorators.h"
+// route or WebSocket endpoint makes, all read from the service model (the checker reported every
+// guard it could not serve). See emit_auth.h for how callers use these.
+#include "checker/service_build.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 
@@ -13,102 +14,54 @@ namespace fitz::codegen {
 
 namespace {
 
-struct Provider {
-  ModuleId module;
-  FnId fn;
-  const FnInfo* info = nullptr;
-  TypeId user;          // the Ok type of its Result
-  bool async = false;
-  std::string problem;  // non-empty: the provider's shape cannot be compiled
-  Span at;
-};
-
-std::optional<Provider> find_provider(Gen& g) {
-  std::optional<Provider> found;
-  for (ModuleId m : g.graph_.init_order) {
-    const Ast& ast = g.graph_.get(m).ast;
-    for (StmtId s : ast.top_level) {
-      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-      if (!f || !checker::has_decorator(ast.get(f->fn).decorators, checker::DecoratorKind::AuthProvider)) continue;
-      const FnInfo& info = g.prog_.modules[m.index].fns[f->fn.index];
-      Provider p{m, f->fn, &info, TypeId(), info.is_async, "", ast.get(f->fn).span};
-      for (const Decorator& d : ast.get(f->fn).decorators)
-        if (checker::is_decorator(d, checker::DecoratorKind::AuthProvider)) p.at = d.span;
-      auto& types = g.types_;
-      TypeId ret = info.return_type;
-      bool headers_ok = info.params.size() == 1 &&
-                        (types.kind(info.params[0].type) == TypeKind::Any ||
-                         (types.kind(info.params[0].type) == TypeKind::Map && types.key(info.params[0].type) == types.str() &&
-                          types.value(info.params[0].type) == types.str()));
-      if (!headers_ok)
-        p.problem = "an `@auth_provider` takes one parameter, the request headers (`headers: Map<Str, Str>`)";
-      else if (!ret.valid() || types.kind(ret) != TypeKind::Result || types.err(ret) != types.str())
-        p.problem = "an `@auth_provider` returns `Result<User>` (the user, or an Err message for the 401)";
-      else
-        p.user = types.ok(ret);
-      if (found) {
-        // The spec allows one; guards would otherwise depend on module order.
-        found->problem = "only one `@auth_provider` is allowed in a program";
-        found->at = p.at;
-        return found;
-      }
-      found = p;
-    }
-  }
-  return found;
-}
-
-void refuse(Gen& g, Span at, const std::string& why) {
-  const SourceFile& file = g.sources_.file(at.file);
-  LineCol lc = file.line_col(at.begin);
-  std::string msg = fmt::format("{}:{}:{}: error: {}", file.path(), lc.line, lc.col, why);
-  if (std::find(g.result_.not_compiled.begin(), g.result_.not_compiled.end(), msg) == g.result_.not_compiled.end())
-    g.result_.not_compiled.push_back(std::move(msg));
-}
-
-std::string str_literal_text(const Ast& ast, ExprId e, bool* ok) {
-  auto* s = std::get_if<StrLit>(&ast.get(e).data);
-  std::string v;
-  *ok = s != nullptr;
-  if (!s) return v;
-  for (const StrPart& p : s->parts) {
-    if (p.is_hole()) *ok = false;
-    v += p.text;
-  }
-  return v;
-}
-
 std::string cpp_str(const std::string& s) { return "fitz::Str::lit(" + cpp_quoted(s) + ")"; }
 
-// The role `@admin` and `@requires` compare: a `role` field of the user type (Str or Str?), or
-// the `role` claim when the provider returns the claims map. Other user types have no role.
-std::string role_of(Gen& g, TypeId user) {
-  auto& types = g.types_;
-  if (g.is_user_struct(user)) {
-    for (const auto& f : types.struct_info(types.struct_of(user)).fields) {
-      if (f.name != "role") continue;
-      if (f.type == types.str() || (types.kind(f.type) == TypeKind::Nullable && types.non_null(f.type) == types.str()))
-        return "[](const User& u) -> fitz::Nullable<fitz::Str> { return u->fld_role; }";
-    }
-    return "";
+// The role `@admin` and `@requires` compare, as the checker found it (AuthProvider::roles).
+std::string role_of(const checker::AuthProvider& p) {
+  switch (p.roles) {
+    case checker::AuthProvider::RoleSource::UserField:
+      return "[](const User& u) -> fitz::Nullable<fitz::Str> { return u->fld_role; }";
+    case checker::AuthProvider::RoleSource::Claims:
+      return "[](const User& u) -> fitz::Nullable<fitz::Str> { return fitz::auth::claims_role(u); }";
+    case checker::AuthProvider::RoleSource::None:
+      break;
   }
-  if (types.kind(user) == TypeKind::Map && types.key(user) == types.str() && types.kind(types.value(user)) == TypeKind::Any)
-    return "[](const User& u) -> fitz::Nullable<fitz::Str> { return fitz::auth::claims_role(u); }";
   return "";
+}
+
+// The guard of a route, or of a WebSocket endpoint. Endpoints are in the model once the
+// WebSocket half fills WsEndpoint::guard; until then their guard comes from the checker's
+// shared reading (checker::detail::guard_of) and the user is the parameter of the provider's
+// user type.
+checker::Guard guard_for(Gen& g, ModuleId module, FnId fn) {
+  checker::FnRef ref{module, fn};
+  if (const checker::Route* r = g.prog_.service.route_of(ref)) return r->guard;
+  for (const checker::WsEndpoint& e : g.prog_.service.ws)
+    if (e.handler == ref) return e.guard;
+  const Ast& ast = g.graph_.get(module).ast;
+  checker::Guard guard = checker::detail::guard_of(ast, ast.get(fn));
+  const auto& auth = g.prog_.service.auth;
+  const FnInfo& info = g.prog_.modules[module.index].fns[fn.index];
+  if (guard.guarded && auth)
+    for (size_t i = 0; i < info.params.size(); ++i)
+      if (info.params[i].type == auth->user) {
+        guard.user_param = int(i);
+        break;
+      }
+  return guard;
 }
 
 }  // namespace
 
 void emit_auth_guard(Gen& g) {
   if (g.out_.find("namespace fzauth {") != std::string::npos) return;
-  std::optional<Provider> p = find_provider(g);
-  if (!p || !p->problem.empty()) return;  // auth_route reports it on the guarded functions
+  const std::optional<checker::AuthProvider>& p = g.prog_.service.auth;
+  if (!p) return;
   g.result_.auth = true;
-  const FnInfo& info = *p->info;
-  std::string call = fmt::format("{}::{}(h)", g.ns(p->module), g.fn_name(info));
-  if (g.types_.kind(info.params[0].type) == TypeKind::Any)
-    call = fmt::format("{}::{}(fitz::to_any(h))", g.ns(p->module), g.fn_name(info));
-  std::string roles = role_of(g, p->user);
+  const FnInfo& info = g.prog_.modules[p->fn.module.index].fns[p->fn.fn.index];
+  std::string call = fmt::format("{}::{}(h)", g.ns(p->fn.module), g.fn_name(info));
+  if (p->headers_any) call = fmt::format("{}::{}(fitz::to_any(h))", g.ns(p->fn.module), g.fn_name(info));
+  std::string roles = role_of(*p);
   g.line("// The @auth_provider and the guard over it: built on the first guarded request.");
   g.line("namespace fzauth {");
   g.line(fmt::format("using User = {};", g.cpp_type(p->user)));
@@ -124,57 +77,25 @@ void emit_auth_guard(Gen& g) {
 
 AuthRoute auth_route(Gen& g, ModuleId module, FnId fn) {
   AuthRoute a;
-  const Ast& ast = g.graph_.get(module).ast;
-  const FnDecl& decl = ast.get(fn);
-  bool admin = false;
-  std::vector<std::string> roles;
-  Span at = decl.span;
-  for (const Decorator& d : decl.decorators) {
-    if (checker::is_decorator(d, checker::DecoratorKind::Authenticated)) {
-      a.guarded = true;
-    } else if (checker::is_decorator(d, checker::DecoratorKind::Admin)) {
-      a.guarded = admin = true;
-    } else if (checker::is_decorator(d, checker::DecoratorKind::Requires)) {
-      a.guarded = true;
-      for (const DecoratorArg& arg : d.args) {
-        bool ok = false;
-        std::string role = str_literal_text(ast, arg.value, &ok);
-        if (ok) roles.push_back(role);
-      }
-    } else {
-      continue;
-    }
-    at = d.span;
-  }
+  checker::Guard guard = guard_for(g, module, fn);
+  a.guarded = guard.guarded;
   if (!a.guarded) return a;
   g.result_.auth = true;
-  std::optional<Provider> p = find_provider(g);
-  if (!p) {
-    refuse(g, at, "a guarded route needs an `@auth_provider` function in the program (it turns the request headers "
-                  "into the user, or an Err for the 401)");
-    return a;
-  }
-  if (!p->problem.empty()) {
-    refuse(g, p->at, p->problem);
-    return a;
-  }
+  const std::optional<checker::AuthProvider>& p = g.prog_.service.auth;
+  if (!p) return a;  // the checker reported it (GuardWithoutProvider): codegen never gets here
   a.async = p->async;
-  if (roles.empty()) {
-    a.need = admin ? "fitz::auth::Requirement::admin_role()" : "fitz::auth::Requirement::authenticated()";
+  if (guard.roles.empty()) {
+    a.need = guard.admin ? "fitz::auth::Requirement::admin_role()" : "fitz::auth::Requirement::authenticated()";
   } else {
     std::string list;
-    for (const std::string& r : roles) list += (list.empty() ? "" : ", ") + cpp_str(r);
+    for (const std::string& r : guard.roles) list += (list.empty() ? "" : ", ") + cpp_str(r);
     a.need = fmt::format("fitz::auth::Requirement::any_role({{{}}})", list);
-    if (admin)
+    if (guard.admin)
       a.need = fmt::format("[] {{ fitz::auth::Requirement r = {}; r.admin = true; return r; }}()", a.need);
   }
   const FnInfo& info = g.prog_.modules[module.index].fns[fn.index];
   a.coroutine = a.async || info.is_async;
-  for (size_t i = 0; i < info.params.size(); ++i)
-    if (info.params[i].type == p->user) {
-      a.user_param = int(i);
-      break;
-    }
+  a.user_param = guard.user_param;
   return a;
 }
 

@@ -8,8 +8,8 @@
 //      must come after the function prototypes (the provider is called through them).
 //   2. `AuthRoute a = auth_route(g, module, fn)`: whether the function is guarded, its
 //      Requirement as C++, which parameter receives the user, and whether checking awaits
-//      (an async provider). A guarded function without a provider in the program is reported
-//      in `g.result_.not_compiled` (the build stops with that message).
+//      (an async provider), from the service model's Guard and AuthProvider. (A guarded
+//      function in a program without a provider is a checker error, GuardWithoutProvider.)
 //   3. Then either
 //      - `auth_before(a)`: an expression for `.before(...)` on an App route or a WebSocket
 //        endpoint, when the user is not bound to a parameter (the check only), or

@@ -4,7 +4,6 @@
 
 #include <filesystem>
 
-#include "checker/decorators.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -43,13 +42,8 @@ void Gen::emit_struct_defs() {
       // `@hidden` fields: JSON of an instance held as Any leaves them out too (any_boxes.h).
       std::string hidden;
       bool any_hidden = false;
-      const Ast& decl_ast = graph_.get(info.module).ast;
       for (const auto& f : info.fields) {
-        bool h = false;
-        if (info.decl.valid())
-          for (const FieldDecl& fd : decl_ast.get(info.decl).fields)
-            if (fd.name.text == f.name)
-              for (const Decorator& d : fd.decorators) h |= checker::is_decorator(d, checker::DecoratorKind::Hidden);
+        bool h = f.hidden;
         any_hidden |= h;
         hidden += fmt::format("{}{}", hidden.empty() ? "" : ", ", h ? "true" : "false");
       }
@@ -264,13 +258,8 @@ void Gen::emit_inits() {
 }
 
 bool Gen::declares_tests(ModuleId m) const {
-  const Ast& ast = graph_.get(m).ast;
-  for (StmtId s : ast.top_level) {
-    auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-    if (!f) continue;
-    for (const auto& dec : ast.get(f->fn).decorators)
-      if (checker::is_decorator(dec, checker::DecoratorKind::Test)) return true;
-  }
+  for (const FnInfo& f : prog_.modules[m.index].fns)
+    if (f.is_test) return true;
   return false;
 }
 
@@ -326,9 +315,7 @@ void Gen::emit_main() {
       auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
       if (!f) continue;
       const FnDecl& d = ast_->get(f->fn);
-      bool is_test = false;
-      for (const auto& dec : d.decorators) is_test |= checker::is_decorator(dec, checker::DecoratorKind::Test);
-      if (!is_test || !d.name) continue;
+      if (!tir_->fns[f->fn.index].is_test || !d.name) continue;
       std::string name(d.name->text);
       if (!options_.test_filter.empty() && name.find(options_.test_filter) == std::string::npos) continue;
       const FnInfo& info = tir_->fns[f->fn.index];

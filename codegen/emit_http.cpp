@@ -6,7 +6,6 @@
 
 #include <algorithm>
 
-#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
@@ -16,127 +15,14 @@ namespace fitz::codegen {
 
 namespace {
 
-bool is_route_decorator(const Decorator& d) {
-  auto k = checker::decorator_kind(d, checker::kOnFn);
-  return k && checker::is_route(*k);
-}
-
-// The runtime pieces every service shares, written once into the translation unit.
+// The handler glue (runtime/include/fitz/http/handler_glue.h) bound to this program's
+// `Request` and `Response` structs: the only part of it that depends on generated types.
 constexpr const char* kPrelude = R"cpp(
 namespace fzh {
-using fitz::http::Request;
-using fitz::http::Response;
-template <class T> inline constexpr bool is_result = false;
-template <class T, class E> inline constexpr bool is_result<fitz::Result<T, E>> = true;
-template <class T> inline constexpr bool is_nullable = false;
-template <class T> inline constexpr bool is_nullable<fitz::Nullable<T>> = true;
-
-inline fitz::Ref<fzb::T_Request> request(const Request& r) {
-  auto o = fitz::make<fzb::T_Request>();
-  o->fld_method = r.method_str();
-  o->fld_path = r.path;
-  o->fld_headers = r.header_map();
-  return o;
-}
-inline fitz::Ref<fzb::T_Response> to_fitz(const Response& r) {
-  auto o = fitz::make<fzb::T_Response>();
-  o->fld_status = r.status;
-  o->fld_content_type = r.content_type;
-  for (const auto& h : r.headers) o->fld_headers.set(h.first, h.second);
-  o->fld_body = r.body;
-  return o;
-}
-inline Response from_fitz(const fitz::Ref<fzb::T_Response>& o) {
-  Response r;
-  if (!o) return Response::json(200, fitz::Str::lit("null"));
-  r.status = o->fld_status >= 100 && o->fld_status <= 999 ? int(o->fld_status) : 500;
-  r.content_type = o->fld_content_type;
-  for (const auto& e : o->fld_headers.entries_vec()) r.set_header(e.key, e.value);
-  if (o->fld_body_bytes.has_value()) {
-    const fitz::Bytes& b = o->fld_body_bytes.value();
-    r.body = fitz::Str(reinterpret_cast<const char*>(b.data()), b.size());
-  } else if (o->fld_body.has_value()) {
-    r.body = o->fld_body.value();
-  } else {
-    r.body = fitz::Str();
-  }
-  return r;
-}
-
-// An Err: a string is {"error": msg}; a value with a `status` field answers with that status
-// and the whole value; anything else is {"error": value}. All 500 unless a status says otherwise.
-template <class E> Response err_response(const E& e) {
-  if constexpr (std::is_same_v<E, fitz::Str>) {
-    // The db runtime reports a lost or unreachable server as "database unavailable: ...";
-    // the spec answers that with 503 and no server details.
-    if (e.starts_with(fitz::Str::lit("database unavailable")))
-      return Response::error(503, fitz::http::Text("database unavailable"));
-    return Response::error(500, fitz::http::Text(e));
-  } else {
-    if constexpr (requires { e->fld_status; }) {
-      if (e) {
-        int64_t s = int64_t(e->fld_status);
-        return Response::json_value(s >= 100 && s <= 999 ? int(s) : 500, e);
-      }
-    }
-    fitz::Buf b;
-    fitz::http::JsonWriter w(b);
-    w.begin_object();
-    w.key("error");
-    w.value(e);
-    w.end_object();
-    return Response::json(500, b.take());
-  }
-}
-
-// What a handler or middleware body produced: a response, or nothing (`none`: a before
-// middleware lets the request through; a handler that returns nothing answers `null`).
-struct Out {
-  Response r;
-  bool none = false;
-  Out() : none(true) {}
-  Out(Response x) : r(static_cast<Response&&>(x)) {}
-  template <class E> Out(fitz::detail::ErrVal<E> e) : r(err_response(e.e)) {}
-  static Out pass() { return Out(); }
-};
-
-// JSON of a value whose static type has no encoder of its own (a map with non-Str keys such
-// as `{}`) goes through Any.
-template <class T> Response json(int status, const T& v) {
-  if constexpr (requires(fitz::http::JsonWriter& w, const T& x) { fitz::http::JsonEncode<T>::write(w, x); })
-    return Response::json_value(status, v);
-  else
-    return Response::json_value(status, fitz::to_any(v));
-}
-
-template <class T> Out out(const T& v) {
-  if constexpr (std::is_same_v<T, fitz::Ref<fzb::T_Response>>) {
-    return Out(from_fitz(v));
-  } else if constexpr (std::is_same_v<T, fitz::Null>) {
-    return Out::pass();
-  } else if constexpr (is_nullable<T>) {
-    if (!v.has_value()) return Out::pass();
-    return out(v.value());
-  } else if constexpr (is_result<T>) {
-    if (v.is_ok()) return out(v.value());
-    return Out(err_response(v.error()));
-  } else {
-    return Out(json(200, v));
-  }
-}
-inline Response finish(Out o) {
-  if (o.none) return Response::json(200, fitz::Str::lit("null"));
-  return static_cast<Response&&>(o.r);
-}
-
-template <class T> fitz::Any opt_any(const fitz::Nullable<T>& v) {
-  return v.has_value() ? fitz::to_any(v.value()) : fitz::Any();
-}
-template <class T> bool healthy(const T& v) {
-  if constexpr (std::is_same_v<T, bool>) return v;
-  else if constexpr (is_result<T>) return v.is_ok();
-  else return true;
-}
+using namespace fitz::http::glue;
+inline fitz::Ref<fzb::T_Request> request(const fitz::http::Request& r) { return request_as<fzb::T_Request>(r); }
+inline fitz::Ref<fzb::T_Response> to_fitz(const fitz::http::Response& r) { return response_as<fzb::T_Response>(r); }
+template <class T> Out out(const T& v) { return fitz::http::glue::out<fzb::T_Response>(v); }
 }  // namespace fzh
 )cpp";
 
@@ -194,49 +80,21 @@ std::optional<Gen::HttpFnRef> Gen::middleware_fn(ModuleId m, ExprId arg) {
 }
 
 void Gen::collect_http() {
-  for (ModuleId m : graph_.init_order) {
-    const Ast& ast = graph_.get(m).ast;
-    for (StmtId s : ast.top_level) {
-      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-      if (!f) continue;
-      const FnDecl& d = ast.get(f->fn);
-      for (const Decorator& dec : d.decorators) {
-        if (checker::is_decorator(dec, checker::DecoratorKind::Server) && !server_) {
-          server_ = &d;
-          server_module_ = m;
-        }
-        if (!is_route_decorator(dec) || dec.args.empty()) continue;
-        auto* lit = std::get_if<StrLit>(&ast.get(dec.args[0].value).data);
-        if (!lit) continue;
-        HttpRoute r;
-        r.module = m;
-        r.fn = f->fn;
-        r.route = &dec;
-        r.method = std::string(dec.name.text);
-        const SourceFile& file = sources_.file(ast.get(dec.args[0].value).span.file);
-        for (const StrPart& p : lit->parts) {
-          if (p.is_hole()) {
-            Span hs = ast.get(p.hole).span;
-            r.tmpl += '{';
-            r.tmpl += file.text().substr(hs.begin, hs.end - hs.begin);
-            r.tmpl += '}';
-          } else {
-            r.tmpl += p.text;
-          }
-        }
-        http_routes_.push_back(std::move(r));
-        if (std::find(http_fns_.begin(), http_fns_.end(), HttpFnRef{m, f->fn}) == http_fns_.end())
-          http_fns_.push_back(HttpFnRef{m, f->fn});
-      }
-    }
+  const checker::ServiceModel& model = prog_.service;
+  if (model.server) {
+    server_module_ = model.server->fn.module;
+    server_ = &graph_.get(server_module_).ast.get(model.server->fn.fn);
   }
-  for (const HttpRoute& r : http_routes_) {
-    for (const Decorator& dec : graph_.get(r.module).ast.get(r.fn).decorators) {
-      if (!checker::is_decorator(dec, checker::DecoratorKind::Middleware) || dec.args.size() != 1) continue;
-      if (auto mw = middleware_fn(r.module, dec.args[0].value))
-        if (std::find(http_fns_.begin(), http_fns_.end(), *mw) == http_fns_.end()) http_fns_.push_back(*mw);
-    }
-  }
+  auto add = [&](checker::FnRef f) {
+    HttpFnRef h{f.module, f.fn};
+    if (std::find(http_fns_.begin(), http_fns_.end(), h) == http_fns_.end()) http_fns_.push_back(h);
+  };
+  // Handlers first, then the middleware they use, then the rest (endpoints' before middleware).
+  for (const checker::Route& r : model.routes) add(r.handler);
+  for (const checker::Route& r : model.routes)
+    for (const checker::MiddlewareUse& mw : r.middleware)
+      if (mw.kind != checker::MiddlewareUse::Kind::Cors) add(mw.fn);
+  for (const checker::FnRef& f : model.middleware_fns) add(f);
   result_.http = has_http();
 }
 
@@ -306,7 +164,9 @@ void Gen::emit_http_wrappers() {
     std::string aw = info.is_async ? "co_await " : "";
     std::string ret = info.is_async ? "co_return " : "return ";
     std::string id = fmt::format("{}_{}", mod_.index, fname);
-    if (info.params.size() == 1) {
+    using Kind = checker::MiddlewareUse::Kind;
+    Kind kind = prog_.service.middleware_kind(checker::FnRef{h.module, h.fn});
+    if (kind == Kind::Before) {
       line(fmt::format("static {} fzmb_{}(fitz::http::Request& req) {{",
                        info.is_async ? "fitz::Task<fitz::Nullable<fitz::http::Response>>"
                                      : "fitz::Nullable<fitz::http::Response>",
@@ -315,10 +175,9 @@ void Gen::emit_http_wrappers() {
       line(fmt::format("  if (o.none) {}fitz::Nullable<fitz::http::Response>();", ret));
       line(fmt::format("  {}fitz::Nullable<fitz::http::Response>(static_cast<fitz::http::Response&&>(o.r));", ret));
       line("}");
-    } else if (info.params.size() == 2 && types_.kind(info.params[1].type) == TypeKind::Fn &&
-               (info.is_async || types_.kind(types_.fn_result(info.params[1].type)) == TypeKind::Future)) {
+    } else if (kind == Kind::AroundAsync) {
       emit_async_around(info, id, callee, req_arg(0));
-    } else if (info.params.size() == 2 && types_.kind(info.params[1].type) == TypeKind::Fn) {
+    } else if (kind == Kind::Around) {
       TypeId nt = info.params[1].type;
       TypeId nr = types_.fn_result(nt);
       std::string conv = types_.kind(nr) == TypeKind::Any ? "fitz::to_any(fzh::to_fitz(next.call()))"
@@ -327,7 +186,7 @@ void Gen::emit_http_wrappers() {
       line(fmt::format("  {} n([&next]() -> {} {{ return {}; }});", cpp_type(nt), cpp_type(nr), conv));
       line(fmt::format("  return fzh::finish({}({}, n));", callee, req_arg(0)));
       line("}");
-    } else if (info.params.size() == 2) {
+    } else if (kind == Kind::After) {
       std::string resp = types_.kind(info.params[1].type) == TypeKind::Any ? "fitz::to_any(fzh::to_fitz(resp))"
                                                                           : "fzh::to_fitz(resp)";
       line(fmt::format("static {} fzma_{}(fitz::http::Request& req, fitz::http::Response resp) {{",
@@ -339,96 +198,69 @@ void Gen::emit_http_wrappers() {
     }
   }
   // Route wrappers: bind every parameter, stop at the first failure, call, answer.
-  for (size_t ri = 0; ri < http_routes_.size(); ++ri) {
-    const HttpRoute& r = http_routes_[ri];
-    mod_ = r.module;
+  const std::vector<checker::Route>& routes = prog_.service.routes;
+  for (size_t ri = 0; ri < routes.size(); ++ri) {
+    const checker::Route& r = routes[ri];
+    mod_ = r.handler.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
-    const FnDecl& decl = ast_->get(r.fn);
-    const FnInfo& info = tir_->fns[r.fn.index];
-    std::vector<std::string> path_names, query_names;
-    {
-      size_t q = r.tmpl.find('?');
-      for (size_t pos = 0; (pos = r.tmpl.find('{', pos)) != std::string::npos;) {
-        size_t end = r.tmpl.find('}', pos);
-        if (end == std::string::npos) break;
-        (q != std::string::npos && pos > q ? query_names : path_names).push_back(r.tmpl.substr(pos + 1, end - pos - 1));
-        pos = end + 1;
-      }
-    }
-    // `@header(name=...)` bindings: parameter name -> header name.
-    std::vector<std::pair<std::string, std::string>> headers;
-    for (const Decorator& d : decl.decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Header)) continue;
-      std::string header, into;
-      for (const DecoratorArg& a : d.args) {
-        auto* s = std::get_if<StrLit>(&ast_->get(a.value).data);
-        if (!s || !a.name) continue;
-        std::string v;
-        for (const StrPart& p : s->parts) v += p.text;
-        (a.name->text == "name" ? header : into) = v;
-      }
-      if (into.empty())
-        for (char c : header) into += c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      headers.emplace_back(into, header);
-    }
+    const FnInfo& info = tir_->fns[r.handler.fn.index];
     FnCtx ctx;
     ctx.top_level = true;
     fn_ = &ctx;
     // @authenticated / @admin / @requires: checked first; an async provider makes the wrapper a coroutine.
-    AuthRoute guard = auth_route(*this, r.module, r.fn);
-    bool async = info.is_async || (guard.guarded && guard.async);
+    AuthRoute guard = auth_route(*this, mod_, r.handler.fn);
     line(fmt::format("static {} fzw_{}(fitz::http::Request& req) {{",
-                     async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri));
+                     r.async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri));
     ++indent_;
     emit_auth_check(*this, guard);
     line("fitz::http::Binder b(req);");
     std::vector<std::string> args;
-    for (size_t i = 0; i < info.params.size(); ++i) {
-      const auto& p = info.params[i];
+    for (const checker::ParamBinding& p : r.params) {
       TypeId t = p.type;
-      TypeId inner = types_.non_null(t);
-      TypeKind k = types_.kind(inner);
-      bool nullable = types_.kind(t) == TypeKind::Nullable;
-      std::string a = fmt::format("a{}", i);
-      std::string cname = cpp_quoted(p.name);
-      auto pi = std::find(path_names.begin(), path_names.end(), p.name);
-      auto qi = std::find(query_names.begin(), query_names.end(), p.name);
-      auto hi = std::find_if(headers.begin(), headers.end(), [&](const auto& h) { return h.first == p.name; });
+      TypeKind k = types_.kind(types_.non_null(t));
+      std::string a = fmt::format("a{}", p.param);
+      std::string cname = cpp_quoted(p.key.empty() ? info.params[p.param].name : p.key);
       const char* suffix = k == TypeKind::Int ? "int" : k == TypeKind::Float ? "float" : k == TypeKind::Bool ? "bool" : "str";
       std::string code;
-      if (int(i) == guard.user_param) {
-        code = "fz_user.value()";
-      } else if (pi != path_names.end()) {
-        code = fmt::format("b.path_{}({}, {})", suffix, pi - path_names.begin(), cname);
-        if (k == TypeKind::Any) code = "fitz::to_any(" + code + ")";
-      } else if (qi != query_names.end()) {
-        bool has_default = i < decl.params.size() && decl.params[i].default_value.valid();
-        if (nullable || k == TypeKind::Any) {
-          code = fmt::format("b.query_{}_opt({})", suffix, cname);
+      switch (p.kind) {
+        case checker::BindingKind::User:
+          code = "fz_user.value()";
+          break;
+        case checker::BindingKind::Path:
+          code = fmt::format("b.path_{}({}, {})", suffix, p.path_index, cpp_quoted(info.params[p.param].name));
+          if (k == TypeKind::Any) code = "fitz::to_any(" + code + ")";
+          break;
+        case checker::BindingKind::Query:
+          if (p.optional) {
+            code = fmt::format("b.query_{}_opt({})", suffix, cname);
+            if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
+          } else if (p.has_default) {
+            code = fmt::format("({{ auto _q = b.query_{}_opt({}); _q.has_value() ? _q.value() : {}; }})", suffix, cname,
+                               default_arg(info, mod_, r.handler.fn, p.param));
+          } else {
+            code = fmt::format("b.query_{}({})", suffix, cname);
+          }
+          break;
+        case checker::BindingKind::Header:
+          code = p.optional ? fmt::format("b.header_opt({})", cname) : fmt::format("b.header_str({})", cname);
           if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
-        } else if (has_default) {
-          code = fmt::format("({{ auto _q = b.query_{}_opt({}); _q.has_value() ? _q.value() : {}; }})", suffix, cname,
-                             default_arg(info, mod_, r.fn, uint32_t(i)));
-        } else {
-          code = fmt::format("b.query_{}({})", suffix, cname);
-        }
-      } else if (hi != headers.end()) {
-        code = nullable || k == TypeKind::Any ? fmt::format("b.header_opt({})", cpp_quoted(hi->second))
-                                              : fmt::format("b.header_str({})", cpp_quoted(hi->second));
-        if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
-      } else if (types_.kind(t) == TypeKind::Struct && types_.struct_info(types_.struct_of(t)).builtin) {
-        code = "fzh::request(req)";
-      } else if (types_.kind(t) == TypeKind::Map && types_.key(t) == types_.str() && types_.value(t) == types_.str()) {
-        code = "b.body_form()";  // a form (application/x-www-form-urlencoded) or a JSON object of strings
-      } else {
-        code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_quoted(types_.display(t)));
-        code = multipart_body(t, code);
+          break;
+        case checker::BindingKind::Request:
+          code = "fzh::request(req)";
+          break;
+        case checker::BindingKind::Form:
+          code = "b.body_form()";  // a form (application/x-www-form-urlencoded) or a JSON object of strings
+          break;
+        case checker::BindingKind::Body:
+          code = fmt::format("b.body_json<{}>({})", cpp_type(t), cpp_quoted(types_.display(t)));
+          code = multipart_body(t, code);
+          break;
       }
       line(fmt::format("{} {} = {};", cpp_type(t), a, code));
       args.push_back(a);
     }
-    std::string ret = async ? "co_return " : "return ";
+    std::string ret = r.async ? "co_return " : "return ";
     line(fmt::format("if (b.failed()) {}b.error();", ret));
     std::string call_args;
     for (size_t i = 0; i < args.size(); ++i) call_args += (i ? ", " : "") + args[i];
@@ -452,98 +284,76 @@ void Gen::emit_http_serve() {
   FnCtx ctx;
   ctx.top_level = true;
   fn_ = &ctx;
-  if (server_) {
-    mod_ = server_module_;
+  const checker::ServiceModel& model = prog_.service;
+  if (model.server) {
+    mod_ = model.server->fn.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
-    for (const Decorator& d : server_->decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Server)) continue;
-      for (size_t i = 0; i < d.args.size(); ++i) {
-        const DecoratorArg& a = d.args[i];
-        std::string key = a.name ? std::string(a.name->text) : i == 0 ? "port" : "host";
-        TypeId t = tir_->type_of(a.value);
-        // Route strings are typed Str without being checked as interpolations; literals are
-        // written directly.
-        std::string v;
-        if (auto* s = std::get_if<StrLit>(&ast_->get(a.value).data)) {
-          std::string text;
-          for (const StrPart& p : s->parts) text += p.text;
-          v = "fitz::Str::lit(" + cpp_quoted(text) + ")";
-        } else {
-          v = expr(a.value);
-          if (types_.kind(t) == TypeKind::Any) v = "fitz::to_any(" + v + ")";
-        }
-        if (key == "port" || key == "shutdown_timeout_secs")
-          line(fmt::format("cfg.{} = int64_t({});", key, v));
-        else if (key == "host" || key == "api_version")
-          line(fmt::format("cfg.{} = fitz::Str({});", key, v));
-        else if (key == "docs" || key == "observability" || key == "prometheus")
-          line(fmt::format("cfg.{} = bool({});", key, v));
+    for (const checker::ServerSettings::Setting& s : model.server->settings) {
+      // Decorator strings are typed Str without being checked as interpolations: literals are
+      // written directly.
+      std::string v;
+      if (s.literal) {
+        v = "fitz::Str::lit(" + cpp_quoted(*s.literal) + ")";
+      } else {
+        v = expr(s.value);
+        if (types_.kind(tir_->type_of(s.value)) == TypeKind::Any) v = "fitz::to_any(" + v + ")";
       }
+      if (s.key == "port" || s.key == "shutdown_timeout_secs")
+        line(fmt::format("cfg.{} = int64_t({});", s.key, v));
+      else if (s.key == "host" || s.key == "api_version")
+        line(fmt::format("cfg.{} = fitz::Str({});", s.key, v));
+      else if (s.key == "docs" || s.key == "observability" || s.key == "prometheus")
+        line(fmt::format("cfg.{} = bool({});", s.key, v));
     }
   }
-  for (size_t ri = 0; ri < http_routes_.size(); ++ri) {
-    const HttpRoute& r = http_routes_[ri];
-    mod_ = r.module;
+  for (size_t ri = 0; ri < model.routes.size(); ++ri) {
+    const checker::Route& r = model.routes[ri];
+    mod_ = r.handler.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
-    const FnDecl& decl = ast_->get(r.fn);
-    const FnInfo& info = tir_->fns[r.fn.index];
-    std::string method(1, char(std::toupper(r.method[0])));
-    method += r.method.substr(1);
+    const FnInfo& info = tir_->fns[r.handler.fn.index];
+    std::string method(checker::http_method_name(r.method));
+    method[0] = char(std::toupper(method[0]));
     line("{");
     ++indent_;
-    line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_quoted(r.tmpl), ri));
+    line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_quoted(r.tmpl.text), ri));
     line(fmt::format("r.name(fitz::Str::lit({}));", cpp_quoted(prog_.symbol(info.symbol).name)));
-    if (std::string check = route_flag_check(decl); !check.empty()) line(check);
-    for (const Decorator& d : decl.decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Middleware) || d.args.size() != 1) continue;
-      ExprId arg = d.args[0].value;
-      auto* call = std::get_if<CallExpr>(&ast_->get(arg).data);
-      auto* callee = call ? std::get_if<NameRef>(&ast_->get(call->callee).data) : nullptr;
-      if (callee && callee->name.text == "cors" && call->args.empty()) {  // `cors()`: the defaults
+    if (std::string check = route_flag_check(r); !check.empty()) line(check);
+    for (const checker::MiddlewareUse& mw : r.middleware) {
+      using Kind = checker::MiddlewareUse::Kind;
+      if (mw.kind == Kind::Cors && !mw.cors_options.valid()) {  // `cors()`: the defaults
         line("r.cors(fitz::http::CorsOptions{});");
         continue;
       }
-      if (call && call->args.size() == 1) {
-        ExprId opts = call->args[0].value;
+      if (mw.kind == Kind::Cors) {
         line(fmt::format("auto cors = fitz::http::CorsOptions::from_map({});",
-                         expr_as(opts, types_.map(types_.str(), types_.any()))));
-        line(fmt::format("if (cors.is_err()) fitz::runtime_error({}, cors.error());", pos(ast_->get(arg).span)));
+                         expr_as(mw.cors_options, types_.map(types_.str(), types_.any()))));
+        line(fmt::format("if (cors.is_err()) fitz::runtime_error({}, cors.error());", pos(mw.at)));
         line("r.cors(cors.value());");
         continue;
       }
-      auto mw = middleware_fn(mod_, arg);
-      if (!mw) continue;
-      const FnInfo& mi = prog_.modules[mw->module.index].fns[mw->fn.index];
-      std::string id = fmt::format("{}_{}", mw->module.index, prog_.symbol(mi.symbol).name);
-      if (mi.params.size() == 1)
+      const FnInfo& mi = prog_.modules[mw.fn.module.index].fns[mw.fn.fn.index];
+      std::string id = fmt::format("{}_{}", mw.fn.module.index, prog_.symbol(mi.symbol).name);
+      if (mw.kind == Kind::Before)
         line(fmt::format("r.before(&fzmb_{});", id));
-      else if (mi.params.size() == 2 && types_.kind(mi.params[1].type) == TypeKind::Fn)
-        line(fmt::format("r.around(&fzmw_{});", id));
-      else if (mi.params.size() == 2)
+      else if (mw.kind == Kind::After)
         line(fmt::format("r.after(&fzma_{});", id));
+      else
+        line(fmt::format("r.around(&fzmw_{});", id));
     }
     --indent_;
     line("}");
   }
   // @healthz / @readyz replace the built-in checks.
-  for (ModuleId m : graph_.init_order) {
-    mod_ = m;
-    ast_ = &graph_.get(m).ast;
-    tir_ = &prog_.modules[m.index];
-    for (StmtId s : ast_->top_level) {
-      auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
-      if (!f) continue;
-      const FnInfo& info = tir_->fns[f->fn.index];
-      if (!info.symbol.valid() || !info.params.empty()) continue;
-      for (const Decorator& d : ast_->get(f->fn).decorators) {
-        if (!checker::is_decorator(d, checker::DecoratorKind::Healthz) && !checker::is_decorator(d, checker::DecoratorKind::Readyz)) continue;
-        std::string call = fmt::format("{}::{}()", ns(m), fn_name(info));
-        if (info.is_async) call = fmt::format("fitz::block_on({}, {})", call, pos(d.name.span));
-        line(fmt::format("app.{}([]() -> bool {{ return fzh::healthy({}); }});", d.name.text, call));
-      }
-    }
+  for (const checker::HealthCheck& h : model.health) {
+    mod_ = h.fn.module;
+    ast_ = &graph_.get(mod_).ast;
+    tir_ = &prog_.modules[mod_.index];
+    const FnInfo& info = tir_->fns[h.fn.fn.index];
+    std::string call = fmt::format("{}::{}()", ns(mod_), fn_name(info));
+    if (info.is_async) call = fmt::format("fitz::block_on({}, {})", call, pos(h.at));
+    line(fmt::format("app.{}([]() -> bool {{ return fzh::healthy({}); }});", h.ready ? "readyz" : "healthz", call));
   }
   if (has_ws()) emit_ws_serve();
   std::string doc = openapi::generate(prog_, graph_, sources_, {});

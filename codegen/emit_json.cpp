@@ -6,23 +6,9 @@
 
 #include <algorithm>
 
-#include "checker/decorators.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
-
-namespace {
-
-bool is_hidden(const Ast& ast, const checker::StructInfo& info, const std::string& field) {
-  if (!info.decl.valid()) return false;
-  for (const FieldDecl& f : ast.get(info.decl).fields)
-    if (f.name.text == field)
-      return std::any_of(f.decorators.begin(), f.decorators.end(),
-                         [](const Decorator& d) { return checker::is_decorator(d, checker::DecoratorKind::Hidden); });
-  return false;
-}
-
-}  // namespace
 
 void Gen::emit_json_codecs() {
   // User types reachable from a body parameter, in discovery order.
@@ -47,8 +33,8 @@ void Gen::emit_json_codecs() {
         return;
     }
   };
-  for (const HttpRoute& r : http_routes_)
-    for (const auto& p : prog_.modules[r.module.index].fns[r.fn.index].params) visit(p.type, 0);
+  for (const checker::Route& r : prog_.service.routes)
+    for (const auto& p : prog_.modules[r.handler.module.index].fns[r.handler.fn.index].params) visit(p.type, 0);
   for (const WsRoute& r : ws_routes_) visit(r.in, 0);  // WebSocket messages decode the same way
 
   line("namespace fitz::http {");
@@ -61,9 +47,7 @@ void Gen::emit_json_codecs() {
   for (uint32_t i = 0; i < types_.struct_count(); ++i) {
     const auto& info = types_.struct_info(StructId(i));
     if (info.builtin) continue;
-    const Ast& ast = graph_.get(info.module).ast;
-    bool any = std::any_of(info.fields.begin(), info.fields.end(),
-                           [&](const auto& f) { return is_hidden(ast, info, f.name); });
+    bool any = std::any_of(info.fields.begin(), info.fields.end(), [](const auto& f) { return f.hidden; });
     if (!any) continue;
     hidden_types.push_back(StructId(i));
     std::string t = "fitz::Ref<" + struct_name(StructId(i)) + ">";
@@ -71,13 +55,12 @@ void Gen::emit_json_codecs() {
   }
   for (StructId sid : hidden_types) {
     const auto& info = types_.struct_info(sid);
-    const Ast& ast = graph_.get(info.module).ast;
     std::string t = "fitz::Ref<" + struct_name(sid) + ">";
     line(fmt::format("void JsonEncode<{}>::write(JsonWriter& w, const {}& v) {{", t, t));
     line("  if (!v) { w.null(); return; }");
     line("  w.begin_object();");
     for (const auto& f : info.fields) {
-      if (is_hidden(ast, info, f.name)) continue;
+      if (f.hidden) continue;
       line(fmt::format("  w.key(\"{}\");", f.name));
       line(fmt::format("  JsonEncode<{}>::write(w, v->fld_{});", cpp_type(f.type), f.name));
     }
@@ -86,12 +69,11 @@ void Gen::emit_json_codecs() {
   }
   for (StructId sid : decoded) {
     const auto& info = types_.struct_info(sid);
-    const Ast& ast = graph_.get(info.module).ast;
     std::string name = struct_name(sid);
     std::string t = "fitz::Ref<" + name + ">";
     std::vector<size_t> read;  // fields read from JSON (not @hidden)
     for (size_t i = 0; i < info.fields.size(); ++i)
-      if (!is_hidden(ast, info, info.fields[i].name)) read.push_back(i);
+      if (!info.fields[i].hidden) read.push_back(i);
     line(fmt::format("bool JsonDecode<{}>::read(JsonReader& r, {}* out) {{", t, t));
     ++indent_;
     line(fmt::format("auto o = fitz::make<{}>();", name));

@@ -4,7 +4,6 @@
 // `@flag` check of a route. Runtime side: fitz/log.h.
 #include <fmt/format.h>
 
-#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
@@ -58,54 +57,27 @@ std::string Gen::flag_defaults() {
   return fmt::format(" fitz::flags_init({{{}}});", list);
 }
 
-namespace {
-
-// The `name=` of `@trace`/`@metric`, or the function's own name.
-std::string scope_name(const Ast& ast, const Decorator& d, std::string_view fn_name) {
-  for (const DecoratorArg& a : d.args) {
-    if (!a.name || a.name->text != "name") continue;
-    if (auto* s = std::get_if<StrLit>(&ast.get(a.value).data)) {
-      std::string v;
-      for (const StrPart& p : s->parts) v += p.text;
-      return v;
-    }
-  }
-  return std::string(fn_name);
-}
-
-}  // namespace
-
 void Gen::emit_observe_scopes(FnId id) {
-  const FnDecl& decl = ast_->get(id);
-  std::string fn_name = decl.name ? std::string(decl.name->text) : std::string("fn");
-  for (const Decorator& d : decl.decorators) {
-    if (checker::is_decorator(d, checker::DecoratorKind::Trace))
-      line(fmt::format("fitz::SpanScope fz_span({});", cpp_quoted(scope_name(*ast_, d, fn_name))));
-    else if (checker::is_decorator(d, checker::DecoratorKind::Metric))
-      line(fmt::format("fitz::MetricScope fz_metric({});", cpp_quoted(scope_name(*ast_, d, fn_name))));
-  }
+  // The checker named the scopes (FnInfo::trace_name / metric_name).
+  const FnInfo& info = tir_->fns[id.index];
+  if (!info.trace_name.empty()) line(fmt::format("fitz::SpanScope fz_span({});", cpp_quoted(info.trace_name)));
+  if (!info.metric_name.empty()) line(fmt::format("fitz::MetricScope fz_metric({});", cpp_quoted(info.metric_name)));
 }
 
-std::string Gen::route_flag_check(const FnDecl& decl) {
-  for (const Decorator& d : decl.decorators) {
-    if (!checker::is_decorator(d, checker::DecoratorKind::FlagFn) || d.args.size() != 1) continue;
-    auto* s = std::get_if<StrLit>(&ast_->get(d.args[0].value).data);
-    if (!s) continue;
-    std::string name;
-    for (const StrPart& p : s->parts) name += p.text;
-    std::string json_name;
-    for (char ch : name) {
-      if (ch == '"' || ch == '\\') json_name += '\\';
-      json_name += ch;
-    }
-    std::string body = fmt::format("{{\"error\":\"feature '{}' disabled\"}}", json_name);
-    // First before middleware: a disabled feature answers 404 before anything else runs.
-    return fmt::format(
-        "r.before([](fitz::http::Request&) -> fitz::Nullable<fitz::http::Response> {{ if (fitz::flag(fitz::Str::lit({}))) "
-        "return {{}}; return fitz::http::Response::json(404, fitz::Str::lit({})); }});",
-        cpp_quoted(name), cpp_quoted(body));
+std::string Gen::route_flag_check(const checker::Route& r) {
+  if (r.feature_flag.empty()) return "";
+  const std::string& name = r.feature_flag;
+  std::string json_name;
+  for (char ch : name) {
+    if (ch == '"' || ch == '\\') json_name += '\\';
+    json_name += ch;
   }
-  return "";
+  std::string body = fmt::format("{{\"error\":\"feature '{}' disabled\"}}", json_name);
+  // First before middleware: a disabled feature answers 404 before anything else runs.
+  return fmt::format(
+      "r.before([](fitz::http::Request&) -> fitz::Nullable<fitz::http::Response> {{ if (fitz::flag(fitz::Str::lit({}))) "
+      "return {{}}; return fitz::http::Response::json(404, fitz::Str::lit({})); }});",
+      cpp_quoted(name), cpp_quoted(body));
 }
 
 }  // namespace fitz::codegen
@@ -118,9 +90,7 @@ std::string Gen::traced_call(const Symbol& callee, const std::string& call) {
   if (!callee.fn.valid()) return call;
   const FnInfo& info = prog_.modules[callee.module.index].fns[callee.fn.index];
   if (!info.is_async) return call;
-  bool traced = false;
-  for (const Decorator& d : graph_.get(callee.module).ast.get(callee.fn).decorators) traced |= checker::is_decorator(d, checker::DecoratorKind::Trace);
-  if (!traced) return call;
+  if (info.trace_name.empty()) return call;
   return fmt::format("fitz::TraceKeep{{}}.pass({})", call);
 }
 

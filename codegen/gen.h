@@ -62,21 +62,14 @@ class Gen {
   std::string default_arg(const FnInfo& callee_info, ModuleId module, FnId fn, uint32_t param);
 
   // ---- HTTP services (emit_http.cpp, emit_json.cpp)
-  // Routes, middleware and health checks of the whole program, collected before emission.
-  struct HttpRoute {
-    ModuleId module;
-    FnId fn;
-    const Decorator* route = nullptr;
-    std::string method;    // get, post, ...
-    std::string tmpl;      // the template as written, `{name}` placeholders included
-  };
+  // Routes, middleware, the server and health checks come from the service model
+  // (prog_.service); collect_http lists the functions emitted a second time as hm_*.
   struct HttpFnRef {
     ModuleId module;
     FnId fn;
     bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
   };
   void collect_http();
-  void collect_not_compiled();
 
   // ---- jobs (emit_jobs.cpp)
   struct JobFn {
@@ -93,8 +86,10 @@ class Gen {
   void emit_job_decls();   // BackgroundJob descriptors
   bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
   std::string spawn_call(ExprId id, const CallExpr& c);
-  bool has_http() const { return !http_routes_.empty() || !ws_routes_.empty(); }
+  bool has_http() const { return !prog_.service.routes.empty() || !ws_routes_.empty(); }
   bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
+  // The function a `@middleware(f)` argument names. emit_ws.cpp uses it until WebSocket endpoints
+  // read WsEndpoint::middleware; HTTP routes read MiddlewareUse::fn.
   std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);
   void emit_http_prelude();
   void emit_http_fns();       // hm_* versions of handlers and middleware (answers, not values)
@@ -112,7 +107,7 @@ class Gen {
   std::optional<std::string> observe_call(ExprId id, const CallExpr& c);  // log.* and flags.*
   std::string flag_defaults();           // `[flags]` of fitz.toml: " fitz::flags_init({...});"
   void emit_observe_scopes(FnId id);     // @trace / @metric scopes at the top of a body
-  std::string route_flag_check(const FnDecl& decl);  // `@flag("x")`: 404 while off
+  std::string route_flag_check(const checker::Route& r);  // `@flag("x")`: 404 while off
   std::string traced_call(const Symbol& callee, const std::string& call);  // async @trace callees
   // A body of type Map<Str, Any> or Any also accepts multipart/form-data (emit_multipart.cpp).
   std::string multipart_body(TypeId t, const std::string& json_code);
@@ -253,10 +248,10 @@ class Gen {
   std::vector<LoopCtx> loops_;
   LoopCtx* loop_target(const std::optional<Ident>& label);
 
-  std::vector<HttpRoute> http_routes_;
   std::vector<HttpFnRef> http_fns_;  // handlers and middleware functions (hm_* versions)
   std::vector<WsRoute> ws_routes_;
-  const FnDecl* server_ = nullptr;   // the @server placeholder
+  // The @server placeholder (prog_.service.server), for emit_ws.cpp until it reads the model.
+  const FnDecl* server_ = nullptr;
   ModuleId server_module_;
   std::unordered_set<uint32_t> boxed_;  // symbols captured by a closure: held in a shared cell
   std::unordered_map<std::string, uint32_t> file_ids_;

@@ -54,27 +54,8 @@ Json nullable(Json schema);
 
 // The JSON value of a constant expression (literals, negated numbers, lists and maps of them).
 std::optional<Json> literal_value(const frontend::Ast& ast, ExprId e);
-// An Int literal, or a name of a top-level constant bound to one (status codes).
-std::optional<int64_t> int_constant(const frontend::Ast& ast, ExprId e);
-
-// The `//` comment lines directly above `begin` (decorators included by the caller), or the
-// comment after `end` on the same line; empty when there is none.
-std::string comment_before(const frontend::SourceFile& file, uint32_t begin);
-std::string comment_after(const frontend::SourceFile& file, uint32_t end);
 
 // Status code -> reason phrase used as the response description.
 std::string reason_phrase(int status);
-
-}  // namespace fitz::openapi::detail
-
-namespace fitz::openapi::detail {
-
-// What a handler's body can send, from its statements (lambdas and nested functions excluded).
-struct Returns {
-  std::vector<std::pair<int64_t, ExprId>> statuses;  // `return N body`, `Err(X { status: N })` (X)
-  std::vector<ExprId> values;                        // `return v` (and an arrow body)
-  bool plain = false;  // some path sends a plain value: a `return v`, or the end of the body
-};
-Returns collect_returns(const frontend::Ast& ast, const frontend::FnDecl& fn);
 
 }  // namespace fitz::openapi::detail

@@ -1,5 +1,5 @@
-// Constant values read from the AST: field defaults and `@example` values in schemas, status
-// codes of `return STATUS body`.
+// Constant values read from the AST: field defaults, `@example` values and query defaults in
+// schemas (the expressions the checker points at).
 #include <cmath>
 
 #include "openapi/internal.h"
@@ -48,31 +48,6 @@ std::optional<Json> literal_value(const frontend::Ast& ast, ExprId e) {
       out[k->get<std::string>()] = std::move(*v);
     }
     return out;
-  }
-  return std::nullopt;
-}
-
-std::optional<int64_t> int_constant(const frontend::Ast& ast, ExprId e) {
-  if (!e.valid() || e.index >= ast.exprs.size()) return std::nullopt;
-  const frontend::ExprData& data = ast.get(e).data;
-  if (auto* i = std::get_if<frontend::IntLit>(&data)) return i->value;
-  auto* name = std::get_if<frontend::NameRef>(&data);
-  if (!name) return std::nullopt;
-  // A top-level `let NAME = 404` (or `NAME: Int = 404`): the first binding is the constant.
-  for (frontend::StmtId sid : ast.top_level) {
-    const frontend::StmtData& s = ast.get(sid).data;
-    if (auto* a = std::get_if<frontend::AssignStmt>(&s)) {
-      if (a->compound) continue;
-      auto* target = std::get_if<frontend::NameRef>(&ast.get(a->target).data);
-      if (!target || target->name.text != name->name.text) continue;
-      if (auto* lit = std::get_if<frontend::IntLit>(&ast.get(a->value).data)) return lit->value;
-      return std::nullopt;
-    }
-    if (auto* a = std::get_if<frontend::AnnotatedAssignStmt>(&s)) {
-      if (a->name.text != name->name.text) continue;
-      if (auto* lit = std::get_if<frontend::IntLit>(&ast.get(a->value).data)) return lit->value;
-      return std::nullopt;
-    }
   }
   return std::nullopt;
 }

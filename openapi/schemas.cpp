@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "checker/decorators.h"
 #include "openapi/internal.h"
 
 namespace fitz::openapi::detail {
@@ -162,52 +161,28 @@ Json Schemas::of_expr(ModuleId module, ExprId e) {
 }
 
 Json Schemas::struct_schema(StructId id) {
+  // Field facts (`@hidden`, relations, `@example`, doc comments) are the checker's (FieldInfo).
   const checker::StructInfo& info = program_.types->struct_info(id);
-  const frontend::TypeDecl* decl = nullptr;
-  const frontend::Ast* ast = nullptr;
-  const frontend::SourceFile* file = nullptr;
-  if (!info.builtin && info.module.valid() && info.module.index < graph_.modules.size() && info.decl.valid()) {
-    const frontend::Module& m = graph_.get(info.module);
-    ast = &m.ast;
-    decl = &ast->get(info.decl);
-    file = sources_.find(m.file);
-  }
+  const frontend::Ast* ast =
+      !info.builtin && info.module.valid() && info.module.index < graph_.modules.size() ? &graph_.get(info.module).ast
+                                                                                          : nullptr;
   Json s{{"type", "object"}};
-  if (decl && file) {
-    uint32_t begin = decl->span.begin;
-    for (const frontend::Decorator& d : decl->decorators) begin = std::min(begin, d.span.begin);
-    std::string doc = comment_before(*file, begin);
-    if (!doc.empty()) s["description"] = doc;
-  }
+  if (!info.doc.empty()) s["description"] = info.doc;
   Json props = Json::object();
   Json required = Json::array();
   for (const checker::FieldInfo& f : info.fields) {
-    const frontend::FieldDecl* fd = nullptr;
-    if (decl)
-      for (const frontend::FieldDecl& candidate : decl->fields)
-        if (candidate.name.text == f.name) fd = &candidate;
-    if (fd && checker::has_decorator(fd->decorators, checker::DecoratorKind::Hidden)) continue;
-    // Relation fields are written only when preloaded.
-    bool optional = fd && (checker::has_decorator(fd->decorators, checker::DecoratorKind::HasMany) ||
-                           checker::has_decorator(fd->decorators, checker::DecoratorKind::HasOne));
+    if (f.hidden) continue;
     Json p = of_type(f.type);
-    if (fd && file) {
-      uint32_t begin = fd->span.begin;
-      for (const frontend::Decorator& d : fd->decorators) begin = std::min(begin, d.span.begin);
-      std::string doc = comment_before(*file, begin);
-      if (doc.empty()) doc = comment_after(*file, fd->span.end);
-      if (!doc.empty()) p["description"] = doc;
-    }
+    if (!f.doc.empty()) p["description"] = f.doc;
     if (ast && f.has_default && f.default_value.valid())
       if (std::optional<Json> v = literal_value(*ast, f.default_value)) p["default"] = *v;
-    if (fd && ast)
-      for (const frontend::Decorator& d : fd->decorators)
-        if (checker::is_decorator(d, checker::DecoratorKind::Example) && !d.args.empty())
-          if (std::optional<Json> v = literal_value(*ast, d.args[0].value)) p["examples"] = Json::array({*v});
+    if (ast && f.example.valid())
+      if (std::optional<Json> v = literal_value(*ast, f.example)) p["examples"] = Json::array({*v});
     props[f.name] = std::move(p);
     bool is_nullable = program_.types->kind(f.type) == TypeKind::Nullable ||
                        program_.types->kind(f.type) == TypeKind::Null;
-    if (!f.has_default && !is_nullable && !optional) required.push_back(f.name);
+    // Relation fields are written only when preloaded.
+    if (!f.has_default && !is_nullable && !f.relation) required.push_back(f.name);
   }
   s["properties"] = std::move(props);
   if (!required.empty()) s["required"] = std::move(required);

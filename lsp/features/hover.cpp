@@ -5,6 +5,7 @@
 #include "lsp/features/describe.h"
 #include "lsp/features/features.h"
 #include "lsp/features/hover_orm.h"
+#include "lsp/features/hover_route.h"
 
 namespace fitz::lsp {
 
@@ -142,6 +143,7 @@ std::optional<HoverInfo> hover(const Analysis& a, ModuleId m, uint32_t offset) {
     std::string doc = doc_of_key(a, o->key);
     if (!doc.empty()) text += "\n\n" + doc;
     if (auto schema = table_schema_markdown(a, o->key)) text += "\n\n" + *schema;
+    if (auto route = route_markdown(a, o->key)) text += "\n\n" + *route;
     if (sql) text += "\n\n" + sql->first;
     return HoverInfo{text, o->span};
   }

@@ -23,6 +23,26 @@ TEST(Hover, VariablesParamsAndFunctions) {
   EXPECT_NE(fn.find("Adds one."), std::string::npos) << fn;
 }
 
+TEST(Hover, RouteHandlerShowsTheServiceModel) {
+  Fixture f;
+  const auto& a = f.file("main.fitz",
+                         "type User {\n    id: Int\n}\n\n@auth_provider\nfn who(headers: Map<Str, Str>) -> Result<User> "
+                         "{\n    return Err(\"no\")\n}\n\nfn log_it(req: Request) => null\n\n"
+                         "@put(\"/notes/{id}?dry={dry}\")\n@requires(\"editor\")\n@middleware(log_it)\n"
+                         "fn sa^ve(id: Int, dry: Bool = false, user: User, text: Map<Str, Str>) -> Int => id\n"
+                         "print(w^ho)\n");
+  f.analyse("main.fitz");
+  std::string h = hover_text(f, a.point(0));
+  EXPECT_NE(h.find("**PUT** `/notes/{id}?dry={dry}` · authenticated; a role of `editor`"), std::string::npos) << h;
+  EXPECT_NE(h.find("- `id`: path segment 1"), std::string::npos) << h;
+  EXPECT_NE(h.find("- `dry`: query `dry` (optional)"), std::string::npos) << h;
+  EXPECT_NE(h.find("- `user`: the authenticated user"), std::string::npos) << h;
+  EXPECT_NE(h.find("- `text`: the body (form or JSON object)"), std::string::npos) << h;
+  EXPECT_NE(h.find("- middleware: `log_it` (before)"), std::string::npos) << h;
+  // Not a route handler: no route section.
+  EXPECT_EQ(hover_text(f, a.point(1)).find("**"), std::string::npos) << hover_text(f, a.point(1));
+}
+
 TEST(Hover, BuiltinMethodHasDoc) {
   Fixture f;
   const auto& a = f.file("main.fitz", "let s = \"hi\"\nprint(s.up^per())\n");

@@ -1,8 +1,9 @@
 // The statuses a handler can send: walks its body for `return STATUS body`, plain returns and
-// `Err(X { status: N })`, and decides whether control can reach the end of the body.
-#include "openapi/internal.h"
+// `Err(X { status: N })`, and decides whether control can reach the end of the body. Feeds the
+// service model's Route::statuses (service_http.cpp), which OpenAPI reads.
+#include "checker/service_returns.h"
 
-namespace fitz::openapi::detail {
+namespace fitz::checker::detail {
 
 namespace {
 
@@ -152,6 +153,31 @@ class Walker {
 
 }  // namespace
 
+std::optional<int64_t> int_constant(const frontend::Ast& ast, frontend::ExprId e) {
+  if (!e.valid() || e.index >= ast.exprs.size()) return std::nullopt;
+  const frontend::ExprData& data = ast.get(e).data;
+  if (auto* i = std::get_if<frontend::IntLit>(&data)) return i->value;
+  auto* name = std::get_if<frontend::NameRef>(&data);
+  if (!name) return std::nullopt;
+  // A top-level `let NAME = 404` (or `NAME: Int = 404`): the first binding is the constant.
+  for (frontend::StmtId sid : ast.top_level) {
+    const frontend::StmtData& s = ast.get(sid).data;
+    if (auto* a = std::get_if<frontend::AssignStmt>(&s)) {
+      if (a->compound) continue;
+      auto* target = std::get_if<frontend::NameRef>(&ast.get(a->target).data);
+      if (!target || target->name.text != name->name.text) continue;
+      if (auto* lit = std::get_if<frontend::IntLit>(&ast.get(a->value).data)) return lit->value;
+      return std::nullopt;
+    }
+    if (auto* a = std::get_if<frontend::AnnotatedAssignStmt>(&s)) {
+      if (a->name.text != name->name.text) continue;
+      if (auto* lit = std::get_if<frontend::IntLit>(&ast.get(a->value).data)) return lit->value;
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
 Returns collect_returns(const frontend::Ast& ast, const frontend::FnDecl& fn) {
   Returns out;
   Walker w(ast, out);
@@ -160,4 +186,4 @@ Returns collect_returns(const frontend::Ast& ast, const frontend::FnDecl& fn) {
   return out;
 }
 
-}  // namespace fitz::openapi::detail
+}  // namespace fitz::checker::detail

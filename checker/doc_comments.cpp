@@ -1,8 +1,9 @@
-// Descriptions from comments: the AST keeps no comments, so the `//` lines written directly
-// above a declaration (or after a field on its line) are read back from the source text.
-#include "openapi/internal.h"
+// Descriptions from comments (doc_comments.h): `//` lines read back from the source text.
+#include "checker/doc_comments.h"
 
-namespace fitz::openapi::detail {
+#include <vector>
+
+namespace fitz::checker {
 
 namespace {
 
@@ -47,4 +48,4 @@ std::string comment_after(const frontend::SourceFile& file, uint32_t end) {
   return std::string(comment_text(rest));
 }
 
-}  // namespace fitz::openapi::detail
+}  // namespace fitz::checker

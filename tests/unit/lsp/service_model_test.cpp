@@ -1,0 +1,126 @@
+// The service model in the editor: after every analysis, full or incremental, the program's
+// service model (checker/service_model.h) and its diagnostics equal a fresh `fitz check` of the
+// same texts, including what only the model's build sees (a second `@auth_provider` in another
+// module, a guard without one).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "checker/service_dump.h"
+#include "lsp/analysis.h"
+#include "lsp/protocol.h"
+#include "lsp/uri.h"
+#include "lsp/workspace.h"
+
+namespace fitz::lsp {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::map<std::string, std::string> kProject = {
+    {"auth.fitz",
+     "type User {\n    id: Int\n    role: Str\n}\n\n@auth_provider\nfn current_user(headers: Map<Str, Str>) -> "
+     "Result<User> {\n    return Err(\"no user\")\n}\n"},
+    {"notes.fitz",
+     "from auth import User\n\n// Lists notes.\n@get(\"/notes?limit={limit}\")\nfn list_notes(limit: Int = 10) -> "
+     "List<Str> {\n    let n = limit\n    return []\n}\n\n@delete(\"/notes/{id}\")\n@admin\nfn drop(id: Int, user: "
+     "User) -> Int => id\n"},
+    {"other.fitz", "fn helper() -> Int => 1\n"},
+    {"main.fitz", "import notes\nimport other\n\n@server(port=8080)\nfn main() => other.helper()\n"},
+};
+
+class ServiceModelEdits : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("fitz-lsp-services-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "src");
+    std::ofstream(root_ / "fitz.toml") << "[package]\nname = \"services\"\nversion = \"0.1.0\"\nedition = \"2026\"\n\n"
+                                          "[bin]\nmain = \"src/main.fitz\"\n";
+    root_ = fs::weakly_canonical(root_);
+    texts_ = kProject;
+    for (const auto& [name, text] : texts_) std::ofstream(root_ / "src" / name) << text;
+    for (const auto& [name, text] : texts_) ws_.open(uri(name), 1, text);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  fs::path path(const std::string& name) const { return root_ / "src" / name; }
+  std::string uri(const std::string& name) const { return path_to_uri(path(name)); }
+  void replace(const std::string& name, const std::string& from, const std::string& to) {
+    std::string t = texts_[name];
+    size_t at = t.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    t.replace(at, from.size(), to);
+    texts_[name] = t;
+    ws_.change(uri(name), ++version_, {ContentChange{std::nullopt, t}});
+  }
+
+  static std::string dump(const Analysis& a) { return checker::dump_services(a.program, a.graph, a.sources); }
+  static std::vector<std::string> diags(const Analysis& a) {
+    std::vector<std::string> out;
+    for (const auto& d : a.diagnostics)
+      out.push_back(a.path_of(d.span.file).filename().string() + " " + diagnostic_to_json(a, d).dump());
+    return out;
+  }
+  // The current analysis's model and diagnostics against a fresh check; returns the model dump.
+  std::string expect_fresh(const std::string& when) {
+    auto a = ws_.analysis_for(path("main.fitz"));
+    auto fresh = analyze(root_, root_, ws_.reader());
+    EXPECT_FALSE(fresh->fatal);
+    EXPECT_EQ(dump(*a), dump(*fresh)) << when;
+    EXPECT_EQ(diags(*a), diags(*fresh)) << when;
+    return dump(*a);
+  }
+
+  fs::path root_;
+  std::map<std::string, std::string> texts_;
+  Workspace ws_;
+  int version_ = 1;
+};
+
+TEST_F(ServiceModelEdits, ModelFollowsEdits) {
+  std::string first = expect_fresh("first");
+  EXPECT_NE(first.find("route GET /notes?limit={limit} -> notes.list_notes"), std::string::npos) << first;
+  EXPECT_NE(first.find("param user: user User"), std::string::npos) << first;
+  EXPECT_NE(first.find("auth auth.current_user user=User roles=user_field"), std::string::npos) << first;
+
+  // A body edit re-checks one module; the model is rebuilt all the same.
+  replace("notes.fitz", "let n = limit", "let n = limit + 1");
+  EXPECT_EQ(expect_fresh("body edit"), first);
+
+  // A new route and a changed doc comment.
+  replace("notes.fitz", "// Lists notes.", "// Lists the notes.");
+  replace("other.fitz", "fn helper() -> Int => 1\n",
+          "fn helper() -> Int => 1\n\n@post(\"/ping\")\nfn ping(body: Map<Str, Str>) -> Int => 1\n");
+  std::string edited = expect_fresh("new route");
+  EXPECT_NE(edited.find("route POST /ping -> other.ping"), std::string::npos) << edited;
+  EXPECT_NE(edited.find("param body: form Map<Str, Str>"), std::string::npos) << edited;
+  EXPECT_NE(edited.find("doc \"Lists the notes.\""), std::string::npos) << edited;
+}
+
+TEST_F(ServiceModelEdits, CrossModuleProblemsAfterEdits) {
+  expect_fresh("first");
+  // A second provider in another module: only the model's build sees both.
+  replace("other.fitz", "fn helper() -> Int => 1\n",
+          "fn helper() -> Int => 1\n\n@auth_provider\nfn second(headers: Map<Str, Str>) -> Result<Int> {\n    return "
+          "Err(\"no\")\n}\n");
+  expect_fresh("second provider");
+  auto a = ws_.analysis_for(path("main.fitz"));
+  bool duplicate = false;
+  for (const auto& d : a->diagnostics) duplicate |= d.kind == frontend::DiagKind::DuplicateAuthProvider;
+  EXPECT_TRUE(duplicate);
+  // Without any provider, the guarded route is reported at its guard.
+  replace("other.fitz", "@auth_provider\nfn second", "fn second");
+  replace("auth.fitz", "@auth_provider\n", "");
+  expect_fresh("no provider");
+  a = ws_.analysis_for(path("main.fitz"));
+  bool unguarded = false;
+  for (const auto& d : a->diagnostics) unguarded |= d.kind == frontend::DiagKind::GuardWithoutProvider;
+  EXPECT_TRUE(unguarded);
+}
+
+}  // namespace
+}  // namespace fitz::lsp

@@ -126,6 +126,7 @@ std::optional<ServerSettings> find_server(ServiceBuild& b) {
         bool ok = false;
         std::string text = literal_text(ast, a.value, &ok);
         if (std::holds_alternative<StrLit>(ast.get(a.value).data)) setting.literal = text;
+        if (auto* n = std::get_if<frontend::IntLit>(&ast.get(a.value).data)) setting.int_literal = n->value;
         out.settings.push_back(std::move(setting));
       }
       return out;

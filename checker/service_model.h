@@ -141,6 +141,9 @@ struct ServerSettings {
     // A string literal (decorator strings are not checked as interpolations): its text, which
     // codegen writes as is rather than emitting `value`.
     std::optional<std::string> literal;
+    // An integer literal (`@server(8080)`): its value, for tools that read settings without
+    // running the program (`fitz deploy` takes the port and the shutdown timeout from it).
+    std::optional<int64_t> int_literal;
   };
   std::vector<Setting> settings;
   const Setting* find(std::string_view key) const {

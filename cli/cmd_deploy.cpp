@@ -66,35 +66,12 @@ bool valid_tag(const std::string& tag) {
   return std::regex_match(tag, re);
 }
 
-// The literal port of `@server`, if it has one: the service model's setting when the checker
-// recorded it, otherwise the decorator's first positional or `port=` argument, read as codegen
-// does. A computed port (`env_or(...)`) gives nullopt; PORT still decides at run time.
-std::optional<int64_t> server_port(const checker::TypedProgram& program, const frontend::ModuleGraph& graph) {
-  auto int_literal = [&](frontend::ModuleId m, frontend::ExprId e) -> std::optional<int64_t> {
-    if (auto* lit = std::get_if<frontend::IntLit>(&graph.get(m).ast.get(e).data)) return lit->value;
-    return std::nullopt;
-  };
-  if (const auto& server = program.service.server) {
-    for (const auto& s : server->settings)
-      if (s.key == "port" && s.value.valid()) return int_literal(server->fn.module, s.value);
-    return std::nullopt;
-  }
-  for (frontend::ModuleId m : graph.init_order) {
-    const frontend::Ast& ast = graph.get(m).ast;
-    for (frontend::StmtId s : ast.top_level) {
-      auto* f = std::get_if<frontend::FnStmt>(&ast.get(s).data);
-      if (!f) continue;
-      for (const frontend::Decorator& d : ast.get(f->fn).decorators) {
-        if (!checker::is_decorator(d, checker::DecoratorKind::Server)) continue;
-        for (size_t i = 0; i < d.args.size(); ++i) {
-          const frontend::DecoratorArg& a = d.args[i];
-          if (a.name ? a.name->text == "port" : i == 0) return int_literal(m, a.value);
-        }
-        return std::nullopt;
-      }
-    }
-  }
-  return std::nullopt;
+// The literal port of `@server`, as the checker recorded it. A computed port (`env_or(...)`)
+// gives nullopt; PORT still decides at run time.
+std::optional<int64_t> server_port(const checker::TypedProgram& program) {
+  if (!program.service.server) return std::nullopt;
+  const auto* port = program.service.server->find("port");
+  return port ? port->int_literal : std::nullopt;
 }
 
 struct ImageOptions {
@@ -232,7 +209,7 @@ int deploy_image(const std::vector<std::string>& args, Io io) {
   spec.binary = tmp.path / "bin" / spec.name;
   spec.tag = opt.tag;
   spec.layout = opt.out.empty() ? root_dir / "dist" / "image" : fs::absolute(opt.out);
-  spec.port = server_port(program, graph).value_or(kRuntimeDefaultPort);
+  spec.port = server_port(program).value_or(kRuntimeDefaultPort);
   // The runtime serves no files itself and fitz.toml names no asset folder, so the folders a
   // program would read at run time by relative path are taken by their conventional names.
   if (!graph.project_root.empty())

@@ -215,7 +215,9 @@ class Checker {
   // ---- jobs (check_jobs.cpp) ----
   void check_job_fn(FnId id);  // @cron signatures, schedules and retry policies
   void check_retry_policy(const Decorator& dec);
-  void check_spawn_arg(const CallExpr& c, Span at);
+  // ---- WebSocket endpoints (check_ws.cpp) ----
+  void check_ws_fn(FnId id);  // @ws paths, parameters and middleware
+  void check_spawn_arg(ExprId spawn, const CallExpr& c);  // records the target in spawn_targets
   void check_middleware_arg(ExprId arg, const FnInfo& handler);
   void check_cors_arg(const CallExpr& call, Span at);
   // Whether values of `t` have a JSON form (decode: can be read from a request body). `why`

@@ -85,6 +85,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
             for (const Param& p : fd.params) check_decorator_args(p.decorators);
             check_http_fn(d.fn);
             check_job_fn(d.fn);
+            check_ws_fn(d.fn);
             return;
           }
           // A nested named function is a local variable holding a closure.

@@ -170,6 +170,9 @@ struct ModuleTir {
   // `e?` whose error type differs from the `Str` error of the function's `Result`: the error
   // propagates as its display text (`"{e}"`). In source order.
   std::vector<ExprId> try_error_text;
+  // Every `spawn(f(args))` whose argument the checker resolved to a `@background` function, in
+  // source order: codegen starts that function's job without looking at the call again.
+  std::vector<SpawnTarget> spawn_targets;
   ModuleInterface interface;
   bool checked = false;
 
@@ -180,6 +183,11 @@ struct ModuleTir {
     for (ExprId x : try_error_text)
       if (x == e) return true;
     return false;
+  }
+  const SpawnTarget* spawn_target_of(ExprId spawn) const {
+    for (const SpawnTarget& t : spawn_targets)
+      if (t.spawn == spawn) return &t;
+    return nullptr;
   }
   const CallInfo* call_of(ExprId e) const {
     uint32_t i = call_index[e.index];

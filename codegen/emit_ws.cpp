@@ -8,7 +8,6 @@
 
 #include <algorithm>
 
-#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
@@ -140,68 +139,14 @@ template <class T> fitz::Null broadcast_path(const fitz::Str& path, const T& v) 
 
 void Gen::collect_ws() {
   if (options_.test_mode) return;  // tests call handlers directly; nothing is served
-  for (ModuleId m : graph_.init_order) {
-    const Ast& ast = graph_.get(m).ast;
-    const ModuleTir& tir = prog_.modules[m.index];
-    for (StmtId s : ast.top_level) {
-      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-      if (!f) continue;
-      const FnDecl& d = ast.get(f->fn);
-      for (const Decorator& dec : d.decorators) {
-        if (!checker::is_decorator(dec, checker::DecoratorKind::Ws) || dec.args.empty()) continue;
-        auto* lit = std::get_if<StrLit>(&ast.get(dec.args[0].value).data);
-        if (!lit) continue;
-        const SourceFile& file = sources_.file(dec.span.file);
-        auto refuse = [&](std::string_view why) {
-          LineCol at = file.line_col(dec.span.begin);
-          result_.not_compiled.push_back(fmt::format("{}:{}:{}: error: {}", file.path(), at.line, at.col, why));
-        };
-        WsRoute r;
-        r.module = m;
-        r.fn = f->fn;
-        r.ws = &dec;
-        bool holes = false;
-        for (const StrPart& p : lit->parts) {
-          if (p.is_hole()) holes = true;
-          else r.path += p.text;
-        }
-        if (holes) {
-          refuse("`@ws` paths are literal: WebSocket endpoints take no path parameters");
-          continue;
-        }
-        const NamedType* conn = nullptr;
-        if (!d.params.empty() && d.params[0].type.valid()) {
-          conn = std::get_if<NamedType>(&ast.get(d.params[0].type).data);
-          if (conn && (conn->path.size() != 1 || conn->path.back().text != "WsConn")) conn = nullptr;
-        }
-        if (!conn) {
-          refuse("the first parameter of a `@ws` handler must be a `WsConn<In>`, `WsConn<In, Out>` or `WsConn<Bytes>`");
-          continue;
-        }
-        for (const Decorator& g : d.decorators)
-          r.guarded |= checker::is_decorator(g, checker::DecoratorKind::Authenticated) || checker::is_decorator(g, checker::DecoratorKind::Admin) || checker::is_decorator(g, checker::DecoratorKind::Requires);
-        if (d.params.size() > (r.guarded ? 2u : 1u)) {
-          refuse("a `@ws` handler takes its `WsConn`, and with `@authenticated`, `@admin` or `@requires` the user");
-          continue;
-        }
-        r.in = types_.any();
-        if (!conn->args.empty() && conn->args[0].index < tir.type_exprs.size() && tir.type_exprs[conn->args[0].index].valid())
-          r.in = tir.type_exprs[conn->args[0].index];
-        r.bytes = types_.kind(r.in) == TypeKind::Bytes;
-        r.out = r.in;
-        if (conn->args.size() > 1 && conn->args[1].index < tir.type_exprs.size() && tir.type_exprs[conn->args[1].index].valid())
-          r.out = tir.type_exprs[conn->args[1].index];
-        // Before-middleware runs on the upgrade request like on any route: its adapter
-        // (emit_http.cpp) is generated for every function in http_fns_.
-        for (const Decorator& mw : d.decorators) {
-          if (!checker::is_decorator(mw, checker::DecoratorKind::Middleware) || mw.args.size() != 1) continue;
-          if (auto fn = middleware_fn(m, mw.args[0].value))
-            if (std::find(http_fns_.begin(), http_fns_.end(), *fn) == http_fns_.end()) http_fns_.push_back(*fn);
-        }
-        ws_routes_.push_back(std::move(r));
-      }
+  ws_routes_ = prog_.service.ws;
+  // Before-middleware runs on the upgrade request like on any route: its adapter
+  // (emit_http.cpp) is generated for every function in http_fns_.
+  for (const WsRoute& r : ws_routes_)
+    for (const checker::MiddlewareUse& mw : r.middleware) {
+      HttpFnRef fn{mw.fn.module, mw.fn.fn};
+      if (std::find(http_fns_.begin(), http_fns_.end(), fn) == http_fns_.end()) http_fns_.push_back(fn);
     }
-  }
   if (has_ws()) {
     // fitz_ws checks upgrades with the auth runtime's guards: it links after both.
     result_.http = true;
@@ -244,18 +189,13 @@ std::optional<std::string> Gen::ws_call(ExprId id, const CallExpr& c, const Call
 
 void Gen::emit_ws_serve() {
   line("fitz::ws::WsConfig wscfg;");
-  if (server_) {
-    mod_ = server_module_;
-    ast_ = &graph_.get(mod_).ast;
-    tir_ = &prog_.modules[mod_.index];
-    for (const Decorator& d : server_->decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Server)) continue;
-      for (const DecoratorArg& a : d.args) {
-        if (!a.name || a.name->text != "ws_heartbeat_secs") continue;
-        // 0 turns the pings off: a day stands for "never" (the idle limit is twice that).
-        line(fmt::format("{{ int64_t s = int64_t({}); wscfg.heartbeat_ms = s > 0 ? s * 1000 : 86400000; }}",
-                         expr_as(a.value, types_.int_())));
-      }
+  if (const auto& server = prog_.service.server) {
+    for (const checker::ServerSettings::Setting& st : server->settings) {
+      if (st.key != "ws_heartbeat_secs" || !st.value.valid()) continue;
+      ModuleContext in_server(*this, server->fn.module);
+      // 0 turns the pings off: a day stands for "never" (the idle limit is twice that).
+      line(fmt::format("{{ int64_t s = int64_t({}); wscfg.heartbeat_ms = s > 0 ? s * 1000 : 86400000; }}",
+                       expr_as(st.value, types_.int_())));
     }
   }
   line("fitz::ws::Hub hub(app, wscfg);");
@@ -265,45 +205,26 @@ void Gen::emit_ws_serve() {
   line("}");
   line("fzws::hub() = &hub;");
   for (const WsRoute& r : ws_routes_) {
-    mod_ = r.module;
+    mod_ = r.handler.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
-    const FnInfo& info = tir_->fns[r.fn.index];
+    const FnInfo& info = tir_->fns[r.handler.fn.index];
     std::string dec = r.bytes ? "nullptr" : fmt::format("&fzws::decode<{}>", cpp_type(r.in));
     std::string call = fmt::format("{}::{}(conn)", ns(mod_), fn_name(info));
     // @authenticated / @admin / @requires: the auth guard (emit_auth.h) checks the upgrade
     // request, bearer subprotocol included; its 401 / 403 is an HTTP answer, never a 101.
-    AuthRoute guard = r.guarded ? auth_route(*this, r.module, r.fn) : AuthRoute();
+    AuthRoute guard = r.guard.guarded ? auth_route(*this, r.handler.module, r.handler.fn) : AuthRoute();
     // `@middleware(f)` of the before kind, in decorator order, ahead of the auth guard (which
     // runs as the route's handler or as the last before step): a middleware may answer the
     // upgrade request itself (401, 429, ...) and the client never gets a 101.
     std::string befores;
-    for (const Decorator& d : ast_->get(r.fn).decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Middleware) || d.args.size() != 1) continue;
-      auto mw = middleware_fn(mod_, d.args[0].value);
-      const FnInfo* mi = mw ? &prog_.modules[mw->module.index].fns[mw->fn.index] : nullptr;
-      if (!mi || mi->params.size() != 1 || !mi->symbol.valid()) {
-        const SourceFile& file = sources_.file(d.span.file);
-        LineCol at = file.line_col(d.span.begin);
-        result_.not_compiled.push_back(fmt::format(
-            "{}:{}:{}: error: only a before middleware `fn(req: Request)` applies to a `@ws` upgrade", file.path(),
-            at.line, at.col));
-        continue;
-      }
-      befores += fmt::format(".before(&fzmb_{}_{})", mw->module.index, prog_.symbol(mi->symbol).name);
+    for (const checker::MiddlewareUse& mw : r.middleware) {
+      const FnInfo& mi = prog_.modules[mw.fn.module.index].fns[mw.fn.fn.index];
+      befores += fmt::format(".before(&fzmb_{}_{})", mw.fn.module.index, prog_.symbol(mi.symbol).name);
     }
     std::string tail = "})" + befores + ";";
-    if (guard.guarded && guard.need.empty()) continue;  // refused (no usable provider)
-    if (guard.guarded && info.params.size() == 2 && guard.user_param != 1) {
-      const SourceFile& file = sources_.file(r.ws->span.file);
-      LineCol at = file.line_col(r.ws->span.begin);
-      result_.not_compiled.push_back(fmt::format(
-          "{}:{}:{}: error: the second parameter of a guarded `@ws` handler receives the user: give it the "
-          "`@auth_provider`'s user type",
-          file.path(), at.line, at.col));
-      continue;
-    }
-    if (guard.guarded && guard.user_param == 1) {
+    if (guard.guarded && guard.need.empty()) continue;  // refused by auth_route (no usable provider)
+    if (r.guard.user_param == 1) {
       call = fmt::format("{}::{}(conn, u)", ns(mod_), fn_name(info));
       line(fmt::format("hub.endpoint({}, fzauth::guard(), {}, [](fitz::ws::Conn c, fzauth::User u) -> fitz::Task<fitz::Null> {{",
                        cpp_quoted(r.path), guard.need));
@@ -321,7 +242,7 @@ void Gen::emit_ws_serve() {
       enc = encoder(r.out) + ", " + encoder(r.in);
     }
     line(fmt::format("  fzws::Conn conn{{c, {}, {}}};", dec, enc));
-    if (info.is_async) {
+    if (r.async) {
       line(fmt::format("  auto task = {};", call));
       line("  co_await task;");
     } else {

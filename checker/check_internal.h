@@ -126,7 +126,7 @@ class Checker {
   TypeId check_block(BlockId b, ExprId* value_expr = nullptr);
   void check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* value_expr);
   void check_assign(const Stmt& stmt, const AssignStmt& a);
-  void check_annotated(const Stmt& stmt, const AnnotatedAssignStmt& a);
+  void check_annotated(StmtId stmt, const AnnotatedAssignStmt& a);
   void assign_name(const Ident& name, ExprId target, ExprId value, TypeId value_type, bool is_let);
   void assign_var(SymbolId sym, FnScope* owner, ExprId value, TypeId value_type, Span at);
   void check_return(const ReturnStmt& r);

@@ -136,6 +136,7 @@ struct FnInfo {
   bool is_handler = false; // decorated with an HTTP route (may `return STATUS BODY`)
   std::vector<SymbolId> locals;    // in order of first assignment
   std::vector<SymbolId> captures;  // lambdas and nested fns: variables of enclosing functions
+  SymbolId binding;                // nested named fns: the variable that holds the closure
   bool captures_self = false;      // uses the fields or methods of an enclosing method's instance
   bool checked = false;
 };
@@ -161,6 +162,7 @@ struct ModuleTir {
   std::vector<uint32_t> call_index;      // by ExprId: index into calls, or UINT32_MAX
   std::vector<CallInfo> calls;
   std::vector<SymbolId> pattern_symbols; // by PatternId: BindPat bindings
+  std::vector<SymbolId> annotated_symbols;  // by StmtId: the variable `x: T = v` assigns
   std::vector<TypeId> pattern_types;     // by PatternId: the type each pattern matches
   std::vector<TypeId> type_exprs;        // by TypeExprId: resolved annotations
   std::vector<FnInfo> fns;               // by FnId

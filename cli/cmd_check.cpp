@@ -5,6 +5,7 @@
 
 #include "checker/check_orm.h"
 #include "checker/checker.h"
+#include "checker/service_dump.h"
 #include "cli/driver.h"
 #include "frontend/lower.h"
 #include "frontend/project.h"
@@ -21,8 +22,9 @@ the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/).
 
 options:
   --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
-  --dump=cst|ast|tir|orm      print the syntax tree, the AST, the typed program or the SQL of the ORM
-                              queries of each root module
+  --dump=cst|ast|tir|orm|services
+                              print the syntax tree, the AST, the typed program or the SQL of the ORM
+                              queries of each root module, or the program's service model
   --warnings-as-errors        exit 1 when there are warnings
   -h, --help                  show this help
 )";
@@ -73,8 +75,9 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     io.err << "error: unknown format `" << opt.format << "` (expected text, json or github)\n";
     return kUsageError;
   }
-  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast" && opt.dump != "tir" && opt.dump != "orm") {
-    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast, tir or orm)\n";
+  if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast" && opt.dump != "tir" && opt.dump != "orm" &&
+      opt.dump != "services") {
+    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast, tir, orm or services)\n";
     return kUsageError;
   }
 
@@ -90,7 +93,9 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   const frontend::ModuleGraph& graph = loaded.graph;
   checker::TypedProgram program = checker::check_program(graph, sources, diags);
 
-  if (!opt.dump.empty()) {
+  if (opt.dump == "services") {
+    io.out << checker::dump_services(program, graph, sources);  // the whole program's, once
+  } else if (!opt.dump.empty()) {
     for (frontend::ModuleId id : graph.roots) {
       const frontend::Module& m = graph.get(id);
       if (graph.roots.size() > 1) io.out << "// " << m.path.string() << "\n";

@@ -76,7 +76,6 @@ class Gen {
     bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
   };
   void collect_http();
-  void collect_not_compiled();
 
   // ---- jobs (emit_jobs.cpp): read from prog_.service.cron / .background
   void collect_jobs();

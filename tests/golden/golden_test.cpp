@@ -32,6 +32,7 @@ const std::vector<Suite>& suites() {
       {"check", {"check"}},
       {"tir", {"check", "--dump=tir"}},
       {"orm", {"check", "--dump=orm"}},
+      {"services", {"check", "--dump=services"}},
       {"openapi", {"openapi"}},
   };
   return s;

@@ -21,7 +21,7 @@ TEST(WsTyped, DecodesTextMessagesAsTheInType) {
   ASSERT_TRUE(list.is_ok());
   List<Str> xs;
   ASSERT_TRUE(try_from_any<List<Str>>(list.value(), &xs));
-  EXPECT_EQ(xs.size(), 2);
+  EXPECT_EQ(xs.len(), 2);
 }
 
 TEST(WsTyped, AWrongMessageIsAnErrWithTheReason) {
@@ -39,7 +39,7 @@ TEST(WsTyped, BytesConnectionsHandOverTheFrame) {
   ASSERT_TRUE(b.is_ok());
   auto bytes = b.value().as_bytes();
   ASSERT_TRUE(bytes.is_ok());
-  EXPECT_EQ(bytes.value().size(), 2);
+  EXPECT_EQ(bytes.value().size(), 2u);
 }
 
 TEST(WsTyped, EncodesValuesAsJson) {
@@ -64,9 +64,9 @@ TEST(WsTyped, AnAnyMessageGoesOutAsTheEndpointsType) {
 TEST(WsTyped, OnlyBytesGoOutAsBinaryFrames) {
   Bytes b;
   EXPECT_TRUE(as_bytes(Bytes("ab", 2), &b));
-  EXPECT_EQ(b.size(), 2);
+  EXPECT_EQ(b.size(), 2u);
   EXPECT_TRUE(as_bytes(to_any(Bytes("abc", 3)), &b));
-  EXPECT_EQ(b.size(), 3);
+  EXPECT_EQ(b.size(), 3u);
   EXPECT_FALSE(as_bytes(Str("ab"), &b));
   EXPECT_FALSE(as_bytes(to_any(int64_t(1)), &b));
 }

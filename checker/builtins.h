@@ -48,6 +48,9 @@ struct BuiltinValue {
   std::string_view type;  // Fitz type syntax
   std::string_view doc;
   std::string_view runtime_symbol;
+  // False for a module the checker knows but the runtime does not have yet: using it is an
+  // error (E0214) rather than a program whose every call fails.
+  bool compiled = true;
 };
 
 // A built-in nominal type. Fields: "name: Type" or "name: Type = default" (has a default).

@@ -261,7 +261,7 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
     else
       coerce(a.value, got, want);
   }
-  if (entry.name == "spawn") check_spawn_arg(c, name_span);
+  if (entry.name == "spawn") check_spawn_arg(e, c);
   info.builtin = id;
   info.is_async = entry.is_async;
   info.suspends = entry.suspends;

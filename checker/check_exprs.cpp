@@ -585,6 +585,15 @@ TypeId Checker::check_struct_lit(ExprId e, const StructLit& s) {
     return types_->error();
   }
   const StructInfo& si = types_->struct_info(sid);
+  if (si.builtin && si.name != "Request" && si.name != "Response") {
+    // Values of the other built-in types come from the runtime (a multipart body's parts).
+    error(DiagKind::BuiltinTypeLiteral, s.type_name.span,
+          fmt::format("a `{}` cannot be written as a literal; it is received from the runtime", si.name))
+        .with_hint(si.name == "File" ? "a handler receives `File` parts in a `Map<Str, Any>` multipart body"
+                                     : "declare a `type` of your own to build values by hand");
+    for (const FieldInit& f : s.fields) check_expr(f.value);
+    return types_->error();
+  }
   tir_->refs[e.index] = Ref{RefKind::StructType, 0, sid};
   std::vector<bool> given(si.fields.size(), false);
   for (const FieldInit& f : s.fields) {

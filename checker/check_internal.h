@@ -126,7 +126,7 @@ class Checker {
   TypeId check_block(BlockId b, ExprId* value_expr = nullptr);
   void check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* value_expr);
   void check_assign(const Stmt& stmt, const AssignStmt& a);
-  void check_annotated(const Stmt& stmt, const AnnotatedAssignStmt& a);
+  void check_annotated(StmtId stmt, const AnnotatedAssignStmt& a);
   void assign_name(const Ident& name, ExprId target, ExprId value, TypeId value_type, bool is_let);
   void assign_var(SymbolId sym, FnScope* owner, ExprId value, TypeId value_type, Span at);
   void check_return(const ReturnStmt& r);
@@ -218,7 +218,9 @@ class Checker {
   // ---- jobs (check_jobs.cpp) ----
   void check_job_fn(FnId id);  // @cron signatures, schedules and retry policies
   void check_retry_policy(const Decorator& dec);
-  void check_spawn_arg(const CallExpr& c, Span at);
+  // ---- WebSocket endpoints (check_ws.cpp) ----
+  void check_ws_fn(FnId id);  // @ws paths, parameters and middleware
+  void check_spawn_arg(ExprId spawn, const CallExpr& c);  // records the target in spawn_targets
   void check_middleware_arg(ExprId arg, const FnInfo& handler);
   void check_cors_arg(const CallExpr& call, Span at);
   // Whether values of `t` have a JSON form (decode: can be read from a request body). `why`

@@ -88,7 +88,14 @@ void Checker::check_job_fn(FnId id) {
   const FnDecl& d = ast_->get(id);
   const FnInfo& info = tir_->fns[id.index];
   for (const Decorator& dec : d.decorators) {
-    if (is_decorator(dec, DecoratorKind::Background)) check_retry_policy(dec);
+    if (is_decorator(dec, DecoratorKind::Background)) {
+      check_retry_policy(dec);
+      for (const DecoratorArg& a : dec.args)
+        if (a.name && a.name->text == "catch_up")
+          error(DiagKind::BackgroundCatchUp, a.name->span, "`@background(catch_up=...)` is not supported yet")
+              .with_hint("remove it: jobs left unfinished by a restart are not run again; `@cron(catch_up=true)` is "
+                         "supported");
+    }
     if (!is_decorator(dec, DecoratorKind::Cron)) continue;
     check_retry_policy(dec);
     // The schedule is parsed here, by the job runner's own parser, rather than at start-up.
@@ -119,7 +126,7 @@ void Checker::check_job_fn(FnId id) {
   }
 }
 
-void Checker::check_spawn_arg(const CallExpr& c, Span at) {
+void Checker::check_spawn_arg(ExprId spawn, const CallExpr& c) {
   if (c.args.size() != 1) return;  // the argument count is reported with the call
   ExprId arg = c.args[0].value;
   const char* hint = "write `spawn(f(args))` where `f` is declared with `@background`";
@@ -134,12 +141,13 @@ void Checker::check_spawn_arg(const CallExpr& c, Span at) {
   if (!s.valid() || !sym(s).fn.valid()) return;
   const Symbol& target = sym(s);
   const FnDecl& decl = graph_.get(target.module).ast.get(target.fn);
-  for (const Decorator& d : decl.decorators)
-    if (is_decorator(d, DecoratorKind::Background)) return;
+  if (has_decorator(decl.decorators, DecoratorKind::Background)) {
+    tir_->spawn_targets.push_back(SpawnTarget{spawn, FnRef{target.module, target.fn}});
+    return;
+  }
   error(DiagKind::SpawnCall, span_of(arg),
         fmt::format("`spawn` only runs `@background` functions; `{}` is not one", target.name))
       .with_hint(fmt::format("add `@background` above `fn {}`", target.name));
-  (void)at;
 }
 
 }  // namespace fitz::checker::detail

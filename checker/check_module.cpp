@@ -230,6 +230,8 @@ void Checker::run_pass() {
   tir_->refs.assign(n, Ref{});
   tir_->call_index.assign(n, UINT32_MAX);
   tir_->calls.clear();
+  tir_->spawn_targets.clear();
+  tir_->annotated_symbols.assign(ast_->stmts.size(), SymbolId());
   tir_->pattern_symbols.assign(ast_->patterns.size(), SymbolId());
   tir_->pattern_types.assign(ast_->patterns.size(), types_->error());
   tir_->globals.clear();

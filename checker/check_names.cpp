@@ -232,6 +232,12 @@ TypeId Checker::symbol_value_type(ExprId e, SymbolId id, Span at) {
                                          module_example(s.name)));
         return types_->error();
       }
+      if (!builtin_values()[s.builtin_value].compiled) {
+        error(DiagKind::ModuleNotCompiled, at,
+              fmt::format("the built-in module `{}` is not available in this version of fitz", s.name))
+            .with_hint("its calls have no runtime yet; the program cannot be built while it uses them");
+        return types_->error();
+      }
       return s.type.valid() ? s.type : types_->any();
     default:
       return s.type.valid() ? s.type : types_->any();

@@ -55,7 +55,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
         if constexpr (std::is_same_v<T, AssignStmt>) {
           check_assign(st, d);
         } else if constexpr (std::is_same_v<T, AnnotatedAssignStmt>) {
-          check_annotated(st, d);
+          check_annotated(s, d);
         } else if constexpr (std::is_same_v<T, LetPatternStmt>) {
           TypeId t = check_expr(d.value);
           bind_pattern(d.pattern, t, true, "let");
@@ -85,6 +85,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
             for (const Param& p : fd.params) check_decorator_args(p.decorators);
             check_http_fn(d.fn);
             check_job_fn(d.fn);
+            check_ws_fn(d.fn);
             return;
           }
           // A nested named function is a local variable holding a closure.
@@ -92,6 +93,7 @@ void Checker::check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* va
           if (fd.name) {
             auto it = scope_->vars.find(fd.name->text);
             if (it != scope_->vars.end()) {
+              fi.binding = it->second;
               // Assign before checking the body so that it may call itself.
               prog_.symbol(it->second).type = fi.type;
               prog_.symbol(it->second).annotated = true;
@@ -355,12 +357,14 @@ void Checker::check_assign(const Stmt& stmt, const AssignStmt& a) {
   (void)stmt;
 }
 
-void Checker::check_annotated(const Stmt& stmt, const AnnotatedAssignStmt& a) {
+void Checker::check_annotated(StmtId stmt, const AnnotatedAssignStmt& a) {
   auto it = scope_->vars.find(a.name.text);
   TypeId want = it != scope_->vars.end() ? prog_.symbol(it->second).type : types_->any();
   TypeId vt = check_expr(a.value, want);
-  if (it != scope_->vars.end()) assign_var(it->second, scope_, a.value, vt, a.name.span);
-  (void)stmt;
+  if (it != scope_->vars.end()) {
+    assign_var(it->second, scope_, a.value, vt, a.name.span);
+    tir_->annotated_symbols[stmt.index] = it->second;
+  }
 }
 
 void Checker::note_return_type(TypeId t, ExprId value, Span at) {

@@ -1,6 +1,7 @@
 // `fitz check --dump=services`: a stable text form of the service model (service_model.h), for
 // golden tests: one block per route, then the provider, server, health checks and the
-// middleware functions. Positions are line:col in the declaring file.
+// middleware functions (the HTTP half, here), then the tasks half's sections
+// (service_dump_tasks.cpp). Positions are line:col in the declaring file.
 #include <fmt/format.h>
 
 #include "checker/service_build.h"
@@ -106,7 +107,7 @@ class Dumper {
 
 std::string dump_services(const TypedProgram& program, const frontend::ModuleGraph& graph,
                           const frontend::SourceManager& sources) {
-  return Dumper(program, graph, sources).run();
+  return Dumper(program, graph, sources).run() + detail::dump_task_services(program, graph, sources);
 }
 
 }  // namespace fitz::checker

@@ -159,43 +159,69 @@ struct HealthCheck {
   Span at;             // the decorator
 };
 
+// `@ws("/path")`: the handler takes its `WsConn<In, Out>` (or `WsConn<Bytes>`) first and, when
+// guarded, the authenticated user second.
 struct WsEndpoint {
   FnRef handler;
+  std::string name;  // the handler's name
   std::string path;  // literal: endpoints take no path parameters
-  TypeId in;         // WsConn<In, Out>
-  TypeId out;
-  bool bytes = false;
+  TypeId in;         // WsConn<In, Out>: what `recv` decodes (Any for a bare WsConn)
+  TypeId out;        // what `send`/`broadcast` encode (In when not given)
+  bool bytes = false;  // WsConn<Bytes>: binary frames, no JSON
+  bool async = false;  // the handler is an `async fn`
   Guard guard;
   std::vector<MiddlewareUse> middleware;  // Before only
   Span at;
 };
 
+// A `retry=` policy written as a map literal, decided at compile time. Absent keys take the
+// runtime's defaults (runtime/include/fitz/jobs.h).
 struct RetryPolicy {
-  int64_t max = 0;  // 0: no retry
-  enum class Backoff : uint8_t { Fixed, Exponential } backoff = Backoff::Fixed;
+  int64_t max = 0;  // retries after the first attempt; 0: no retry
+  enum class Backoff : uint8_t { Exponential, Linear, Constant } backoff = Backoff::Exponential;
   int64_t initial_secs = 1;
-  int64_t max_secs = 300;
+  int64_t max_secs = 60;
+};
+
+// `retry=` of a job: a literal map becomes `policy`; any other expression (a Map held in a
+// global) is evaluated when the job starts and checked for its keys then.
+struct JobRetry {
+  std::optional<RetryPolicy> policy;  // nullopt: no `retry=`, or not a literal
+  ExprId value;                       // a non-literal `retry=`; invalid otherwise
 };
 
 struct CronJob {
   FnRef fn;
+  std::string name;  // the function's name: the job's name in logs and the store
   std::string expr;  // validated by the checker (fitz/cron_expr.h)
-  RetryPolicy retry;
+  ExprId tz;         // `tz=` (a Str), invalid: UTC
+  JobRetry retry;
+  ExprId catch_up;   // `catch_up=` (a Bool), invalid: false
+  ExprId store;      // `store=` (a database URL), invalid: none
+  bool async = false;
   Span at;
 };
 
 struct BackgroundJob {
   FnRef fn;
-  ExprId retry;  // `retry=` / `store=` are evaluated at run time (they may read globals)
+  std::string name;
+  JobRetry retry;  // evaluated when the job is first spawned (a non-literal may read globals)
   ExprId store;
   Span at;
+};
+
+// A `spawn(f(args))`: the `@background` function it starts (the checker resolved the call).
+struct SpawnTarget {
+  ExprId spawn;  // the `spawn(...)` call
+  FnRef fn;
 };
 
 struct CommandParam {
   uint32_t param = 0;  // index into FnInfo::params
   std::string name;
   TypeId type;         // element type for a variadic parameter, without `?`
-  bool has_default = false;
+  enum class Kind : uint8_t { Int, Float, Bool, Str } kind = Kind::Str;  // its command-line form
+  bool has_default = false;  // a flag (`--name`); else positional
   bool nullable = false;
   bool variadic = false;
   std::string default_text;  // the default as written, for `--help`
@@ -208,6 +234,10 @@ struct Command {
   std::string name;  // `@command("name")`, else the function's name
   std::string desc;
   std::vector<CommandParam> params;
+  // How the command's result becomes the exit status.
+  enum class Exit : uint8_t { Zero, Int, Result, ResultInt } exit = Exit::Zero;
+  bool async = false;
+  Span at;
 };
 
 struct ServiceModel {

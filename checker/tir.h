@@ -140,6 +140,7 @@ struct FnInfo {
   std::string metric_name;
   std::vector<SymbolId> locals;    // in order of first assignment
   std::vector<SymbolId> captures;  // lambdas and nested fns: variables of enclosing functions
+  SymbolId binding;                // nested named fns: the variable that holds the closure
   bool captures_self = false;      // uses the fields or methods of an enclosing method's instance
   bool checked = false;
 };
@@ -165,6 +166,7 @@ struct ModuleTir {
   std::vector<uint32_t> call_index;      // by ExprId: index into calls, or UINT32_MAX
   std::vector<CallInfo> calls;
   std::vector<SymbolId> pattern_symbols; // by PatternId: BindPat bindings
+  std::vector<SymbolId> annotated_symbols;  // by StmtId: the variable `x: T = v` assigns
   std::vector<TypeId> pattern_types;     // by PatternId: the type each pattern matches
   std::vector<TypeId> type_exprs;        // by TypeExprId: resolved annotations
   std::vector<FnInfo> fns;               // by FnId
@@ -176,6 +178,9 @@ struct ModuleTir {
   std::vector<ExprId> try_error_text;
   // The module's route handlers as its check bound them, in source order (service_model.h).
   std::vector<HandlerDecl> handlers;
+  // Every `spawn(f(args))` whose argument the checker resolved to a `@background` function, in
+  // source order: codegen starts that function's job without looking at the call again.
+  std::vector<SpawnTarget> spawn_targets;
   ModuleInterface interface;
   bool checked = false;
 
@@ -186,6 +191,11 @@ struct ModuleTir {
     for (ExprId x : try_error_text)
       if (x == e) return true;
     return false;
+  }
+  const SpawnTarget* spawn_target_of(ExprId spawn) const {
+    for (const SpawnTarget& t : spawn_targets)
+      if (t.spawn == spawn) return &t;
+    return nullptr;
   }
   const CallInfo* call_of(ExprId e) const {
     uint32_t i = call_index[e.index];

@@ -22,9 +22,10 @@ the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/).
 
 options:
   --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
-  --dump=cst|ast|tir|orm      print the syntax tree, the AST, the typed program or the SQL of the ORM
-                              queries of each root module
-  --dump=services             print the service model (routes, bindings, guards, middleware, server)
+  --dump=cst|ast|tir|orm|services
+                              print the syntax tree, the AST, the typed program or the SQL of the ORM
+                              queries of each root module, or the program's service model (routes, bindings,
+                              guards, middleware, server, WebSocket endpoints, jobs, commands)
   --warnings-as-errors        exit 1 when there are warnings
   -h, --help                  show this help
 )";
@@ -94,8 +95,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   checker::TypedProgram program = checker::check_program(graph, sources, diags);
 
   if (opt.dump == "services") {
-    // The service model is the whole program's, not a module's.
-    io.out << checker::dump_services(program, graph, sources);
+    io.out << checker::dump_services(program, graph, sources);  // the whole program's, once
   } else if (!opt.dump.empty()) {
     for (frontend::ModuleId id : graph.roots) {
       const frontend::Module& m = graph.get(id);

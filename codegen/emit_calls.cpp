@@ -32,6 +32,50 @@ std::string Gen::default_arg(const FnInfo& /*callee_info*/, ModuleId module, FnI
   return code;
 }
 
+// Arguments of a user function or method, in parameter order, with defaults and variadics.
+// Explicit arguments are evaluated in source order, then the defaults.
+std::string Gen::user_call_args(const CallExpr& c, const CallInfo& call_info, ModuleId module, FnId fn,
+                                std::vector<Child> head, std::vector<std::string>* head_code) {
+  const CallInfo* ci = &call_info;
+  const FnInfo& info = prog_.modules[module.index].fns[fn.index];
+  size_t nhead = head.size();
+  std::vector<Child> children = std::move(head);
+  std::vector<uint32_t> param_of;
+  std::vector<bool> filled(info.params.size(), false);
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    uint32_t p = i < ci->param_of_arg.size() ? ci->param_of_arg[i] : uint32_t(i);
+    if (p >= info.params.size()) continue;
+    children.push_back(child_of(this, c.args[i].value));
+    param_of.push_back(p);
+    filled[p] = true;
+  }
+  std::vector<uint32_t> defaulted;
+  for (size_t p = 0; p < info.params.size(); ++p) {
+    if (filled[p] || info.params[p].variadic) continue;
+    children.push_back(Child{[this, &info, module, fn, p] { return default_arg(info, module, fn, uint32_t(p)); },
+                             ExprId()});
+    defaulted.push_back(uint32_t(p));
+  }
+  std::vector<std::string> code = sequence(children);
+  if (head_code) head_code->assign(code.begin(), code.begin() + long(nhead));
+  std::vector<std::string> slots(info.params.size());
+  std::string variadic;
+  size_t k = nhead;
+  for (uint32_t p : param_of) {
+    if (info.params[p].variadic)
+      variadic += (variadic.empty() ? "" : ", ") + code[k++];
+    else
+      slots[p] = code[k++];
+  }
+  for (uint32_t p : defaulted) slots[p] = code[k++];
+  std::string s;
+  for (size_t p = 0; p < info.params.size(); ++p) {
+    std::string v = info.params[p].variadic ? cpp_type(info.params[p].type) + "{" + variadic + "}" : slots[p];
+    s += (p ? ", " : "") + v;
+  }
+  return s;
+}
+
 std::string Gen::call(ExprId id, const CallExpr& c) {
   const CallInfo* ci = tir_->call_of(id);
   const Expr& callee = ast_->get(c.callee);
@@ -63,46 +107,8 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
     return sequence(head);
   };
 
-  // Arguments of a user function or method, in parameter order, with defaults and variadics.
-  // Explicit arguments are evaluated in source order, then the defaults.
   auto user_args = [&](ModuleId module, FnId fn, std::vector<Child> head, std::vector<std::string>* head_code) {
-    const FnInfo& info = prog_.modules[module.index].fns[fn.index];
-    size_t nhead = head.size();
-    std::vector<Child> children = std::move(head);
-    std::vector<uint32_t> param_of;
-    std::vector<bool> filled(info.params.size(), false);
-    for (size_t i = 0; i < c.args.size(); ++i) {
-      uint32_t p = i < ci->param_of_arg.size() ? ci->param_of_arg[i] : uint32_t(i);
-      if (p >= info.params.size()) continue;
-      children.push_back(child_of(this, c.args[i].value));
-      param_of.push_back(p);
-      filled[p] = true;
-    }
-    std::vector<uint32_t> defaulted;
-    for (size_t p = 0; p < info.params.size(); ++p) {
-      if (filled[p] || info.params[p].variadic) continue;
-      children.push_back(Child{[this, &info, module, fn, p] { return default_arg(info, module, fn, uint32_t(p)); },
-                               ExprId()});
-      defaulted.push_back(uint32_t(p));
-    }
-    std::vector<std::string> code = sequence(children);
-    if (head_code) head_code->assign(code.begin(), code.begin() + long(nhead));
-    std::vector<std::string> slots(info.params.size());
-    std::string variadic;
-    size_t k = nhead;
-    for (uint32_t p : param_of) {
-      if (info.params[p].variadic)
-        variadic += (variadic.empty() ? "" : ", ") + code[k++];
-      else
-        slots[p] = code[k++];
-    }
-    for (uint32_t p : defaulted) slots[p] = code[k++];
-    std::string s;
-    for (size_t p = 0; p < info.params.size(); ++p) {
-      std::string v = info.params[p].variadic ? cpp_type(info.params[p].type) + "{" + variadic + "}" : slots[p];
-      s += (p ? ", " : "") + v;
-    }
-    return s;
+    return user_call_args(c, *ci, module, fn, std::move(head), head_code);
   };
 
   switch (ci->kind) {

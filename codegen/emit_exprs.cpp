@@ -161,6 +161,21 @@ std::string Gen::expr_raw(ExprId id) {
             }
             if (s.kind == SymbolKind::BuiltinValue) return builtin_value_ref(s.name, e.span);
             base = sym_ref(SymbolId(r.id));
+          } else if (r.kind == RefKind::Method && r.struct_id.valid()) {
+            // A method named bare inside another method of its type: a closure over the
+            // instance, as a lambda in that method would be.
+            const auto& m = types_.struct_info(r.struct_id).methods[r.id];
+            auto sig = types_.args(type);  // Fn: the parameters, then the result
+            std::string params, args;
+            for (size_t i = 0; i + 1 < sig.size(); ++i) {
+              params += fmt::format("{}{} a{}", i ? ", " : "", cpp_type(sig[i]), i);
+              args += fmt::format("{}a{}", i ? ", " : "", i);
+            }
+            bool is_static = prog_.modules[types_.struct_info(r.struct_id).module.index].fns[m.fn.index].is_static;
+            std::string callee = is_static ? fmt::format("{}::mth_{}", struct_name(r.struct_id), m.name)
+                                           : fmt::format("this->mth_{}", m.name);
+            return fmt::format("{}([{}]({}) {{ return {}({}); }})", cpp_type(type), is_static ? "" : "this", params,
+                               callee, args);
           } else {
             result_.unsupported.push_back(fmt::format("the name `{}`", d.name.text));
             return "fitz::Any()";
@@ -310,6 +325,26 @@ std::string Gen::expr_raw(ExprId id) {
               if (s.kind == SymbolKind::Function) return cpp_type(type) + "(&" + base + ")";
               break;
             }
+            case RefKind::Method:
+              if (r.struct_id.valid()) {
+                // `obj.method` as a value: a closure holding the instance (or the static method).
+                const auto& si = types_.struct_info(r.struct_id);
+                const auto& m = si.methods[r.id];
+                auto sig = types_.args(type);
+                std::string params, args;
+                for (size_t i = 0; i + 1 < sig.size(); ++i) {
+                  params += fmt::format("{}{} a{}", i ? ", " : "", cpp_type(sig[i]), i);
+                  args += fmt::format("{}a{}", i ? ", " : "", i);
+                }
+                if (prog_.modules[si.module.index].fns[m.fn.index].is_static)
+                  return fmt::format("{}([]({}) {{ return {}::mth_{}({}); }})", cpp_type(type), params,
+                                     struct_name(r.struct_id), m.name, args);
+                if (r.implicit_self)
+                  return fmt::format("{}([this]({}) {{ return this->mth_{}({}); }})", cpp_type(type), params, m.name, args);
+                return fmt::format("{}([o = {}]({}) {{ return o->mth_{}({}); }})", cpp_type(type), expr(d.object), params,
+                                   m.name, args);
+              }
+              [[fallthrough]];
             default:
               base = fmt::format("fitz::any_field({}, \"{}\", {})", expr(d.object), d.field.text,
                                  pos(d.field.span));

@@ -79,14 +79,13 @@ void Gen::emit_json_codecs() {
     line(fmt::format("auto o = fitz::make<{}>();", name));
     if (read.empty()) {
       line("if (!r.begin_object() || !read_fields(r, nullptr, 0, nullptr, [](size_t) { return false; })) return false;");
-    } else if (read.size() > 64) {
-      result_.unsupported.push_back(fmt::format("a request body of type `{}` with more than 64 fields", info.name));
     } else {
       std::string names;
       for (size_t i : read) names += (names.empty() ? "" : ", ") + fmt::format("Text(\"{}\")", info.fields[i].name);
       line(fmt::format("static const Text kFields[] = {{{}}};", names));
-      line("uint64_t seen = 0;");
-      line(fmt::format("if (!r.begin_object() || !read_fields(r, kFields, {}, &seen, [&](size_t i) {{", read.size()));
+      // One bit per field read, in as many words as the type needs.
+      line(fmt::format("uint64_t seen[{}] = {{}};", (read.size() + 63) / 64));
+      line(fmt::format("if (!r.begin_object() || !read_fields(r, kFields, {}, seen, [&](size_t i) {{", read.size()));
       line("  switch (i) {");
       for (size_t k = 0; k < read.size(); ++k)
         line(fmt::format("    {}: return r.read(&o->fld_{});", k + 1 == read.size() ? "default" : fmt::format("case {}", k),
@@ -103,7 +102,7 @@ void Gen::emit_json_codecs() {
           continue;  // absent means null
         else
           missing = fmt::format("{{ r.fail_missing(\"{}\"); return false; }}", f.name);
-        line(fmt::format("if (!(seen & (uint64_t(1) << {}))) {}", k, missing));
+        line(fmt::format("if (!(seen[{}] & (uint64_t(1) << {}))) {}", k / 64, k % 64, missing));
       }
     }
     // Hidden fields keep their defaults.

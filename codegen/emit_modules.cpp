@@ -4,8 +4,6 @@
 // here (emit_observe.cpp writes them as direct runtime calls).
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -18,18 +16,10 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
   }
   if (name == "DateTime") return "fitz::datetime_module()";  // fitz/clock.h
   if (name == "Uuid") return "fitz::uuid_module()";
-  if (name == "log" || name == "flags" || !at.file.valid()) {
-    result_.unsupported.push_back(fmt::format("a reference to the built-in module `{}`", name));
-    return "fitz::Any()";
-  }
-  // Modules the checker knows (spec'd, typed Any) with no runtime yet: the build stops with a
-  // located error rather than producing a program whose calls would all fail.
-  const SourceFile& file = sources_.file(at.file);
-  LineCol lc = file.line_col(at.begin);
-  std::string msg = fmt::format("{}:{}:{}: error: the built-in module `{}` is checked but not compiled by this version of fitz yet",
-                                file.path(), lc.line, lc.col, name);
-  if (std::find(result_.not_compiled.begin(), result_.not_compiled.end(), msg) == result_.not_compiled.end())
-    result_.not_compiled.push_back(std::move(msg));
+  // `log` and `flags` calls are direct runtime calls, and modules without a runtime
+  // (BuiltinValue::compiled) are a checker error (E0214): neither reaches here.
+  (void)at;
+  result_.unsupported.push_back(fmt::format("a reference to the built-in module `{}`", name));
   return "fitz::Any()";
 }
 

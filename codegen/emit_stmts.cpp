@@ -124,26 +124,9 @@ void Gen::stmt(StmtId id) {
             assign_to(s.target, expr(s.value));
           }
         } else if constexpr (std::is_same_v<T, AnnotatedAssignStmt>) {
-          const Ref& r = tir_->refs.size() > 0 ? Ref() : Ref();
-          (void)r;
-          // The symbol is the one the annotation declares; find it through the value's
-          // conversion target by name lookup in the function's locals or the globals.
-          SymbolId sym;
-          auto match = [&](SymbolId c) {
-            const Symbol& cs = prog_.symbol(c);
-            return cs.name == s.name.text && cs.span.begin == s.name.span.begin;
-          };
-          if (fn_ && fn_->info)
-            for (SymbolId c : fn_->info->locals) if (match(c)) sym = c;
-          if (!sym.valid())
-            for (SymbolId c : tir_->globals) if (match(c)) sym = c;
+          SymbolId sym = id.index < tir_->annotated_symbols.size() ? tir_->annotated_symbols[id.index] : SymbolId();
           if (!sym.valid()) {
-            for (SymbolId c : tir_->globals) if (prog_.symbol(c).name == s.name.text) sym = c;
-            if (fn_ && fn_->info)
-              for (SymbolId c : fn_->info->locals) if (prog_.symbol(c).name == s.name.text) sym = c;
-          }
-          if (!sym.valid()) {
-            result_.unsupported.push_back(fmt::format("the annotated variable `{}`", s.name.text));
+            result_.unsupported.push_back(fmt::format("the annotated variable `{}` without its symbol", s.name.text));
             return;
           }
           line(sym_ref(sym) + " = " + expr(s.value) + ";");
@@ -286,16 +269,11 @@ void Gen::stmt(StmtId id) {
           --indent_;
           line("}");
         } else if constexpr (std::is_same_v<T, FnStmt>) {
-          // A named fn inside a function is a local holding a closure.
+          // A named fn inside a block is a variable holding a closure (the checker's binding).
           const FnInfo& info = tir_->fns[s.fn.index];
-          SymbolId sym = info.symbol;
-          const FnDecl& d = ast_->get(s.fn);
-          if (!sym.valid() && fn_ && fn_->info && d.name) {
-            for (SymbolId c : fn_->info->locals)
-              if (prog_.symbol(c).name == d.name->text) sym = c;
-          }
+          SymbolId sym = info.symbol.valid() ? info.symbol : info.binding;
           if (!sym.valid()) {
-            result_.unsupported.push_back("a nested function");
+            result_.unsupported.push_back("a nested function without the variable that holds it");
             return;
           }
           line(sym_ref(sym) + " = " + lambda(ExprId(), LambdaExpr{s.fn}) + ";");

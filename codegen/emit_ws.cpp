@@ -3,205 +3,27 @@
 // Result<In> (the endpoint decodes In with the request-body decoder; a wrong message is an Err
 // with the reason and the connection stays open), `send`/`broadcast` take Out and encode the
 // argument's static type. A `WsConn` value is `fzws::Conn`: the runtime handle plus its
-// endpoint's decoder and encoders.
+// endpoint's decoder and encoders (runtime/include/fitz/ws_typed.h).
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "checker/decorators.h"
 #include "codegen/cpp_literal.h"
 #include "codegen/emit_auth.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
 
-namespace {
-
-constexpr const char* kWsPrelude = R"cpp(
-namespace fzws {
-using Decoder = fitz::Result<fitz::Any, fitz::Str> (*)(const fitz::ws::Message&);
-template <class T> fitz::Result<fitz::Any, fitz::Str> decode(const fitz::ws::Message& m) {
-  if (m.binary) return fitz::Err(fitz::Str::lit("expected a text (JSON) message, got binary"));
-  fitz::http::JsonReader r(m.data.data(), m.data.size());
-  T out{};
-  if (!fitz::http::from_json(r, &out)) return fitz::Err(fitz::Str::lit("message: ") + r.error());
-  return fitz::Ok(fitz::to_any(out));
-}
-inline fitz::Result<fitz::Any, fitz::Str> decode_bytes(const fitz::ws::Message& m) {
-  return fitz::Ok(fitz::to_any(fitz::Bytes(m.data.data(), m.data.size())));
-}
-
-// A message typed Any (what `recv` hands over) is encoded as the endpoint's Out or In type
-// when it holds one, so a received message goes back out as the same JSON.
-using Encoder = bool (*)(const fitz::Any&, fitz::Str*);
-
-// `WsConn<In, Out>` / `WsConn<Bytes>`.
-struct Conn {
-  fitz::ws::Conn c;
-  Decoder dec = nullptr;  // null: WsConn<Bytes>
-  Encoder enc_out = nullptr, enc_in = nullptr;
-};
-
-// Only the server's own hub; set while it serves (ws_broadcast outside a server does nothing).
-inline fitz::ws::Hub*& hub() {
-  static fitz::ws::Hub* h = nullptr;
-  return h;
-}
-
-template <class T> fitz::Str json(const T& v) {
-  if constexpr (requires(fitz::http::JsonWriter& w, const T& x) { fitz::http::JsonEncode<T>::write(w, x); })
-    return fitz::http::to_json(v);
-  else
-    return fitz::http::to_json(fitz::to_any(v));
-}
-template <class T> bool encode_as(const fitz::Any& a, fitz::Str* out) {
-  T v{};
-  if (!fitz::try_from_any<T>(a, &v)) return false;
-  *out = json(v);
-  return true;
-}
-template <class T> fitz::Str json_for(const Conn& c, const T& v) {
-  if constexpr (std::is_same_v<T, fitz::Any>) {
-    fitz::Str s;
-    if (c.enc_out && c.enc_out(v, &s)) return s;
-    if (c.enc_in && c.enc_in(v, &s)) return s;
-  }
-  return json(v);
-}
-// Bytes go out as a binary frame, anything else as JSON text.
-template <class T> bool as_bytes(const T& v, fitz::Bytes* out) {
-  if constexpr (std::is_same_v<T, fitz::Bytes>) {
-    *out = v;
-    return true;
-  } else if constexpr (std::is_same_v<T, fitz::Any>) {
-    auto b = v.as_bytes();
-    if (!b.is_ok()) return false;
-    *out = b.value();
-    return true;
-  } else {
-    return false;
-  }
-}
-
-inline fitz::Task<fitz::Result<fitz::Any, fitz::Str>> recv(Conn c) {
-  // No temporaries inside co_await operands: GCC 12 may destroy them twice.
-  fitz::Task<fitz::Result<fitz::ws::Message, fitz::Str>> t = c.c.recv_message();
-  fitz::Result<fitz::ws::Message, fitz::Str> m = co_await t;
-  if (!m.is_ok()) co_return fitz::Result<fitz::Any, fitz::Str>(fitz::Err(m.error()));
-  co_return c.dec ? c.dec(m.value()) : decode_bytes(m.value());
-}
-// `recv` as the checker types it: Result<In>. The endpoint decoded the message as its In type
-// (a malformed one is already an Err with the reason); a helper that takes `WsConn<Any>` gets
-// it as Any.
-template <class T> fitz::Task<fitz::Result<T, fitz::Str>> recv_as(Conn c) {
-  fitz::Task<fitz::Result<fitz::Any, fitz::Str>> t = recv(c);
-  fitz::Result<fitz::Any, fitz::Str> m = co_await t;
-  if (!m.is_ok()) co_return fitz::Result<T, fitz::Str>(fitz::Err(m.error()));
-  if constexpr (std::is_same_v<T, fitz::Any>) {
-    co_return fitz::Result<T, fitz::Str>(fitz::Ok(m.value()));
-  } else {
-    T v{};
-    if (!fitz::try_from_any<T>(m.value(), &v)) {
-      co_return fitz::Result<T, fitz::Str>(fitz::Err(fitz::Str::lit("message: not of the connection's type")));
-    }
-    co_return fitz::Result<T, fitz::Str>(fitz::Ok(std::move(v)));
-  }
-}
-template <class T> fitz::Task<fitz::Null> send(Conn c, T v) {
-  fitz::Bytes b;
-  if (as_bytes(v, &b)) c.c.send_bytes(b);
-  else c.c.send_text(json_for(c, v));
-  co_return fitz::null;
-}
-template <class T> fitz::Task<fitz::Null> broadcast(Conn c, T v) {
-  fitz::Bytes b;
-  if (as_bytes(v, &b)) c.c.broadcast_bytes(b);
-  else c.c.broadcast_text(json_for(c, v));
-  co_return fitz::null;
-}
-inline fitz::Task<fitz::Null> close(Conn c) {
-  c.c.close(1000, fitz::Str());
-  co_return fitz::null;
-}
-// ws_broadcast(path, message)
-template <class T> fitz::Null broadcast_path(const fitz::Str& path, const T& v) {
-  fitz::ws::Hub* h = hub();
-  if (!h) return fitz::null;
-  std::string p(path.data(), path.size());
-  fitz::Bytes b;
-  if (as_bytes(v, &b)) h->broadcast_bytes(p.c_str(), b);
-  else h->broadcast_text(p.c_str(), json(v));
-  return fitz::null;
-}
-}  // namespace fzws
-)cpp";
-
-}  // namespace
-
 void Gen::collect_ws() {
   if (options_.test_mode) return;  // tests call handlers directly; nothing is served
-  for (ModuleId m : graph_.init_order) {
-    const Ast& ast = graph_.get(m).ast;
-    const ModuleTir& tir = prog_.modules[m.index];
-    for (StmtId s : ast.top_level) {
-      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
-      if (!f) continue;
-      const FnDecl& d = ast.get(f->fn);
-      for (const Decorator& dec : d.decorators) {
-        if (!checker::is_decorator(dec, checker::DecoratorKind::Ws) || dec.args.empty()) continue;
-        auto* lit = std::get_if<StrLit>(&ast.get(dec.args[0].value).data);
-        if (!lit) continue;
-        const SourceFile& file = sources_.file(dec.span.file);
-        auto refuse = [&](std::string_view why) {
-          LineCol at = file.line_col(dec.span.begin);
-          result_.not_compiled.push_back(fmt::format("{}:{}:{}: error: {}", file.path(), at.line, at.col, why));
-        };
-        WsRoute r;
-        r.module = m;
-        r.fn = f->fn;
-        r.ws = &dec;
-        bool holes = false;
-        for (const StrPart& p : lit->parts) {
-          if (p.is_hole()) holes = true;
-          else r.path += p.text;
-        }
-        if (holes) {
-          refuse("`@ws` paths are literal: WebSocket endpoints take no path parameters");
-          continue;
-        }
-        const NamedType* conn = nullptr;
-        if (!d.params.empty() && d.params[0].type.valid()) {
-          conn = std::get_if<NamedType>(&ast.get(d.params[0].type).data);
-          if (conn && (conn->path.size() != 1 || conn->path.back().text != "WsConn")) conn = nullptr;
-        }
-        if (!conn) {
-          refuse("the first parameter of a `@ws` handler must be a `WsConn<In>`, `WsConn<In, Out>` or `WsConn<Bytes>`");
-          continue;
-        }
-        for (const Decorator& g : d.decorators)
-          r.guarded |= checker::is_decorator(g, checker::DecoratorKind::Authenticated) || checker::is_decorator(g, checker::DecoratorKind::Admin) || checker::is_decorator(g, checker::DecoratorKind::Requires);
-        if (d.params.size() > (r.guarded ? 2u : 1u)) {
-          refuse("a `@ws` handler takes its `WsConn`, and with `@authenticated`, `@admin` or `@requires` the user");
-          continue;
-        }
-        r.in = types_.any();
-        if (!conn->args.empty() && conn->args[0].index < tir.type_exprs.size() && tir.type_exprs[conn->args[0].index].valid())
-          r.in = tir.type_exprs[conn->args[0].index];
-        r.bytes = types_.kind(r.in) == TypeKind::Bytes;
-        r.out = r.in;
-        if (conn->args.size() > 1 && conn->args[1].index < tir.type_exprs.size() && tir.type_exprs[conn->args[1].index].valid())
-          r.out = tir.type_exprs[conn->args[1].index];
-        // Before-middleware runs on the upgrade request like on any route: its adapter
-        // (emit_http.cpp) is generated for every function in http_fns_.
-        for (const Decorator& mw : d.decorators) {
-          if (!checker::is_decorator(mw, checker::DecoratorKind::Middleware) || mw.args.size() != 1) continue;
-          if (auto fn = middleware_fn(m, mw.args[0].value))
-            if (std::find(http_fns_.begin(), http_fns_.end(), *fn) == http_fns_.end()) http_fns_.push_back(*fn);
-        }
-        ws_routes_.push_back(std::move(r));
-      }
+  ws_routes_ = prog_.service.ws;
+  // Before-middleware runs on the upgrade request like on any route: its adapter
+  // (emit_http.cpp) is generated for every function in http_fns_.
+  for (const WsRoute& r : ws_routes_)
+    for (const checker::MiddlewareUse& mw : r.middleware) {
+      HttpFnRef fn{mw.fn.module, mw.fn.fn};
+      if (std::find(http_fns_.begin(), http_fns_.end(), fn) == http_fns_.end()) http_fns_.push_back(fn);
     }
-  }
   if (has_ws()) {
     // fitz_ws checks upgrades with the auth runtime's guards: it links after both.
     result_.http = true;
@@ -210,7 +32,12 @@ void Gen::collect_ws() {
   }
 }
 
-void Gen::emit_ws_prelude() { line(kWsPrelude); }
+void Gen::emit_ws_prelude() {
+  // The typed connection helpers live in the runtime (fitz/ws_typed.h); generated code names
+  // them `fzws::`.
+  line("#include <fitz/ws_typed.h>");
+  line("namespace fzws = fitz::ws::typed;");
+}
 
 std::optional<std::string> Gen::ws_call(ExprId id, const CallExpr& c, const CallInfo& ci) {
   if (ci.kind != CallKind::Builtin && ci.kind != CallKind::BuiltinMethod) return std::nullopt;
@@ -244,18 +71,13 @@ std::optional<std::string> Gen::ws_call(ExprId id, const CallExpr& c, const Call
 
 void Gen::emit_ws_serve() {
   line("fitz::ws::WsConfig wscfg;");
-  if (server_) {
-    mod_ = server_module_;
-    ast_ = &graph_.get(mod_).ast;
-    tir_ = &prog_.modules[mod_.index];
-    for (const Decorator& d : server_->decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Server)) continue;
-      for (const DecoratorArg& a : d.args) {
-        if (!a.name || a.name->text != "ws_heartbeat_secs") continue;
-        // 0 turns the pings off: a day stands for "never" (the idle limit is twice that).
-        line(fmt::format("{{ int64_t s = int64_t({}); wscfg.heartbeat_ms = s > 0 ? s * 1000 : 86400000; }}",
-                         expr_as(a.value, types_.int_())));
-      }
+  if (const auto& server = prog_.service.server) {
+    for (const checker::ServerSettings::Setting& st : server->settings) {
+      if (st.key != "ws_heartbeat_secs" || !st.value.valid()) continue;
+      ModuleContext in_server(*this, server->fn.module);
+      // 0 turns the pings off: a day stands for "never" (the idle limit is twice that).
+      line(fmt::format("{{ int64_t s = int64_t({}); wscfg.heartbeat_ms = s > 0 ? s * 1000 : 86400000; }}",
+                       expr_as(st.value, types_.int_())));
     }
   }
   line("fitz::ws::Hub hub(app, wscfg);");
@@ -265,45 +87,26 @@ void Gen::emit_ws_serve() {
   line("}");
   line("fzws::hub() = &hub;");
   for (const WsRoute& r : ws_routes_) {
-    mod_ = r.module;
+    mod_ = r.handler.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
-    const FnInfo& info = tir_->fns[r.fn.index];
+    const FnInfo& info = tir_->fns[r.handler.fn.index];
     std::string dec = r.bytes ? "nullptr" : fmt::format("&fzws::decode<{}>", cpp_type(r.in));
     std::string call = fmt::format("{}::{}(conn)", ns(mod_), fn_name(info));
     // @authenticated / @admin / @requires: the auth guard (emit_auth.h) checks the upgrade
     // request, bearer subprotocol included; its 401 / 403 is an HTTP answer, never a 101.
-    AuthRoute guard = r.guarded ? auth_route(*this, r.module, r.fn) : AuthRoute();
+    AuthRoute guard = r.guard.guarded ? auth_route(*this, r.handler.module, r.handler.fn) : AuthRoute();
     // `@middleware(f)` of the before kind, in decorator order, ahead of the auth guard (which
     // runs as the route's handler or as the last before step): a middleware may answer the
     // upgrade request itself (401, 429, ...) and the client never gets a 101.
     std::string befores;
-    for (const Decorator& d : ast_->get(r.fn).decorators) {
-      if (!checker::is_decorator(d, checker::DecoratorKind::Middleware) || d.args.size() != 1) continue;
-      auto mw = middleware_fn(mod_, d.args[0].value);
-      const FnInfo* mi = mw ? &prog_.modules[mw->module.index].fns[mw->fn.index] : nullptr;
-      if (!mi || mi->params.size() != 1 || !mi->symbol.valid()) {
-        const SourceFile& file = sources_.file(d.span.file);
-        LineCol at = file.line_col(d.span.begin);
-        result_.not_compiled.push_back(fmt::format(
-            "{}:{}:{}: error: only a before middleware `fn(req: Request)` applies to a `@ws` upgrade", file.path(),
-            at.line, at.col));
-        continue;
-      }
-      befores += fmt::format(".before(&fzmb_{}_{})", mw->module.index, prog_.symbol(mi->symbol).name);
+    for (const checker::MiddlewareUse& mw : r.middleware) {
+      const FnInfo& mi = prog_.modules[mw.fn.module.index].fns[mw.fn.fn.index];
+      befores += fmt::format(".before(&fzmb_{}_{})", mw.fn.module.index, prog_.symbol(mi.symbol).name);
     }
     std::string tail = "})" + befores + ";";
-    if (guard.guarded && guard.need.empty()) continue;  // refused (no usable provider)
-    if (guard.guarded && info.params.size() == 2 && guard.user_param != 1) {
-      const SourceFile& file = sources_.file(r.ws->span.file);
-      LineCol at = file.line_col(r.ws->span.begin);
-      result_.not_compiled.push_back(fmt::format(
-          "{}:{}:{}: error: the second parameter of a guarded `@ws` handler receives the user: give it the "
-          "`@auth_provider`'s user type",
-          file.path(), at.line, at.col));
-      continue;
-    }
-    if (guard.guarded && guard.user_param == 1) {
+    if (guard.guarded && guard.need.empty()) continue;  // refused by auth_route (no usable provider)
+    if (r.guard.user_param == 1) {
       call = fmt::format("{}::{}(conn, u)", ns(mod_), fn_name(info));
       line(fmt::format("hub.endpoint({}, fzauth::guard(), {}, [](fitz::ws::Conn c, fzauth::User u) -> fitz::Task<fitz::Null> {{",
                        cpp_quoted(r.path), guard.need));
@@ -321,7 +124,7 @@ void Gen::emit_ws_serve() {
       enc = encoder(r.out) + ", " + encoder(r.in);
     }
     line(fmt::format("  fzws::Conn conn{{c, {}, {}}};", dec, enc));
-    if (info.is_async) {
+    if (r.async) {
       line(fmt::format("  auto task = {};", call));
       line("  co_await task;");
     } else {

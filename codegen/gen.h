@@ -71,18 +71,9 @@ class Gen {
   };
   void collect_http();
 
-  // ---- jobs (emit_jobs.cpp)
-  struct JobFn {
-    ModuleId module;
-    FnId fn;
-    const Decorator* dec = nullptr;  // its @cron or @background
-  };
-  struct Jobs {
-    std::vector<JobFn> cron, background;
-  } jobs_;
+  // ---- jobs (emit_jobs.cpp): read from prog_.service.cron / .background
   void collect_jobs();
-  void use_job_module(const JobFn& j);
-  std::string job_arg(const JobFn& j, std::string_view key);  // a keyword argument as Any
+  std::string job_value(ModuleId m, ExprId e);  // a decorator argument of module m as Any (invalid: null)
   void emit_job_decls();   // BackgroundJob descriptors
   bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
   std::string spawn_call(ExprId id, const CallExpr& c);
@@ -116,19 +107,8 @@ class Gen {
                          const std::string& req_arg);
 
   // ---- WebSockets (emit_ws.cpp)
-  // `@ws("/path")` handlers: the handler takes a `WsConn<In, Out>` (or `WsConn<Bytes>`) first.
-  struct WsRoute {
-    ModuleId module;
-    FnId fn;
-    const Decorator* ws = nullptr;
-    std::string path;
-    TypeId in;           // the decoded message type; Any when the WsConn has no arguments
-    TypeId out;          // WsConn<In, Out>'s Out (In when not given)
-    bool bytes = false;  // WsConn<Bytes>: binary frames, no JSON
-    // @authenticated / @admin / @requires: the upgrade is checked by the @auth_provider and
-    // the handler's second parameter (if any) receives the user.
-    bool guarded = false;
-  };
+  // `@ws("/path")` endpoints of the service model (empty in test builds: nothing is served).
+  using WsRoute = checker::WsEndpoint;
   void collect_ws();
   bool has_ws() const { return !ws_routes_.empty(); }
   void emit_ws_prelude();
@@ -179,6 +159,10 @@ class Gen {
   // `lowering`) are emitted here in order too.
   std::vector<std::string> sequence(const std::vector<Child>& children);
   std::vector<std::string> sequence_exprs(const std::vector<ExprId>& ids);
+  // The arguments of a call to user function `fn` of `module`, in parameter order (defaults and
+  // variadics filled), after the `head` operands; `head_code` receives the head's code.
+  std::string user_call_args(const CallExpr& c, const CallInfo& ci, ModuleId module, FnId fn, std::vector<Child> head,
+                             std::vector<std::string>* head_code);
   // Inside an async fn, GCC 12 cannot compile `co_await`/`co_return` inside a statement
   // expression, so control flow used as a value (if, match, loop, comprehensions, struct
   // literals, `?`) is lowered to statements written before the current one, and the

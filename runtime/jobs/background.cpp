@@ -9,7 +9,10 @@ struct BgRecord {
   Any id;
 };
 
-Result<RetryPolicy, Str> bg_policy(const BackgroundJob* job) { return retry_from_any(job->retry); }
+Result<RetryPolicy, Str> bg_policy(const BackgroundJob* job) {
+  if (job->policy) return Result<RetryPolicy, Str>::ok(*job->policy);
+  return retry_from_any(job->retry);
+}
 
 Task<std::shared_ptr<BgRecord>> bg_begin(const BackgroundJob* job, std::string args_text) {
   if (job->store.is_null()) co_return nullptr;

@@ -258,9 +258,13 @@ void JobRunner::start() {
     std::string error;
     p->zone = TimeZone::load(job.tz, error);
     if (!p->zone) fail(error);
-    auto retry = retry_from_any(job.retry);
-    if (!retry.is_ok()) fail(str_of(retry.error()));
-    p->retry = retry.value();
+    if (job.policy) {
+      p->retry = *job.policy;
+    } else {
+      auto retry = retry_from_any(job.retry);
+      if (!retry.is_ok()) fail(str_of(retry.error()));
+      p->retry = retry.value();
+    }
     if (!job.store.is_null()) {
       auto url = store::url_of(job.store);
       if (!url.is_ok()) fail(str_of(url.error()));

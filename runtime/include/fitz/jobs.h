@@ -114,7 +114,10 @@ struct CronJob {
   std::string name;    // the function's name
   std::string expr;    // as written
   std::string tz;      // empty: UTC
-  Any retry;           // the retry= value (null: none)
+  // The retry policy the compiler decided from a literal `retry={...}`; otherwise `retry`, the
+  // value of a non-literal `retry=` (null: none), is checked when the runner starts.
+  std::optional<RetryPolicy> policy;
+  Any retry;
   bool catch_up = false;
   Any store;           // the store= value: a database URL (Str) or null
   // One attempt: calls the function (awaiting it when async).
@@ -148,8 +151,9 @@ class JobRunner {
 
 struct BackgroundJob {
   const char* name;
-  Any retry;  // the retry= value (null: none)
+  Any retry;  // a non-literal retry= value (null: none), checked at the first spawn
   Any store;  // a database URL (Str) or null
+  std::optional<RetryPolicy> policy = std::nullopt;  // a literal `retry={...}`, decided at compile time
 };
 
 namespace detail {

@@ -262,5 +262,28 @@ TEST(JsonHashFlood, KeysPerObjectAreCapped) {
   EXPECT_EQ(m.len(), 10000);
 }
 
+// Types with more than 64 fields keep one bit per field across several words.
+TEST(JsonReader, ReadFieldsTracksMoreThan64Fields) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 70; ++i) keys.push_back("f" + std::to_string(i));
+  std::vector<Text> names;
+  for (const std::string& k : keys) names.push_back(Text(k.data(), k.size()));
+  auto run = [&](const std::string& doc, std::vector<int64_t>& got, uint64_t* seen) {
+    JsonReader r(doc.data(), doc.size());
+    got.assign(70, -1);
+    return r.begin_object() && read_fields(r, names.data(), names.size(), seen, [&](size_t i) { return r.read(&got[i]); });
+  };
+  std::vector<int64_t> got;
+  uint64_t seen[2] = {};
+  ASSERT_TRUE(run(R"({"f0": 1, "f63": 2, "f64": 3, "f69": 4})", got, seen));
+  EXPECT_EQ(got[0], 1);
+  EXPECT_EQ(got[64], 3);
+  EXPECT_EQ(got[69], 4);
+  EXPECT_EQ(seen[0], (uint64_t(1) << 63) | 1);
+  EXPECT_EQ(seen[1], (uint64_t(1) << 5) | 1);
+  uint64_t again[2] = {};
+  EXPECT_FALSE(run(R"({"f66": 1, "f66": 2})", got, again));  // a repeated key past the first word
+}
+
 }  // namespace
 }  // namespace fitz::http

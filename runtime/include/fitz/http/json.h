@@ -370,7 +370,7 @@ template <class T> bool JsonReader::read(T* out) { return JsonDecode<T>::read(*t
 //   // then: required fields not in `seen` without a default → r.fail_missing("id")
 //
 // Unknown keys are collected and reported together ("unknown field(s): a, b"); a repeated
-// key is an error. At most 64 fields per type take this path.
+// key is an error. `seen` holds one bit per field: (n + 63) / 64 words, zeroed by the caller.
 template <class F>
 bool read_fields(JsonReader& r, const Text* names, size_t n, uint64_t* seen, F&& read_field) {
   Text k;
@@ -384,11 +384,12 @@ bool read_fields(JsonReader& r, const Text* names, size_t n, uint64_t* seen, F&&
       if (!r.skip_value()) return false;
       continue;
     }
-    if (*seen & (uint64_t(1) << i)) {
+    uint64_t bit = uint64_t(1) << (i % 64);
+    if (seen[i / 64] & bit) {
       r.fail_duplicate(k);
       return false;
     }
-    *seen |= uint64_t(1) << i;
+    seen[i / 64] |= bit;
     if (!read_field(i)) return false;
   }
   if (!r.ok()) return false;

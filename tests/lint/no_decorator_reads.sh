@@ -16,11 +16,6 @@ ALLOWED=(
   # Hover finds which registry entry (decorators.def) the decorator under the cursor is, to show
   # its documentation: identifying a decorator is not deciding a service fact.
   "lsp/features/hover.cpp:decorator hover through the registry (decorators.def)"
-  # Being moved to the model by the WebSocket/jobs/commands half (WsEndpoint, CronJob,
-  # BackgroundJob, Command); remove each line when its file reads prog.service.
-  "codegen/emit_ws.cpp:being moved to the model (WsEndpoint)"
-  "codegen/emit_jobs.cpp:being moved to the model (CronJob, BackgroundJob)"
-  "codegen/emit_cli.cpp:being moved to the model (Command)"
   # Being moved to the checker's ORM plan by the typed-db work.
   "orm/model.cpp:being moved to the model (the checker's table facts)"
   "orm/model.h:being moved to the model (the checker's table facts)"

@@ -17,6 +17,8 @@
 
 namespace fitz::checker {
 
+struct OrmPlans;  // checker/orm_plan.h
+
 using frontend::ExprId;
 using frontend::FnId;
 using frontend::PatternId;
@@ -169,6 +171,8 @@ struct ModuleTir {
   // `e?` whose error type differs from the `Str` error of the function's `Result`: the error
   // propagates as its display text (`"{e}"`). In source order.
   std::vector<ExprId> try_error_text;
+  // The plans of the module's ORM calls (checker/orm_plan.h); set by every checking pass.
+  std::shared_ptr<OrmPlans> orm;
   ModuleInterface interface;
   bool checked = false;
 

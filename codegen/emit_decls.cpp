@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "checker/decorators.h"
+#include "codegen/emit_orm.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -74,6 +75,7 @@ void Gen::emit_struct_defs() {
     line("};");
     line("}");
   }
+  emit_orm_row_decoders(*this);
   line("");
 }
 

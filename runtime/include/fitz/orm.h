@@ -13,6 +13,7 @@
 #include "fitz/eq.h"
 #include "fitz/list.h"
 #include "fitz/map.h"
+#include "fitz/orm_wire.h"
 #include "fitz/result.h"
 #include "fitz/str.h"
 #include "fitz/task.h"

@@ -474,6 +474,18 @@ void check_orm_tables(Checker& ck) {
     const orm::TableModel* t = models.table(sid, &errors);
     for (const orm::ModelError& err : errors) ck.error(DiagKind::OrmTableModel, err.span, err.message);
     if (!t) continue;
+    // A child row may be missing (and the field is empty until preloaded), so a `@has_one`
+    // field that cannot hold null could never be filled honestly.
+    const StructInfo& si = ck.types_->struct_info(sid);
+    for (const orm::Relation& r : t->relations) {
+      if (r.kind != orm::RelationKind::HasOne) continue;
+      const FieldInfo* f = si.field(r.field);
+      if (!f || ck.types_->kind(f->type) == TypeKind::Nullable || ck.types_->is_dynamic(f->type)) continue;
+      ck.error(DiagKind::OrmHasOneNotNullable, r.span,
+               fmt::format("`@has_one` field `{}` must be nullable, got `{}`", r.field, ck.types_->display(f->type)))
+          .with_hint(fmt::format("write `{}: {}? = null`: the related row may not exist", r.field,
+                                 ck.types_->display(f->type)));
+    }
     // `on_delete=` on both sides of one foreign key must agree (decision 12).
     for (const orm::Relation& r : t->relations) {
       if (r.kind != orm::RelationKind::BelongsTo || r.on_delete.empty()) continue;

@@ -1,5 +1,6 @@
-// `fitz check --dump=orm`: the SQL each ORM call of a module compiles to, with what is bound to
-// each `$n`. Golden tests of the ORM read this.
+// `fitz check --dump=orm`: the plans the checker stored for a module's ORM calls (orm_plan.h):
+// the SQL, what is bound to each `$n` with its type and wire form, and the row decoders.
+// Golden tests of the ORM read this.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -55,9 +56,6 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
       entries.emplace_back(callee.field.span.begin, std::move(out));
       continue;
     }
-    struct {
-      bool builder;
-    } r{plan->builder};
     const orm::QueryPlan& p = plan->query;
     // Each `$n` with the expression bound to it, its Fitz type and how it travels.
     auto params = [&](const std::vector<orm::SqlParam>& ps, const std::vector<OrmParam>& typed) {
@@ -69,10 +67,10 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
       }
     };
     auto text_of = [&](frontend::ExprId x) { return file.slice(m.ast.get(x).span); };
-    if (r.builder || p.dynamic) {
-      out += r.builder ? fmt::format("  query value, from {}\n", p.dynamic ? text_of(p.root) : std::string_view("the table"))
+    if (plan->builder || p.dynamic) {
+      out += plan->builder ? fmt::format("  query value, from {}\n", p.dynamic ? text_of(p.root) : std::string_view("the table"))
                        : fmt::format("  extends the query value {}\n", text_of(p.root));
-      if (r.builder && (!p.preloads.empty() || !p.group_keys.empty()))
+      if (plan->builder && (!p.preloads.empty() || !p.group_keys.empty()))
         out += "  not compiled: `group_by` and `preload` need the whole query in one expression\n";
       static constexpr std::string_view kinds[] = {"where", "order_by", "limit", "offset"};
       for (size_t k = 0; k < p.fragments.size(); ++k) {
@@ -80,7 +78,7 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
         out += fmt::format("  {}: {}\n", kinds[fr.kind], fr.sql.empty() ? "$1" : fr.sql);
         params(fr.params, plan->fragment_params[k]);
       }
-      if (r.builder) {
+      if (plan->builder) {
         entries.emplace_back(callee.field.span.begin, std::move(out));
         continue;
       }

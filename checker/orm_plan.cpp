@@ -74,8 +74,12 @@ OrmParam typed_param(const TypeStore& ts, const ModuleTir& tir, const orm::SqlPa
     case orm::ParamForm::LikePrefix:
     case orm::ParamForm::LikeSuffix: p.type = ts.str(); break;
     case orm::ParamForm::Field: p.type = field_type(ts, t, sp.field); break;
-    // Whole columns of a list of rows: one array each, encoded by the db module.
+    // Whole columns of a list of rows: one array each, encoded by the db module; `type` is the
+    // field's (each element's) type.
     case orm::ParamForm::FieldOfEach:
+      if (t.valid() && ts.kind(t) == TypeKind::List) p.type = field_type(ts, ts.elem(t), sp.field);
+      p.wire = OrmWire::Dynamic;
+      return p;
     case orm::ParamForm::KeysOfRows: p.wire = OrmWire::Dynamic; return p;
   }
   p.wire = orm_wire_of(ts, p.type);

@@ -198,16 +198,13 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
   // The rows of the query (on `_db`) with every `preload` applied, as one task expression.
   auto preloaded_rows = [&]() -> std::optional<std::string> {
     std::string task = fmt::format("fitz::orm::wire_all<{}>(_db, {}, {}, {}, {}, {})", row_cpp, sql, params, fmts, dec, pos);
-    const checker::StructInfo& si = g.types_.struct_info(sid);
     for (size_t k = 0; k < p.preloads.size(); ++k) {
       const orm::Preload& pl = p.preloads[k];
       StructId child = plan->preloads[k].child;
       if (!child.valid()) return std::nullopt;
-      const checker::StructInfo& ci = g.types_.struct_info(child);
       std::string child_cpp = fmt::format("fitz::Ref<{}>", g.struct_name(child));
-      const checker::FieldInfo* key = si.field(pl.key_field);
-      const checker::FieldInfo* target = si.field(pl.field);
-      if (!key || !target || !ci.field(pl.fk_field)) return std::nullopt;
+      TypeId key_type = plan->preloads[k].key_type;
+      if (!key_type.valid()) return std::nullopt;
       // has_one and a `@belongs_to` parent take the first match; a row whose parent is missing
       // keeps its field as it was (null).
       std::string set = pl.many ? fmt::format("[](const {} & _p, fitz::List<{}> _xs) {{ _p->fld_{} = std::move(_xs); }}",
@@ -218,7 +215,7 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
       task = fmt::format(
           "fitz::orm::wire_preload<{}, {}, {}>({}, _db, {}, {}, {}, [](const {} & _p) {{ return _p->fld_{}; }}, "
           "[](const {} & _c) {{ return _c->fld_{}; }}, {}, {})",
-          row_cpp, child_cpp, g.cpp_type(key->type), task, cpp_quoted(pl.sql), formats_arg(child, plans),
+          row_cpp, child_cpp, g.cpp_type(key_type), task, cpp_quoted(pl.sql), formats_arg(child, plans),
           decoder_name(child), row_cpp, pl.key_field, child_cpp, pl.fk_field, set, pos);
     }
     return task;
@@ -286,12 +283,11 @@ std::optional<std::string> emit_orm_call(Gen& g, ExprId id, const CallExpr& c) {
     }
     case orm::Terminal::BulkInsert: {
       // Each row adds one value to every column's array, in the order of the statement's $n.
-      const checker::StructInfo& si = g.types_.struct_info(sid);
       std::string cols;
-      for (size_t i = 0; i < p.params.size(); ++i) {
-        const checker::FieldInfo* f = si.field(p.params[i].field);
-        if (!f) return std::nullopt;
-        cols += fmt::format("_c[{}].push_back(fitz::to_any<{}>(_r->fld_{})); ", i, g.cpp_type(f->type), f->name);
+      for (size_t i = 0; i < plan->params.size(); ++i) {
+        const checker::OrmParam& op = plan->params[i];
+        if (!op.type.valid()) return std::nullopt;
+        cols += fmt::format("_c[{}].push_back(fitz::to_any<{}>(_r->fld_{})); ", i, g.cpp_type(op.type), op.field);
       }
       return fmt::format("fitz::orm::bulk_insert<{}>({}, {}, {}, {}, [](const {}& _r, std::vector<std::vector<fitz::Any>>& _c) {{ {}}}, {})",
                          row_cpp, db, sql, code[1], p.params.size(), row_cpp, cols, pos);

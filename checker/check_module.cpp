@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "checker/check_internal.h"
+#include "checker/orm_plan.h"
 #include "checker/check_orm.h"
 #include "checker/service_build.h"
 #include "checker/decorators.h"
@@ -235,6 +236,7 @@ void Checker::run_pass() {
   tir_->pattern_symbols.assign(ast_->patterns.size(), SymbolId());
   tir_->pattern_types.assign(ast_->patterns.size(), types_->error());
   tir_->globals.clear();
+  tir_->orm = std::make_shared<OrmPlans>();
   for (size_t i = 0; i < tir_->fns.size(); ++i) {
     FnInfo& f = tir_->fns[i];
     f.checked = false;

@@ -126,6 +126,12 @@ orm::QueryEnv OrmModels::env(ModuleId module) {
 
 orm::PlanResult OrmModels::plan(ModuleId module, ExprId call) { return orm::plan_query(env(module), call); }
 
+StructId OrmModels::struct_of(const orm::TableModel* t) const {
+  for (const auto& [sid, model] : tables_)
+    if (&model == t) return StructId(sid);
+  return StructId();
+}
+
 StructId orm_query_row(const TypeStore& types, TypeId t) {
   if (types.kind(t) != TypeKind::Struct) return StructId();
   const StructInfo& si = types.struct_info(types.struct_of(t));
@@ -169,6 +175,20 @@ DiagKind diag_kind_of(orm::OrmErrorCode c) {
     case orm::OrmErrorCode::UnknownRelation: return DiagKind::OrmUnknownRelation;
   }
   return DiagKind::OrmBadQuery;
+}
+
+// The plan of the ORM call `e` into the module's side table (a refused one with its error).
+void record_plan(Checker& ck, ExprId e, const orm::PlanResult& r, OrmModels& models) {
+  if (!ck.tir_->orm || !r.is_orm) return;
+  if (r.plan) {
+    ck.tir_->orm->by_call[e.index] = typed_orm_plan(ck.prog_, ck.mod_, r, models, *ck.tir_->orm);
+    return;
+  }
+  OrmPlan refused;
+  refused.compiled = false;
+  refused.builder = r.builder;
+  refused.error = r.error ? r.error->message : "";
+  ck.tir_->orm->by_call[e.index] = std::move(refused);
 }
 
 bool within(Span inner, Span outer) { return inner.begin >= outer.begin && inner.end <= outer.end; }
@@ -352,8 +372,9 @@ std::optional<TypeId> check_orm_call(Checker& ck, ExprId e, const CallExpr& c, c
   }
   ck.set_type(c.callee, ts.any());
 
-  OrmModels models(ck.prog_, ck.graph_);
+  OrmModels models(ck.prog_, ck.graph_, ck.tir_->orm ? &ck.tir_->orm->tables : nullptr);
   orm::PlanResult plan = models.plan(ck.mod_, e);
+  record_plan(ck, e, plan, models);
   if (!plan.is_orm && !on_table) {
     ck.error(DiagKind::OrmBadQuery, ck.span_of(f.object),
              "this query is not one chain from a `@table` type, so it cannot be compiled to constant SQL")
@@ -397,7 +418,7 @@ std::optional<TypeId> check_orm_navigation(Checker& ck, ExprId e, const CallExpr
   if (ts.kind(obj) != TypeKind::Struct) return std::nullopt;
   StructId sid = ts.struct_of(obj);
   if (ts.struct_info(sid).method(f.field.text)) return std::nullopt;
-  OrmModels models(ck.prog_, ck.graph_);
+  OrmModels models(ck.prog_, ck.graph_, ck.tir_->orm ? &ck.tir_->orm->tables : nullptr);
   const orm::TableModel* owner = models.table(sid);
   std::optional<orm::Navigation> nav = owner ? orm::find_navigation(*owner, f.field.text) : std::nullopt;
   if (!nav) return std::nullopt;
@@ -411,6 +432,7 @@ std::optional<TypeId> check_orm_navigation(Checker& ck, ExprId e, const CallExpr
   }
   ck.set_type(c.callee, ts.any());
   orm::PlanResult plan = models.plan(ck.mod_, e);
+  record_plan(ck, e, plan, models);
   if (plan.error) {
     Diagnostic& d = ck.error(diag_kind_of(plan.error->code), plan.error->span, plan.error->message);
     if (!plan.error->hint.empty()) d.with_hint(plan.error->hint);
@@ -452,6 +474,18 @@ void check_orm_tables(Checker& ck) {
     const orm::TableModel* t = models.table(sid, &errors);
     for (const orm::ModelError& err : errors) ck.error(DiagKind::OrmTableModel, err.span, err.message);
     if (!t) continue;
+    // A child row may be missing (and the field is empty until preloaded), so a `@has_one`
+    // field that cannot hold null could never be filled honestly.
+    const StructInfo& si = ck.types_->struct_info(sid);
+    for (const orm::Relation& r : t->relations) {
+      if (r.kind != orm::RelationKind::HasOne) continue;
+      const FieldInfo* f = si.field(r.field);
+      if (!f || ck.types_->kind(f->type) == TypeKind::Nullable || ck.types_->is_dynamic(f->type)) continue;
+      ck.error(DiagKind::OrmHasOneNotNullable, r.span,
+               fmt::format("`@has_one` field `{}` must be nullable, got `{}`", r.field, ck.types_->display(f->type)))
+          .with_hint(fmt::format("write `{}: {}? = null`: the related row may not exist", r.field,
+                                 ck.types_->display(f->type)));
+    }
     // `on_delete=` on both sides of one foreign key must agree (decision 12).
     for (const orm::Relation& r : t->relations) {
       if (r.kind != orm::RelationKind::BelongsTo || r.on_delete.empty()) continue;

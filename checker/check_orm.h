@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "checker/orm_plan.h"
 #include "checker/tir.h"
 #include "frontend/modules.h"
 #include "orm/query.h"
@@ -16,7 +17,10 @@ namespace fitz::checker {
 // Table models built on demand and kept for the plans that point into them.
 class OrmModels {
  public:
-  OrmModels(const TypedProgram& program, const frontend::ModuleGraph& graph) : program_(program), graph_(graph) {}
+  using Store = std::deque<std::pair<uint32_t, orm::TableModel>>;
+  // Models go to `store` when given (plans kept in the TIR point into it), else to this object.
+  OrmModels(const TypedProgram& program, const frontend::ModuleGraph& graph, Store* store = nullptr)
+      : program_(program), graph_(graph), tables_(store ? *store : own_) {}
 
   // The model of a struct declared `@table`, or null. `errors` receives model problems once.
   const orm::TableModel* table(StructId id, std::vector<orm::ModelError>* errors = nullptr);
@@ -24,12 +28,20 @@ class OrmModels {
   // The plan of the ORM call at `call` in `module` (is_orm false when it is none).
   orm::PlanResult plan(ModuleId module, ExprId call);
   orm::QueryEnv env(ModuleId module);
+  // The struct whose model `t` is (one built here), or invalid.
+  StructId struct_of(const orm::TableModel* t) const;
 
  private:
   const TypedProgram& program_;
   const frontend::ModuleGraph& graph_;
-  std::deque<std::pair<uint32_t, orm::TableModel>> tables_;
+  Store own_;
+  Store& tables_;
 };
+
+// The typed plan of an ORM call planned as `r` in `module` (r.plan set), with the row decoder
+// of every struct it reads added to `plans.decoders`. `models` must build into `plans.tables`.
+OrmPlan typed_orm_plan(const TypedProgram& program, ModuleId module, const orm::PlanResult& r, OrmModels& models,
+                       OrmPlans& plans);
 
 // The struct row type of a query value's type `Query<T>` (see check_orm.cpp), or invalid.
 StructId orm_query_row(const TypeStore& types, TypeId t);

@@ -1,10 +1,12 @@
-// `fitz check --dump=orm`: the SQL each ORM call of a module compiles to, with what is bound to
-// each `$n`. Golden tests of the ORM read this.
+// `fitz check --dump=orm`: the plans the checker stored for a module's ORM calls (orm_plan.h):
+// the SQL, what is bound to each `$n` with its type and wire form, and the row decoders.
+// Golden tests of the ORM read this.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "checker/check_orm.h"
+#include "checker/orm_plan.h"
 
 namespace fitz::checker {
 
@@ -29,8 +31,9 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
                      const frontend::SourceManager& sources) {
   const frontend::Module& m = graph.get(module);
   const frontend::SourceFile& file = sources.file(m.file);
-  OrmModels models(program, graph);
-  orm::QueryEnv env = models.env(module);
+  const ModuleTir& tir = program.modules[module.index];
+  if (!tir.orm) return "";
+  const TypeStore& ts = *program.types;
   std::vector<std::pair<uint32_t, std::string>> entries;
   // Calls that are the object of another call's method are steps inside a longer chain; only
   // the outermost call of a chain is planned (a builder there is a query kept as a value).
@@ -42,34 +45,40 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
   for (uint32_t i = 0; i < m.ast.exprs.size(); ++i) {
     ExprId e(i);
     if (!std::holds_alternative<frontend::CallExpr>(m.ast.get(e).data)) continue;
-    orm::PlanResult r = orm::plan_query(env, e);
-    if (!r.is_orm || (r.builder && inner[i])) continue;
+    const OrmPlan* plan = tir.orm->plan_of(e);
+    if (!plan || (plan->builder && inner[i])) continue;
     const auto& call = std::get<frontend::CallExpr>(m.ast.get(e).data);
     const auto& callee = std::get<frontend::FieldExpr>(m.ast.get(call.callee).data);
     frontend::LineCol lc = file.line_col(callee.field.span.begin);
     std::string out = fmt::format("{}:{} {}\n", lc.line, lc.col, callee.field.text);
-    if (!r.plan) {
-      out += fmt::format("  not compiled: {}\n", r.error ? r.error->message : "");
+    if (!plan->compiled) {
+      out += fmt::format("  not compiled: {}\n", plan->error);
       entries.emplace_back(callee.field.span.begin, std::move(out));
       continue;
     }
-    const orm::QueryPlan& p = *r.plan;
-    auto params = [&](const std::vector<orm::SqlParam>& ps) {
-      for (size_t k = 0; k < ps.size(); ++k)
-        out += fmt::format("  ${} = {}\n", k + 1, describe(ps[k], file.slice(m.ast.get(ps[k].expr).span)));
+    const orm::QueryPlan& p = plan->query;
+    // Each `$n` with the expression bound to it, its Fitz type and how it travels.
+    auto params = [&](const std::vector<orm::SqlParam>& ps, const std::vector<OrmParam>& typed) {
+      for (size_t k = 0; k < ps.size(); ++k) {
+        out += fmt::format("  ${} = {}", k + 1, describe(ps[k], file.slice(m.ast.get(ps[k].expr).span)));
+        if (k < typed.size() && typed[k].type.valid())
+          out += fmt::format(" : {} as {}", ts.display(typed[k].type), orm_wire_name(typed[k].wire));
+        out += "\n";
+      }
     };
     auto text_of = [&](frontend::ExprId x) { return file.slice(m.ast.get(x).span); };
-    if (r.builder || p.dynamic) {
-      out += r.builder ? fmt::format("  query value, from {}\n", p.dynamic ? text_of(p.root) : std::string_view("the table"))
+    if (plan->builder || p.dynamic) {
+      out += plan->builder ? fmt::format("  query value, from {}\n", p.dynamic ? text_of(p.root) : std::string_view("the table"))
                        : fmt::format("  extends the query value {}\n", text_of(p.root));
-      if (r.builder && (!p.preloads.empty() || !p.group_keys.empty()))
+      if (plan->builder && (!p.preloads.empty() || !p.group_keys.empty()))
         out += "  not compiled: `group_by` and `preload` need the whole query in one expression\n";
       static constexpr std::string_view kinds[] = {"where", "order_by", "limit", "offset"};
-      for (const orm::Fragment& fr : p.fragments) {
+      for (size_t k = 0; k < p.fragments.size(); ++k) {
+        const orm::Fragment& fr = p.fragments[k];
         out += fmt::format("  {}: {}\n", kinds[fr.kind], fr.sql.empty() ? "$1" : fr.sql);
-        params(fr.params);
+        params(fr.params, plan->fragment_params[k]);
       }
-      if (r.builder) {
+      if (plan->builder) {
         entries.emplace_back(callee.field.span.begin, std::move(out));
         continue;
       }
@@ -85,10 +94,10 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
     } else {
       out += fmt::format("  sql: {}\n", p.sql);
     }
-    params(p.params);
+    params(p.params, plan->params);
     if (!p.sql_without_key.empty()) {
       out += fmt::format("  when {} is 0: {}\n", p.key_field, p.sql_without_key);
-      params(p.params_without_key);
+      params(p.params_without_key, plan->params_without_key);
     }
     for (const orm::Preload& pl : p.preloads)
       out += fmt::format("  preload {}: {}\n  $1 = rows[*].{}\n", pl.field, pl.sql, pl.key_field);
@@ -102,6 +111,17 @@ std::string dump_orm(const TypedProgram& program, const frontend::ModuleGraph& g
   std::sort(entries.begin(), entries.end());
   std::string all;
   for (auto& [at, text] : entries) all += text;
+  // The row decoders: each column of the SELECT list by index into its field.
+  for (const auto& [sid, d] : tir.orm->decoders) {
+    const StructInfo& si = ts.struct_info(StructId(sid));
+    all += fmt::format("decode {}:", si.name);
+    for (const OrmColumnRead& c : d.columns) {
+      static constexpr std::string_view readers[] = {"", " datetime", " json"};
+      all += fmt::format(" {}={}{}{}", c.column, si.fields[c.field].name, readers[c.reader], c.binary ? " (binary)" : "");
+    }
+    for (uint32_t f : d.defaulted) all += fmt::format(" default {}", si.fields[f].name);
+    all += "\n";
+  }
   return all;
 }
 

@@ -18,6 +18,8 @@
 
 namespace fitz::checker {
 
+struct OrmPlans;  // checker/orm_plan.h
+
 using frontend::ExprId;
 using frontend::FnId;
 using frontend::PatternId;
@@ -181,6 +183,8 @@ struct ModuleTir {
   // Every `spawn(f(args))` whose argument the checker resolved to a `@background` function, in
   // source order: codegen starts that function's job without looking at the call again.
   std::vector<SpawnTarget> spawn_targets;
+  // The plans of the module's ORM calls (checker/orm_plan.h); set by every checking pass.
+  std::shared_ptr<OrmPlans> orm;
   ModuleInterface interface;
   bool checked = false;
 

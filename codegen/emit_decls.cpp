@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "codegen/emit_orm.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -68,6 +69,7 @@ void Gen::emit_struct_defs() {
     line("};");
     line("}");
   }
+  emit_orm_row_decoders(*this);
   line("");
 }
 

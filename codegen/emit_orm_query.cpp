@@ -35,7 +35,8 @@ void push_fragment_params(Gen& g, const orm::QueryPlan& p, std::vector<Gen::Chil
 
 }  // namespace
 
-std::string emit_orm_query_value(Gen& g, ExprId id, const orm::QueryPlan& p) {
+std::string emit_orm_query_value(Gen& g, ExprId id, const checker::OrmPlan& plan) {
+  const orm::QueryPlan& p = plan.query;
   if (!p.preloads.empty() || !p.group_keys.empty()) {
     g.result_.unsupported.push_back(
         "`group_by` or `preload` in a query kept as a value (write the chain up to its terminal in one expression)");
@@ -51,9 +52,9 @@ std::string emit_orm_query_value(Gen& g, ExprId id, const orm::QueryPlan& p) {
                      g.pos(g.ast_->get(id).span));
 }
 
-std::optional<std::string> emit_orm_query_terminal(Gen& g, ExprId id, const orm::QueryPlan& p,
-                                                   checker::OrmModels& models) {
-  StructId sid = orm_struct_of_table(g, models, p.table->type_name);
+std::optional<std::string> emit_orm_query_terminal(Gen& g, ExprId id, const checker::OrmPlan& plan) {
+  const orm::QueryPlan& p = plan.query;
+  StructId sid = plan.row;
   if (!sid.valid()) return std::nullopt;
   std::string pos = g.pos(g.ast_->get(id).span);
   std::vector<Gen::Child> children;

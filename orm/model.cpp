@@ -6,9 +6,12 @@
 
 #include <cctype>
 
+#include "checker/decorators.h"
+
 namespace fitz::orm {
 
 using namespace frontend;
+using checker::DecoratorKind;
 
 std::string_view sql_type_name(ColumnType t) {
   switch (t) {
@@ -50,13 +53,7 @@ std::optional<std::string> literal_str(const Ast& ast, ExprId e) {
   return out;
 }
 
-const Decorator* find_decorator(const std::vector<Decorator>& ds, std::string_view name) {
-  for (const Decorator& d : ds)
-    if (d.name.text == name) return &d;
-  return nullptr;
-}
-
-bool is_table(const TypeDecl& decl) { return find_decorator(decl.decorators, "table") != nullptr; }
+bool is_table(const TypeDecl& decl) { return checker::find_decorator(decl.decorators, DecoratorKind::Table) != nullptr; }
 
 const Column* TableModel::column_of_field(std::string_view field) const {
   for (const Column& c : columns)
@@ -146,7 +143,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
                        std::vector<ModelError>& errors) {
   TableModel t;
   t.type_name = std::string(decl.name.text);
-  if (const Decorator* d = find_decorator(decl.decorators, "table")) {
+  if (const Decorator* d = checker::find_decorator(decl.decorators, DecoratorKind::Table)) {
     const DecoratorArg* a = positional(*d, 0);
     std::string full = a ? literal_str(ast, a->value).value_or("") : "";
     if (auto dot = full.find('.'); dot != std::string::npos) {
@@ -162,8 +159,8 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
     const FieldShape& shape = shapes[i];
     const auto& ds = f.decorators;
     std::string field(f.name.text);
-    const Decorator* has_many = find_decorator(ds, "has_many");
-    const Decorator* has_one = find_decorator(ds, "has_one");
+    const Decorator* has_many = checker::find_decorator(ds, DecoratorKind::HasMany);
+    const Decorator* has_one = checker::find_decorator(ds, DecoratorKind::HasOne);
     if (has_many || has_one) {
       const Decorator& d = has_many ? *has_many : *has_one;
       Relation r;
@@ -196,7 +193,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
     c.shape = shape;
     c.span = f.name.span;
     c.nullable = shape.nullable;
-    if (const Decorator* d = find_decorator(ds, "column"))
+    if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::Column))
       if (auto n = kwarg_str(ast, *d, "name")) c.name = *n;
     if (c.name.empty()) c.name = field;
     std::optional<ColumnType> ct = shape.kind == FieldShape::List ? array_type(shape.elem) : scalar_type(shape.kind);
@@ -207,19 +204,19 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       ct = ColumnType::Text;
     }
     c.type = *ct;
-    c.primary = find_decorator(ds, "primary") != nullptr;
+    c.primary = checker::find_decorator(ds, DecoratorKind::Primary) != nullptr;
     if (c.primary && shape.kind != FieldShape::Int && shape.kind != FieldShape::Str)
       errors.push_back({f.name.span, fmt::format("`@primary` field `{}` must be `Int` or `Str`", field)});
-    if (const Decorator* d = find_decorator(ds, "db_default")) {
+    if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::DbDefault)) {
       c.db_default = true;
       if (const DecoratorArg* a = positional(*d, 0)) c.default_sql = literal_str(ast, a->value).value_or("");
     }
-    c.hidden = find_decorator(ds, "hidden") != nullptr;
-    if (const Decorator* d = find_decorator(ds, "unique")) {
+    c.hidden = checker::find_decorator(ds, DecoratorKind::Hidden) != nullptr;
+    if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::Unique)) {
       c.unique = true;
       (void)d;
     }
-    if (const Decorator* d = find_decorator(ds, "index")) {
+    if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::Index)) {
       Index ix;
       ix.columns = {c.name};
       ix.unique = kwarg_true(ast, *d, "unique");
@@ -228,7 +225,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       ix.method = kwarg_str(ast, *d, "using").value_or("");
       t.indexes.push_back(std::move(ix));
     }
-    if (const Decorator* d = find_decorator(ds, "belongs_to")) {
+    if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::BelongsTo)) {
       Relation r;
       r.kind = RelationKind::BelongsTo;
       r.field = field;
@@ -259,11 +256,12 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
     return cols;
   };
   for (const Decorator& d : decl.decorators) {
-    if (d.name.text != "index" && d.name.text != "unique") continue;
+    bool unique = checker::is_decorator(d, DecoratorKind::Unique);
+    if (!unique && !checker::is_decorator(d, DecoratorKind::Index)) continue;
     Index ix;
     ix.columns = to_columns(d, name_list(ast, d));
     if (ix.columns.empty()) continue;
-    ix.unique = d.name.text == "unique" || kwarg_true(ast, d, "unique");
+    ix.unique = unique || kwarg_true(ast, d, "unique");
     ix.name = kwarg_str(ast, d, "name").value_or("");
     ix.where = kwarg_str(ast, d, "where_").value_or("");
     ix.method = kwarg_str(ast, d, "using").value_or("");

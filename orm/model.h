@@ -107,7 +107,6 @@ std::optional<std::string> fk_action_sql(std::string_view action);
 std::string quote_ident(std::string_view name);
 // The text of a string literal without holes, or nullopt.
 std::optional<std::string> literal_str(const frontend::Ast& ast, frontend::ExprId e);
-const frontend::Decorator* find_decorator(const std::vector<frontend::Decorator>& ds, std::string_view name);
 bool is_table(const frontend::TypeDecl& decl);
 
 // `shapes` holds one entry per field of `decl`, in order.

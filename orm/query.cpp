@@ -360,6 +360,10 @@ class Planner {
         bound_int(tail, "OFFSET", offset_, P);
         plan.sql = tail.empty() ? fmt::format("SELECT COUNT(*) FROM {}{}", table, where)
                                 : fmt::format("SELECT COUNT(*) FROM (SELECT 1 FROM {}{}{}{}) AS \"q\"", table, where, order, tail);
+        // A preload does not change how many rows match, so `count` runs no related query; its
+        // relation is still checked, so a name that is no relation is an error here as anywhere.
+        if (!plan_preloads(plan)) return false;
+        plan.preloads.clear();
         return true;
       }
       if (plan.terminal == Terminal::First) tail = " LIMIT 1";

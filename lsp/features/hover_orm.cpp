@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "checker/check_orm.h"
+#include "checker/orm_plan.h"
 #include "orm/ddl.h"
 
 namespace fitz::lsp {
@@ -61,10 +62,11 @@ std::optional<std::pair<std::string, Span>> orm_query_markdown(const Analysis& a
     }
   }
   if (!hovered.valid()) return std::nullopt;
-  checker::OrmModels models(a.program, a.graph);
-  orm::PlanResult r = models.plan(m, hovered);
-  if (!r.is_orm) return std::nullopt;
-  if (r.builder) {
+  // The checker's plans (checker/orm_plan.h): hover shows what codegen compiles, never a re-plan.
+  const checker::OrmPlans* plans = a.program.modules[m.index].orm.get();
+  const checker::OrmPlan* r = plans ? plans->plan_of(hovered) : nullptr;
+  if (!r) return std::nullopt;
+  if (r->builder) {
     // A step of a chain: the SQL is the terminal's, the smallest ORM call around this one.
     Span inner = ast.get(hovered).span;
     ExprId best;
@@ -72,19 +74,19 @@ std::optional<std::pair<std::string, Span>> orm_query_markdown(const Analysis& a
       const Span& s = ast.exprs[i].span;
       if (i == hovered.index || !method_of(ast, ExprId(i)) || s.begin > inner.begin || s.end < inner.end) continue;
       if (best.valid() && ast.get(best).span.size() <= s.size()) continue;
-      orm::PlanResult outer = models.plan(m, ExprId(i));
-      if (outer.is_orm && !outer.builder) {
+      const checker::OrmPlan* outer = plans->plan_of(ExprId(i));
+      if (outer && !outer->builder) {
         best = ExprId(i);
-        r = std::move(outer);
+        r = outer;
       }
     }
     if (!best.valid()) return std::pair(std::string("query builder step (no terminal such as `.all(db)` yet)"), name);
   }
-  if (!r.plan) {
-    std::string why = r.error ? r.error->message : "this query has no SQL translation";
+  if (!r->compiled) {
+    std::string why = r->error.empty() ? "this query has no SQL translation" : r->error;
     return std::pair(fmt::format("not compiled to SQL: {}", why), name);
   }
-  const orm::QueryPlan& p = *r.plan;
+  const orm::QueryPlan& p = r->query;
   auto params = [&](const std::vector<orm::SqlParam>& ps) {
     std::string out;
     for (size_t k = 0; k < ps.size(); ++k) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "fitz/db.h"
+#include "fitz/orm_wire.h"
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
 #include "pg/fitz_db_timeout.h"
@@ -140,24 +141,34 @@ Task<Result<Null, Str>> hold_connection(std::shared_ptr<ConnState> st) {
 
 using Rows = std::shared_ptr<const pg::QueryResult>;
 
-// One extended-protocol round on this DbConn's connection.
-Task<Result<Rows, Str>> run_round(std::shared_ptr<ConnState> st, std::string sql, Any args) {
+// One extended-protocol round on this DbConn's connection, with `formats` per result column
+// (empty: every column in text).
+Task<Result<Rows, Str>> run_typed_round(std::shared_ptr<ConnState> st, std::string sql, std::vector<pg::Param> params,
+                                        std::vector<pg::Format> formats) {
   using R = Result<Rows, Str>;
-  auto params = params_from_any(args);
-  if (!params.is_ok()) co_return R::err(params.error());
   Task<Result<Null, Str>> hold = hold_connection(st);
   Result<Null, Str> held = co_await hold;
   if (!held.is_ok()) co_return R::err(held.error());
   ++st->in_flight;
   auto start = std::chrono::steady_clock::now();
-  RoundAwait round{&*st->lease, sql, params.value(), std::nullopt};
+  RoundAwait round{&*st->lease, sql, params, std::nullopt};
+  round.result_formats = formats;
   StatementDeadline deadline(loop_context(), *st->lease);
   pg::Result<pg::QueryResult> r = co_await round;
   --st->in_flight;
-  log_round(sql, params.value(), start, r ? nullptr : &r.error());
+  log_round(sql, params, start, r ? nullptr : &r.error());
   st->settle();
   if (!r) co_return R::err(deadline.error_text(r.error()));
   co_return R::ok(std::make_shared<const pg::QueryResult>(std::move(*r)));
+}
+
+// The `DbConn.query`/`exec` round: parameters converted from their Any values.
+Task<Result<Rows, Str>> run_round(std::shared_ptr<ConnState> st, std::string sql, Any args) {
+  using R = Result<Rows, Str>;
+  auto params = params_from_any(args);
+  if (!params.is_ok()) co_return R::err(params.error());
+  Task<Result<Rows, Str>> round = run_typed_round(std::move(st), std::move(sql), std::move(params.value()), {});
+  co_return co_await round;
 }
 
 Task<Result<List<Any>, Str>> query_task(std::shared_ptr<ConnState> st, std::string sql, Any args) {
@@ -186,6 +197,7 @@ Task<Any> transaction_task(std::shared_ptr<ConnState> st, Any body, SourcePos po
 class ConnBox final : public AnyObj {
  public:
   explicit ConnBox(std::shared_ptr<ConnState> st) : st_(std::move(st)) {}
+  const std::shared_ptr<ConnState>& state() const { return st_; }
   ObjKind kind() const override { return ObjKind::Struct; }
   const void* type_id() const override { return fitz::detail::type_id<ConnBox>(); }
   void type_name(Buf& b) const override { b.lit("DbConn"); }
@@ -299,8 +311,41 @@ class ModuleBox final : public AnyObj {
   }
 };
 
+// The ORM's typed round (fitz/orm_wire.h): `conn` must be a DbConn.
+Task<Result<orm::WireRows, Str>> wire_round(Any conn, std::string sql, orm::WireParams wire, const uint8_t* formats,
+                                            size_t format_count, SourcePos pos) {
+  using R = Result<orm::WireRows, Str>;
+  auto* box = conn.is_kind(ObjKind::Struct) ? dynamic_cast<ConnBox*>(conn.obj()) : nullptr;
+  if (!box) runtime_error(pos, Str::from("an ORM query needs a DbConn, got " + std_of(conn.type_name())));
+  std::vector<pg::Param> params;
+  params.reserve(wire.size());
+  for (orm::WireParam& w : wire) {
+    pg::Param p;
+    p.type = w.oid;
+    p.format = w.binary ? pg::Format::Binary : pg::Format::Text;
+    if (!w.null) p.value = std::move(w.bytes);
+    params.push_back(std::move(p));
+  }
+  std::vector<pg::Format> fmts;
+  fmts.reserve(format_count);
+  for (size_t i = 0; i < format_count; ++i) fmts.push_back(formats[i] ? pg::Format::Binary : pg::Format::Text);
+  Task<Result<Rows, Str>> round = run_typed_round(box->state(), std::move(sql), std::move(params), std::move(fmts));
+  Result<Rows, Str> r = co_await round;
+  if (!r.is_ok()) co_return R::err(r.error());
+  co_return R::ok(wire_rows(r.value()));
+}
+
 }  // namespace
 }  // namespace fitz::db
+
+namespace fitz::orm {
+
+Task<Result<WireRows, Str>> wire_query(Any conn, const char* sql, WireParams params, const uint8_t* formats,
+                                       size_t format_count, SourcePos pos) {
+  return db::wire_round(std::move(conn), std::string(sql), std::move(params), formats, format_count, pos);
+}
+
+}  // namespace fitz::orm
 
 namespace fitz {
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fitz/orm_wire.h"
 #include "fitz/runtime.h"
 #include "pg/error.h"
 #include "pg/query.h"
@@ -27,6 +28,12 @@ void install_program_loop();
 // or Str (int8[] / text[]) and maps with Str keys (jsonb).
 Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index);
 Result<std::vector<pg::Param>, Str> params_from_any(const Any& list);
+
+// A text-format cell as DbRow.get gives it (by the column's type; NULL is null).
+Any cell_to_any(const pg::Column& column, std::optional<std::string_view> value);
+
+// A result as the ORM's typed decoders read it (fitz/orm_wire.h), sharing its bytes.
+orm::WireRows wire_rows(const std::shared_ptr<const pg::QueryResult>& result);
 
 // One row of a result, shared by every DbRow of that result.
 Any make_row(std::shared_ptr<const pg::QueryResult> result, std::size_t index);

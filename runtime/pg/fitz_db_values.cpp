@@ -173,8 +173,6 @@ Result<std::vector<pg::Param>, Str> params_from_any(const Any& list) {
 
 // ---- cells and rows -------------------------------------------------------------------------
 
-namespace {
-
 Any cell_to_any(const pg::Column& c, std::optional<std::string_view> v) {
   if (!v) return Any();
   pg::Oid t = c.type_oid;
@@ -200,6 +198,8 @@ Any cell_to_any(const pg::Column& c, std::optional<std::string_view> v) {
   }
   return Any(str_of(*v));
 }
+
+namespace {
 
 class RowBox final : public AnyObj {
  public:

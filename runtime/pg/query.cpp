@@ -193,7 +193,10 @@ Status ExtendedQuery::start(std::span<const Param> params, std::string& out) {
     sent_parse_ = true;
   }
   Format result_format = options_.result_format;
-  if (auto s = encode_bind(out, "", statement_, formats, values, std::span<const Format>(&result_format, 1)); !s)
+  std::span<const Format> result_formats =
+      options_.result_formats.empty() ? std::span<const Format>(&result_format, 1) : options_.result_formats;
+  options_.result_formats = {};  // not valid past this call
+  if (auto s = encode_bind(out, "", statement_, formats, values, result_formats); !s)
     return abort(s.error());
   if (auto s = encode_describe(out, Target::Portal, ""); !s) return abort(s.error());
   if (auto s = encode_execute(out, "", options_.max_rows); !s) return abort(s.error());

@@ -122,6 +122,10 @@ struct QueryOptions {
   Format result_format = Format::Binary;
   bool use_cache = true;  // false: unnamed statement, parsed every time
   int32_t max_rows = 0;   // 0: all rows
+  // One format per result column when not empty (Bind's per-column codes), overriding
+  // `result_format`. Read only while start() encodes the round, so the caller's array need
+  // not outlive the call that submits it.
+  std::span<const Format> result_formats = {};
 };
 
 // One extended-protocol round trip. start() appends [Close...] [Parse] Bind Describe(portal)

@@ -33,17 +33,20 @@ struct AcquireAwait {
   Result<Pool::Lease> await_resume() { return std::move(*result); }
 };
 
-// One extended-protocol round with text results: every value has a text form, and cells
-// decode by type.
+// One extended-protocol round, with text results unless `result_formats` asks otherwise:
+// every value has a text form, and cells decode by type.
 struct RoundAwait {
   AsyncConnection* conn;
   std::string_view sql;
   std::span<const Param> params;
   std::optional<Result<QueryResult>> result;
+  // Per result column (empty: all text); the ORM's typed rounds read numbers in binary.
+  std::span<const Format> result_formats = {};
   bool await_ready() const noexcept { return false; }
   void await_suspend(std::coroutine_handle<> h) {
     QueryOptions options;
     options.result_format = Format::Text;
+    options.result_formats = result_formats;
     conn->query(sql, params, options, [this, h](Result<QueryResult> r) {
       result.emplace(std::move(r));
       scheduler().post(h);

@@ -93,6 +93,19 @@ status=$?
 [[ $status == 0 ]] || cat "$work/log"
 check "preload_more.fitz: preload with first, preload of a belongs_to parent (rc $rc) $(cat "$work/diff")" $status
 
+# The typed boundary: parameters bound from their static types, rows decoded by column index
+# (an integer and a real column read into Int and Float fields), preload matched by key over
+# 31 parents (one query per relation), `count` after a `preload` (no related query).
+out=$(FITZ_DB_LOG=1 "$fitz" run "$here/typed_boundary.fitz" 2>"$work/log"); rc=$?
+[[ $rc == 0 ]] && diff -u "$here/typed_boundary.out" <(printf '%s\n' "$out") >"$work/diff" &&
+  grep -q '\] SELECT COUNT(\*) FROM "orm_e2e_tb_people" WHERE "active"$' "$work/log" &&
+  [[ $(grep -c '\] SELECT .* FROM "orm_e2e_tb_pets" WHERE "owner_id" = ANY' "$work/log") == 1 ]] &&
+  [[ $(grep -c '\] SELECT .* FROM "orm_e2e_tb_badges" WHERE "owner_id" = ANY' "$work/log") == 1 ]] &&
+  ! grep -q "DROP TABLE orm_e2e_tb_people; --" "$work/log"
+status=$?
+[[ $status == 0 ]] || cat "$work/log"
+check "typed_boundary.fitz: typed parameters, decoders by index, preload by key, count after preload (rc $rc) $(cat "$work/diff")" $status
+
 # fitz db on a scratch database: diff, migrate, status across two versions of the types.
 schema=$here/schema
 admin() { FITZ_ORM_E2E_ACTION=$1 "$fitz" run "$schema/admin.fitz" 2>&1; }

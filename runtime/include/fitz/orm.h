@@ -13,6 +13,7 @@
 #include "fitz/eq.h"
 #include "fitz/list.h"
 #include "fitz/map.h"
+#include "fitz/orm_wire.h"
 #include "fitz/result.h"
 #include "fitz/str.h"
 #include "fitz/task.h"
@@ -114,45 +115,6 @@ inline Task<Result<List<Map<Str, Any>>, Str>> grouped(Any conn, const char* sql,
     out.push(std::move(m));
   }
   co_return R::ok(std::move(out));
-}
-
-namespace detail {
-template <class K> struct KeyValue { using type = K; };
-template <class K> struct KeyValue<Nullable<K>> { using type = K; };
-}  // namespace detail
-
-// `.preload("rel")` after `.all` (or `.first`): one more query for the related rows of every row
-// (their keys bound as one array; null keys, from a nullable `@belongs_to` column, are left
-// out), matched in memory. For has_many/has_one the key is the row's primary key and the match
-// the child's foreign key; for a `@belongs_to` parent the key is the row's foreign key and the
-// match the parent's primary key. `set` stores the matches (a List) or the first of them.
-template <class T, class C, class K, class DecodeC, class KeyOf, class FkOf, class Set>
-Task<Result<List<T>, Str>> preload(Task<Result<List<T>, Str>> main, Any conn, const char* sql, DecodeC decode,
-                                   KeyOf key_of, FkOf fk_of, Set set, SourcePos pos) {
-  using R = Result<List<T>, Str>;
-  auto parents = co_await std::move(main);
-  if (!parents.is_ok() || parents.value().vec().empty()) co_return parents;
-  List<typename detail::KeyValue<K>::type> keys;
-  for (const T& p : parents.value().vec()) {
-    K k = key_of(p);
-    if constexpr (fitz::detail::is_nullable_v<K>) {
-      if (!k.is_null()) keys.push(k.value());
-    } else {
-      keys.push(std::move(k));
-    }
-  }
-  // GCC 12 cannot compile a braced initializer inside a co_await operand.
-  List<Any> params;
-  params.push(to_any(keys));
-  auto children = co_await all<C>(std::move(conn), sql, std::move(params), decode, pos);
-  if (!children.is_ok()) co_return R::err(children.error());
-  for (const T& p : parents.value().vec()) {
-    List<C> mine;
-    for (const C& c : children.value().vec())
-      if (eq(fk_of(c), key_of(p))) mine.push(c);
-    set(p, std::move(mine));
-  }
-  co_return parents;
 }
 
 // `.first` after a preload: the preloaded rows of a `LIMIT 1` query, reduced to the one row (an

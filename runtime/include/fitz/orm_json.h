@@ -5,6 +5,7 @@
 #pragma once
 
 #include "fitz/http/json.h"
+#include "fitz/orm_wire.h"
 #include "fitz/runtime.h"
 
 namespace fitz::orm {
@@ -20,6 +21,17 @@ template <class T> T json_column(const Any& row, const char* name, SourcePos pos
   T out{};
   if (!http::from_json(r, &out))
     runtime_error(pos, Str::from("column \"" + std::string(name) + "\": " + std::string(r.error().data(), r.error().size())));
+  return out;
+}
+
+// The same for the typed decoders: the cell at (row, col), requested in text format.
+template <class T> T json_cell(const WireRows& r, size_t row, size_t col, SourcePos pos) {
+  const WireCell& c = r.cell(row, col);
+  if (c.len < 0) return from_any<T>(Any(), pos);
+  http::JsonReader reader(c.data, size_t(c.len));
+  T out{};
+  if (!http::from_json(reader, &out))
+    runtime_error(pos, Str::from("column \"" + r.names[col] + "\": " + std::string(reader.error().data(), reader.error().size())));
   return out;
 }
 

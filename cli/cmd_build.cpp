@@ -34,6 +34,7 @@ options:
   -o OUT          where to write the binary (default: beside the entry file, without .fitz;
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
+  --syntax-only   build only: check that the generated C++ compiles (-fsyntax-only), no binary
   --sanitize      build with address and undefined-behaviour sanitizers
   -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
                   fitz built with sanitizers)
@@ -50,6 +51,7 @@ struct BuildOptions {
   std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
   bool werror = false;
+  bool syntax_only = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -151,6 +153,8 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       opt.sanitize = true;
     } else if (a == "--werror") {
       opt.werror = true;
+    } else if (a == "--syntax-only" && !is_run) {
+      opt.syntax_only = true;
     } else if (a == "--time-phases") {
       opt.time_phases = true;
     } else if (a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3") {
@@ -201,6 +205,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
+  copts.syntax_only = opt.syntax_only;
   return compile_generated(gen.cpp, output, copts, io, opt.time_phases);
 }
 

@@ -179,6 +179,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     if (options.warnings_as_errors) flags.push_back("-Wno-maybe-uninitialized");
   }
   for (const auto& f : options.extra_flags) flags.push_back(f);
+  if (options.syntax_only) flags.push_back("-fsyntax-only");
 
   std::string key_material = cpp_source;
   key_material += "\n--\n" + cxx + "\n";
@@ -220,7 +221,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   fs::path cached = dir / key;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (output.has_parent_path()) fs::create_directories(output.parent_path(), ec);
+  if (!options.syntax_only && output.has_parent_path()) fs::create_directories(output.parent_path(), ec);
 
   auto deliver = [&](const fs::path& from) {
     std::error_code e;
@@ -231,7 +232,9 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     return !e;
   };
 
-  if (fs::exists(cached, ec) && deliver(cached)) {
+  // A syntax-only check leaves no binary: an empty marker file records that this key passed.
+  if (options.syntax_only) cached += ".syntax-ok";
+  if (fs::exists(cached, ec) && (options.syntax_only || deliver(cached))) {
     result.ok = true;
     result.cached = true;
     return result;
@@ -242,11 +245,18 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     std::ofstream out(src, std::ios::binary);
     out << cpp_source;
   }
-  fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-I" + runtime.include_dir.string());
   argv.push_back(src.string());
+  if (options.syntax_only) {
+    for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
+    if (run_capture(argv, result.diagnostics) != 0) return result;
+    std::ofstream{cached};
+    result.ok = true;
+    return result;
+  }
+  fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
   if (options.ws) argv.push_back(runtime.ws_library.string());  // before the auth runtime it uses

@@ -34,12 +34,15 @@ options:
   -o OUT          where to write the binary (default: beside the entry file, without .fitz;
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
-  --syntax-only   build only: check that the generated C++ compiles (-fsyntax-only), no binary
   --sanitize      build with address and undefined-behaviour sanitizers
   -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
                   fitz built with sanitizers)
   --time-phases   print how long each phase took
   -h, --help      show this help
+)";
+
+// `fitz build` alone (not `fitz run`, which shares the usage above).
+constexpr const char* kBuildOnlyUsage = R"(  --syntax-only   only check that the generated C++ compiles; no binary is written
 )";
 
 struct BuildOptions {
@@ -138,7 +141,7 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       break;
     }
     if (a == "-h" || a == "--help") {
-      io.out << kBuildUsage;
+      io.out << kBuildUsage << (is_run ? "" : kBuildOnlyUsage);
       return -1;
     }
     if (a == "-o" && i + 1 < args.size()) {

@@ -326,6 +326,10 @@ void Checker::prescan_stmt(FnScope& scope, StmtId s, std::vector<std::pair<Ident
           prescan_expr(scope, d.expr, out, annotated, depth + 1);
         } else if constexpr (std::is_same_v<T, ReturnStmt>) {
           prescan_expr(scope, d.value, out, annotated, depth + 1);
+        } else if constexpr (std::is_same_v<T, StatusReturnStmt>) {
+          // `return 200 match x { m => ... }` binds `m` like any other match.
+          prescan_expr(scope, d.status, out, annotated, depth + 1);
+          prescan_expr(scope, d.body, out, annotated, depth + 1);
         } else if constexpr (std::is_same_v<T, BreakStmt>) {
           prescan_expr(scope, d.value, out, annotated, depth + 1);
         } else if constexpr (std::is_same_v<T, WhileStmt>) {

@@ -294,6 +294,11 @@ void Gen::stmt(StmtId id) {
             for (SymbolId c : fn_->info->locals)
               if (prog_.symbol(c).name == d.name->text) sym = c;
           }
+          // A named fn in a block of top-level code (a loop's body) is a module global.
+          if (!sym.valid() && fn_ && fn_->top_level && !fn_->info && d.name) {
+            for (SymbolId c : tir_->top_level)
+              if (prog_.symbol(c).kind == SymbolKind::Global && prog_.symbol(c).name == d.name->text) sym = c;
+          }
           if (!sym.valid()) {
             result_.unsupported.push_back("a nested function");
             return;

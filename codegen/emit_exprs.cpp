@@ -347,6 +347,9 @@ std::string Gen::expr_raw(ExprId id) {
           // a function whose errors are `Str`, as its display text.
           TypeId from_err = types_.kind(tir_->type_of(d.operand)) == TypeKind::Result ? types_.err(tir_->type_of(d.operand))
                                                                                        : TypeId();
+          // `Ok(v)?`: the error side is Never, held as Any in C++; it cannot happen, but the
+          // error branch must still convert to the function's error type to compile.
+          if (from_err.valid() && types_.kind(from_err) == TypeKind::Never) from_err = types_.any();
           TypeId to_err = types_.kind(fn_->ret) == TypeKind::Result ? types_.err(fn_->ret) : TypeId();
           bool text = tir_->try_converts_error_to_text(id);
           auto error_of = [&](const std::string& r) {

@@ -233,10 +233,13 @@ class Driver:
         batches = [batchable[i:i + size] for i in range(0, len(batchable), size)]
         # Biggest work first so the pool ends together.
         work = [("batch", b) for b in batches] + [("single", c) for c in singles]
+        t0 = time.time()
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
             futs = [ex.submit(self.build_batch, w) if k == "batch" else ex.submit(self.build, w) for k, w in work]
-            for f in futs:
+            for i, f in enumerate(concurrent.futures.as_completed(futs), 1):
                 f.result()
+                if self.a.progress and i % self.a.progress == 0:
+                    print("  built %d of %d units (%.0f s)" % (i, len(work), time.time() - t0), file=sys.stderr, flush=True)
 
     # ---- failures --------------------------------------------------------------------------
 
@@ -362,6 +365,7 @@ def main():
                     help="percent of generated programs fitz check may reject before the run fails (default 2)")
     ap.add_argument("--cache", help="FITZ_CACHE_DIR for the builds (default: a fresh one, removed afterwards)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--progress", type=int, default=0, metavar="K", help="report on stderr every K builds")
     args = ap.parse_args()
     if not os.access(args.fitz, os.X_OK):
         print("differential: no fitz at %s (use --fitz PATH)" % args.fitz, file=sys.stderr)

@@ -2,9 +2,10 @@
 """The check => build differential test: every program `fitz check` accepts must compile.
 
 Generates programs with gen.py, adds the repository's own corpora, runs `fitz check` on each and
-`fitz build --syntax-only` on each accepted one, several at a time. Core programs (no service
-declarations) are built together as modules of one project; a batch that fails is rebuilt one
-program at a time to find the culprit. Internal compiler errors are saved with the output of
+`fitz build --syntax-only` on each accepted one, several at a time. Generated programs are built
+together as modules of one program (each declaration a program may hold once, such as `@server`,
+at most once per batch; programs with commands alone); a batch that fails is rebuilt one program
+at a time to find the culprit. Internal compiler errors are saved with the output of
 fitz (the C++ compiler's errors included) and grouped by their first error line.
 See tests/differential/README.md.
 """
@@ -39,8 +40,10 @@ def run(argv, cwd=None, timeout=600, env=None):
 class Case:
     """One program: a file, or a project directory (fitz.toml) or an entry file with modules beside it."""
 
-    def __init__(self, name, path, origin, batchable=False):
-        self.name, self.path, self.origin, self.batchable = name, path, origin, batchable
+    def __init__(self, name, path, origin, singletons=None):
+        # singletons: the declarations the program holds that a program may hold once (a
+        # batch takes each at most once); None: the program is built alone.
+        self.name, self.path, self.origin, self.singletons = name, path, origin, singletons
         self.check_rc = None
         self.build_rc = None
         self.output = ""
@@ -82,6 +85,7 @@ class Driver:
         self.env = dict(os.environ)
         self.env["FITZ_CACHE_DIR"] = os.path.abspath(args.cache) if args.cache else os.path.join(self.work, "cache")
         self.known = self.load_known()
+        self.split_batches = 0
 
     def load_known(self):
         """Signatures of internal compiler errors recorded in known/ (each file says `// signature: ...`)."""
@@ -112,12 +116,12 @@ class Driver:
         os.makedirs(out)
         cases = []
         for i in range(self.a.count):
-            kind, text = gen.generate(self.a.seed, i)
+            kind, text, singletons = gen.generate(self.a.seed, i)
             name = "s%d_p%05d" % (self.a.seed, i)
             path = os.path.join(out, name + ".fitz")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-            cases.append(Case(name, path, "generated:" + kind, batchable=kind == "core"))
+            cases.append(Case(name, path, "generated:" + kind, None if "commands" in singletons else set(singletons)))
         return cases
 
     def split_multifile(self, src, dest):
@@ -220,6 +224,7 @@ class Driver:
             for c in batch:
                 c.build_rc = 0
             return
+        self.split_batches += 1
         for c in batch:
             self.build(c)
 
@@ -227,10 +232,20 @@ class Driver:
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
             list(ex.map(self.check, cases))
         accepted = [c for c in cases if c.check_rc == 0]
-        singles = [c for c in accepted if not c.batchable]
-        batchable = [c for c in accepted if c.batchable]
+        singles = [c for c in accepted if c.singletons is None]
         size = max(1, self.a.batch)
-        batches = [batchable[i:i + size] for i in range(0, len(batchable), size)]
+        batches = []  # [(cases, singletons taken)]
+        for c in accepted:
+            if c.singletons is None:
+                continue
+            for b in batches:
+                if len(b[0]) < size and not (b[1] & c.singletons):
+                    b[0].append(c)
+                    b[1].update(c.singletons)
+                    break
+            else:
+                batches.append(([c], set(c.singletons)))
+        batches = [b[0] for b in batches]
         # Biggest work first so the pool ends together.
         work = [("batch", b) for b in batches] + [("single", c) for c in singles]
         t0 = time.time()
@@ -330,6 +345,8 @@ class Driver:
                 print("  %s: %s" % (c.name, first))
         if g_ices or c_ices or rejected:
             print("failures saved in %s" % outdir)
+        if self.split_batches:
+            print("%d batch builds failed and were rebuilt one program at a time" % self.split_batches)
         if corpus:
             print("corpus: %d programs, %d checked ok, %d built ok, %d internal errors" %
                   (len(corpus), len(c_checked), len(c_built), len(c_ices)))
@@ -357,7 +374,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fitz", default=os.path.join(ROOT, "build", "bin", "fitz"))
     ap.add_argument("--jobs", type=int, default=2, help="programs checked and built at once (default 2)")
-    ap.add_argument("--batch", type=int, default=12, help="core programs per batch build (default 12)")
+    ap.add_argument("--batch", type=int, default=8, help="generated programs per batch build (default 8)")
     ap.add_argument("--no-corpus", dest="corpus", action="store_false", help="skip the repository's programs")
     ap.add_argument("--failures", default="differential-failures", help="where failing programs are saved")
     ap.add_argument("--minimize", action="store_true", help="shrink the first program of each new ICE signature")

@@ -283,10 +283,10 @@ class ServiceProgram:
 
     def add_health(self):
         r = self.r
-        if r.random() < 0.5:
+        if r.random() < 0.2:
             self.singletons.add("healthz")
             self.emit(["@healthz", "fn %s() -> Bool => %s" % (self.p.fresh("healthy"), self.g.expr(BOOL, Scope(), 2))])
-        if r.random() < 0.3:
+        if r.random() < 0.15:
             self.singletons.add("readyz")
             self.emit(["@readyz", "fn %s() -> Result<Bool> {" % self.p.fresh("ready"), "    return Ok(true)", "}"])
 

@@ -40,10 +40,12 @@ def run(argv, cwd=None, timeout=600, env=None):
 class Case:
     """One program: a file, or a project directory (fitz.toml) or an entry file with modules beside it."""
 
-    def __init__(self, name, path, origin, singletons=None):
+    def __init__(self, name, path, origin, singletons=None, module=None):
         # singletons: the declarations the program holds that a program may hold once (a
-        # batch takes each at most once); None: the program is built alone.
+        # batch takes each at most once); None: the program is built alone. module: its name
+        # as a module of a batch.
         self.name, self.path, self.origin, self.singletons = name, path, origin, singletons
+        self.module = module or name
         self.check_rc = None
         self.build_rc = None
         self.output = ""
@@ -146,8 +148,8 @@ class Driver:
     def corpus(self):
         cases = []
 
-        def add(name, path, origin):
-            cases.append(Case(name, path, origin))
+        def add(name, path, origin, singletons=None):
+            cases.append(Case(name, path, origin, singletons, module="corpus%d" % len(cases)))
 
         files = []
         for sub in ["tests/testdata/check", "tests/testdata/run", "tests/testdata/orm", "tests/testdata/tir",
@@ -159,7 +161,7 @@ class Driver:
             src = os.path.join(ROOT, sub, f)
             name = "%s/%s" % (sub, f[:-5])
             split = self.split_multifile(src, os.path.join(self.work, "corpus", sub, f[:-5]))
-            add(name, split or src, "corpus")
+            add(name, split or src, "corpus", None if split else self.batch_kind(src))
         # Projects and multi-module programs: their entry file (or the project directory).
         for sub in ["tests/testdata/check/ok_modules/main.fitz", "examples/hello/main.fitz"]:
             if os.path.isfile(os.path.join(ROOT, sub)):
@@ -180,6 +182,18 @@ class Driver:
                 if f.endswith(".fitz"):
                     add(os.path.relpath(os.path.join(dirpath, f), ROOT)[:-5], os.path.join(dirpath, f), "corpus")
         return cases
+
+    @staticmethod
+    def batch_kind(path):
+        """A corpus file joins batches when it is core code alone: no imports (their paths are
+        relative to the file) and no declaration that registers with the program."""
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if re.search(r"^\s*(import|from)\s", text, re.M):
+            return None
+        if re.search(r"@(get|post|put|patch|delete|ws|server|auth_provider|healthz|readyz|command|cron|background|table)\b", text):
+            return None
+        return set()
 
     @staticmethod
     def parents(d, stop):
@@ -215,8 +229,8 @@ class Driver:
         d = tempfile.mkdtemp(prefix="batch-", dir=self.work)
         lines = []
         for c in batch:
-            shutil.copy(c.path, os.path.join(d, c.name + ".fitz"))
-            lines.append("import %s" % c.name)
+            shutil.copy(c.path, os.path.join(d, c.module + ".fitz"))
+            lines.append("import %s" % c.module)
         with open(os.path.join(d, "main.fitz"), "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
         rc, _ = run([self.fitz, "build", "--syntax-only", "main.fitz"], cwd=d, timeout=900, env=self.env)

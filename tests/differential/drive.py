@@ -35,6 +35,8 @@ def run(argv, cwd=None, timeout=600, env=None):
         return p.returncode, p.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return -1, "timed out after %d s" % timeout
+    except OSError as e:  # e.g. fitz being relinked under a long run
+        return -1, "cannot run %s: %s" % (argv[0], e)
 
 
 class Case:

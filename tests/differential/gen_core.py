@@ -234,6 +234,9 @@ class CoreGen:
         else:
             scrut = r.choice(opt_vars)
             inner.vars[v] = sc.vars[scrut][1]
+            # Past the `null` arm the checker knows the scrutinee is not null (a nested
+            # `match scrut { null => ... }` there is an error).
+            inner.vars[scrut] = sc.vars[scrut][1]
             arms = ["null => %s" % self.arm(t, sc, d + 1), "%s => %s" % (v, self.arm(t, inner, d + 1))]
         sep = "\n" if r.random() < 0.5 else ", "
         return "match %s { %s }" % (self.wrap_cond(scrut), sep.join(arms)) if sep == ", " else \

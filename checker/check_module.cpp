@@ -296,6 +296,15 @@ void Checker::prescan_expr(FnScope& scope, ExprId e, std::vector<std::pair<Ident
     prescan_block(scope, l->body, out, annotated, depth + 1);
     return;
   }
+  // A comprehension's own variables are bound while it is checked, but a `match` inside it
+  // binds its arms' names in the enclosing function like a `match` anywhere else does.
+  auto comp = [&](const std::vector<CompClause>& clauses, ExprId filter, std::initializer_list<ExprId> results) {
+    for (const CompClause& c : clauses) prescan_expr(scope, c.iterable, out, annotated, depth + 1);
+    prescan_expr(scope, filter, out, annotated, depth + 1);
+    for (ExprId r : results) prescan_expr(scope, r, out, annotated, depth + 1);
+  };
+  if (auto* l = std::get_if<ListComp>(&ex.data)) return comp(l->clauses, l->filter, {l->elem});
+  if (auto* m = std::get_if<MapComp>(&ex.data)) return comp(m->clauses, m->filter, {m->key, m->value});
   for_each_operand(ex, [&](ExprId c) { prescan_expr(scope, c, out, annotated, depth + 1); });
 }
 
@@ -332,6 +341,10 @@ void Checker::prescan_stmt(FnScope& scope, StmtId s, std::vector<std::pair<Ident
           prescan_expr(scope, d.expr, out, annotated, depth + 1);
         } else if constexpr (std::is_same_v<T, ReturnStmt>) {
           prescan_expr(scope, d.value, out, annotated, depth + 1);
+        } else if constexpr (std::is_same_v<T, StatusReturnStmt>) {
+          // `return 200 match x { m => ... }` binds `m` like any other match.
+          prescan_expr(scope, d.status, out, annotated, depth + 1);
+          prescan_expr(scope, d.body, out, annotated, depth + 1);
         } else if constexpr (std::is_same_v<T, BreakStmt>) {
           prescan_expr(scope, d.value, out, annotated, depth + 1);
         } else if constexpr (std::is_same_v<T, WhileStmt>) {

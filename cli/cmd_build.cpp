@@ -41,6 +41,10 @@ options:
   -h, --help      show this help
 )";
 
+// `fitz build` alone (not `fitz run`, which shares the usage above).
+constexpr const char* kBuildOnlyUsage = R"(  --syntax-only   only check that the generated C++ compiles; no binary is written
+)";
+
 struct BuildOptions {
   std::string target;
   std::string output;
@@ -50,6 +54,7 @@ struct BuildOptions {
   std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
   bool werror = false;
+  bool syntax_only = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -135,7 +140,7 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       break;
     }
     if (a == "-h" || a == "--help") {
-      io.out << kBuildUsage;
+      io.out << kBuildUsage << (is_run ? "" : kBuildOnlyUsage);
       return -1;
     }
     if (a == "-o" && i + 1 < args.size()) {
@@ -150,6 +155,8 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       opt.sanitize = true;
     } else if (a == "--werror") {
       opt.werror = true;
+    } else if (a == "--syntax-only" && !is_run) {
+      opt.syntax_only = true;
     } else if (a == "--time-phases") {
       opt.time_phases = true;
     } else if (a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3") {
@@ -200,6 +207,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
+  copts.syntax_only = opt.syntax_only;
   return compile_generated(gen.cpp, output, copts, io, opt.time_phases);
 }
 

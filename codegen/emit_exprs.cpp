@@ -277,7 +277,10 @@ std::string Gen::expr_raw(ExprId id) {
           switch (d.op) {
             case UnaryOp::Neg: return fmt::format("fitz::op::neg({}, {})", o, pos(d.op_span));
             case UnaryOp::Not: return "(!" + o + ")";
-            case UnaryOp::BitNot: return "fitz::op::bit_not(" + o + ")";
+            case UnaryOp::BitNot:
+              if (types_.is_dynamic(tir_->type_of(d.operand)))
+                return fmt::format("fitz::to_any(fitz::op::bit_not(fitz::from_any<int64_t>({}, {})))", o, pos(d.op_span));
+              return "fitz::op::bit_not(" + o + ")";
           }
           return o;
         } else if constexpr (std::is_same_v<T, BinaryExpr>) {
@@ -303,8 +306,24 @@ std::string Gen::expr_raw(ExprId id) {
             case BinaryOp::Eq: return "fitz::eq(" + a + ", " + b + ")";
             case BinaryOp::Ne: return "fitz::ne(" + a + ", " + b + ")";
             case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge:
-            case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
               return fmt::format("{}({}, {})", binary_fn(d.op), a, b);
+            case BinaryOp::BitAnd: case BinaryOp::BitOr: case BinaryOp::BitXor:
+            case BinaryOp::Shl: case BinaryOp::Shr: {
+              // Bit operators take Ints; an operand known only as Any is checked when it arrives
+              // (spec decision 10), and the result is boxed when the expression is typed Any.
+              bool dyn = false;
+              auto int_operand = [&](const std::string& code, ExprId operand, Span at) {
+                if (!types_.is_dynamic(tir_->type_of(operand))) return code;
+                dyn = true;
+                return fmt::format("fitz::from_any<int64_t>({}, {})", code, pos(at));
+              };
+              a = int_operand(a, d.lhs, d.op_span);
+              b = int_operand(b, d.rhs, d.op_span);
+              std::string r = d.op == BinaryOp::Shl || d.op == BinaryOp::Shr
+                                  ? fmt::format("{}({}, {}, {})", binary_fn(d.op), a, b, pos(d.op_span))
+                                  : fmt::format("{}({}, {})", binary_fn(d.op), a, b);
+              return dyn && types_.is_dynamic(type) ? "fitz::to_any(" + r + ")" : r;
+            }
             default:
               return fmt::format("{}({}, {}, {})", binary_fn(d.op), a, b, pos(d.op_span));
           }
@@ -382,6 +401,9 @@ std::string Gen::expr_raw(ExprId id) {
           // a function whose errors are `Str`, as its display text.
           TypeId from_err = types_.kind(tir_->type_of(d.operand)) == TypeKind::Result ? types_.err(tir_->type_of(d.operand))
                                                                                        : TypeId();
+          // `Ok(v)?`: the error side is Never, held as Any in C++; it cannot happen, but the
+          // error branch must still convert to the function's error type to compile.
+          if (from_err.valid() && types_.kind(from_err) == TypeKind::Never) from_err = types_.any();
           TypeId to_err = types_.kind(fn_->ret) == TypeKind::Result ? types_.err(fn_->ret) : TypeId();
           bool text = tir_->try_converts_error_to_text(id);
           auto error_of = [&](const std::string& r) {

@@ -91,7 +91,11 @@ std::vector<std::string> Gen::sequence(const std::vector<Child>& children) {
   for (size_t i = 0; i < n; ++i) {
     out_ += pre[i];
     if (cls[i] == Cls::Const) continue;
-    bool hoist = (any_pre && i < last_pre) || (order && i < last_nonconst);
+    // GCC 12 rejects a co_await inside a braced initializer list ("array used as initializer"
+    // at the end of the coroutine): an awaited operand of a list, map or call gets its own
+    // statement, after the operands before it and before the ones after it.
+    bool awaits = code[i].find("co_await") != std::string::npos;
+    bool hoist = (any_pre && i < last_pre) || (order && i < last_nonconst) || awaits;
     if (!hoist) continue;
     std::string t = tmp("a");
     line(fmt::format("auto {} = {};", t, code[i]));

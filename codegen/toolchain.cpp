@@ -56,6 +56,56 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+// The `#include` lines a generated program starts with (comments and blank lines between them
+// allowed), in order; the runtime headers it needs and nothing else.
+std::string leading_includes(const std::string& cpp) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < cpp.size()) {
+    size_t end = cpp.find('\n', pos);
+    if (end == std::string::npos) end = cpp.size();
+    std::string_view line(cpp.data() + pos, end - pos);
+    if (line.starts_with("#include ")) out += std::string(line) + "\n";
+    else if (!line.empty() && !line.starts_with("//")) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
+// For --syntax-only: the runtime headers of a program precompiled once per include set, compiler
+// and flags (they are most of the time a syntax check takes). Returns the header to pass with
+// -include, or an empty path when the precompiled header cannot be made (the caller then
+// compiles without it). The header holds exactly the program's own includes, in its order, so
+// the program sees no declaration it would not see without it.
+fs::path precompiled_runtime(const std::string& cxx, const std::vector<std::string>& flags, const std::string& includes,
+                             const RuntimeLocation& runtime, const std::string& runtime_stamp) {
+  if (includes.empty()) return {};
+  std::string key_material = cxx + "\n" + includes + "\n" + runtime.include_dir.string() + "\n" + runtime_stamp;
+  for (const auto& f : flags) key_material += f + " ";
+  fs::path dir = cache_dir() / "pch" / content_hash(key_material);
+  fs::path header = dir / "fitz_pch.h", gch = dir / "fitz_pch.h.gch";
+  std::error_code ec;
+  if (fs::exists(gch, ec)) return header;
+  fs::create_directories(dir, ec);
+  {
+    std::ofstream out(header.string() + ".tmp" + std::to_string(getpid()), std::ios::binary);
+    out << includes;
+  }
+  fs::rename(header.string() + ".tmp" + std::to_string(getpid()), header, ec);
+  fs::path tmp = dir / ("fitz_pch.h.gch.tmp" + std::to_string(getpid()));
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("-I" + runtime.include_dir.string());
+  argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", tmp.string()});
+  std::string output;
+  if (run_capture(argv, output) != 0) {
+    fs::remove(tmp, ec);
+    return {};
+  }
+  fs::rename(tmp, gch, ec);  // atomic: a concurrent build of the same header is harmless
+  return ec ? fs::path() : header;
+}
+
 }  // namespace
 
 fs::path self_exe() {
@@ -179,6 +229,8 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     if (options.warnings_as_errors) flags.push_back("-Wno-maybe-uninitialized");
   }
   for (const auto& f : options.extra_flags) flags.push_back(f);
+  const std::vector<std::string> pch_flags = flags;  // what a precompiled header must share
+  if (options.syntax_only) flags.push_back("-fsyntax-only");
 
   std::string key_material = cpp_source;
   key_material += "\n--\n" + cxx + "\n";
@@ -220,7 +272,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   fs::path cached = dir / key;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (output.has_parent_path()) fs::create_directories(output.parent_path(), ec);
+  if (!options.syntax_only && output.has_parent_path()) fs::create_directories(output.parent_path(), ec);
 
   auto deliver = [&](const fs::path& from) {
     std::error_code e;
@@ -231,7 +283,9 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     return !e;
   };
 
-  if (fs::exists(cached, ec) && deliver(cached)) {
+  // A syntax-only check leaves no binary: an empty marker file records that this key passed.
+  if (options.syntax_only) cached += ".syntax-ok";
+  if (fs::exists(cached, ec) && (options.syntax_only || deliver(cached))) {
     result.ok = true;
     result.cached = true;
     return result;
@@ -242,11 +296,20 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     std::ofstream out(src, std::ios::binary);
     out << cpp_source;
   }
-  fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-I" + runtime.include_dir.string());
   argv.push_back(src.string());
+  if (options.syntax_only) {
+    fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, file_stamp(runtime.library));
+    if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
+    for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
+    if (run_capture(argv, result.diagnostics) != 0) return result;
+    std::ofstream{cached};
+    result.ok = true;
+    return result;
+  }
+  fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
   if (options.ws) argv.push_back(runtime.ws_library.string());  // before the auth runtime it uses

@@ -41,6 +41,10 @@ struct CompileOptions {
   bool ws = false;                  // `@ws` endpoints: link libfitz_ws.a (and auth, HTTP)
   bool jobs = false;                // @cron / @background: link libfitz_jobs.a (before db)
   bool auth = false;                // jwt, hash, auth or guards: link libfitz_auth.a (and HTTP)
+  // Only parse and type-check the C++ (-fsyntax-only): no object code, no link, no binary.
+  // Whether generated C++ compiles at all is what the check => build differential test asks,
+  // and this answers it in about a third of a full build's time.
+  bool syntax_only = false;
   std::vector<std::string> extra_flags;
 };
 
@@ -53,7 +57,8 @@ struct CompileResult {
 };
 
 // Compiles `cpp_source` into an executable at `output` (creating parent directories), reusing
-// a cached binary when the source, compiler, flags and runtime are unchanged.
+// a cached binary when the source, compiler, flags and runtime are unchanged. With
+// `options.syntax_only` nothing is written to `output`; a success is remembered in the cache.
 CompileResult compile_program(const std::string& cpp_source, const std::filesystem::path& output,
                               const CompileOptions& options, const RuntimeLocation& runtime);
 

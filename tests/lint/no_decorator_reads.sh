@@ -18,7 +18,6 @@ ALLOWED=(
   "lsp/features/hover.cpp:decorator hover through the registry (decorators.def)"
   # Being moved to the checker's ORM plan by the typed-db work.
   "orm/model.cpp:being moved to the model (the checker's table facts)"
-  "orm/model.h:being moved to the model (the checker's table facts)"
 )
 
 allowed() {

@@ -258,6 +258,19 @@ FITZ_ANY_MIXED_OP(mod)
 #undef FITZ_ANY_MIXED_OP
 }  // namespace op
 
+// `.sum()` and `.product()` of a List<Any>: its elements are numbers only at run time, so they
+// add up through the checked dynamic operators, starting from Int 0 and 1 like a List<Int>.
+template <> inline Any List<Any>::sum(SourcePos pos) const {
+  Any acc = to_any(int64_t(0));
+  for (const auto& x : *p_) acc = op::add(acc, x, pos);
+  return acc;
+}
+template <> inline Any List<Any>::product(SourcePos pos) const {
+  Any acc = to_any(int64_t(1));
+  for (const auto& x : *p_) acc = op::mul(acc, x, pos);
+  return acc;
+}
+
 // ---- traits for Any ---------------------------------------------------------------------
 
 template <> struct Show<Any> {

@@ -16,8 +16,9 @@ ALLOWED=(
   # Hover finds which registry entry (decorators.def) the decorator under the cursor is, to show
   # its documentation: identifying a decorator is not deciding a service fact.
   "lsp/features/hover.cpp:decorator hover through the registry (decorators.def)"
-  # Being moved to the checker's ORM plan by the typed-db work.
-  "orm/model.cpp:being moved to the model (the checker's table facts)"
+  # The ORM's table model is built by the checker (check_orm.cpp calls it while checking), by the
+  # registry's kinds; codegen and the editor read the plans it leads to (checker/orm_plan.h).
+  "orm/model.cpp:the checker's ORM table model, through the registry's kinds"
 )
 
 allowed() {

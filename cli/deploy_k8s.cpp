@@ -164,7 +164,10 @@ Json migration_job(const AppSpec& app) {
       {"containers", Json::array({container})},
       {"volumes", Json::array({tmp_volume()})},
   };
-  Json spec{{"backoffLimit", 2}, {"template", {{"metadata", {{"labels", labels_of(app)}}}, {"spec", pod_spec}}}};
+  // A bounded run: a binary that does not know `migrate` would otherwise serve forever.
+  Json spec{{"backoffLimit", 2},
+            {"activeDeadlineSeconds", 600},
+            {"template", {{"metadata", {{"labels", labels_of(app)}}}, {"spec", pod_spec}}}};
   return Json{{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", metadata(app, name)}, {"spec", spec}};
 }
 

@@ -145,7 +145,7 @@ assert d["spec"]["replicas"] == 3 and one("HorizontalPodAutoscaler")["spec"]["mi
 assert c["image"] == jc["image"] == "registry.example/users:1.2", (c["image"], jc["image"])
 assert jc["args"] == ["migrate"], jc
 assert j["metadata"]["name"] == "users-api-migrate-1-2", j["metadata"]
-assert j["spec"]["template"]["spec"]["restartPolicy"] == "Never"
+assert j["spec"]["template"]["spec"]["restartPolicy"] == "Never" and j["spec"]["activeDeadlineSeconds"] == 600, j["spec"]
 assert env(jc)["DATABASE_URL"]["valueFrom"]["secretKeyRef"]["key"] == "database-url", jc
 ' 2>&1); check "users-api (migrations): the Job runs migrate from the same image: $out" $?
 

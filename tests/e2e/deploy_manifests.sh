@@ -149,6 +149,18 @@ assert j["spec"]["template"]["spec"]["restartPolicy"] == "Never" and j["spec"]["
 assert env(jc)["DATABASE_URL"]["valueFrom"]["secretKeyRef"]["key"] == "database-url", jc
 ' 2>&1); check "users-api (migrations): the Job runs migrate from the same image: $out" $?
 
+# An image by digest from a registry with a port: quoted in the YAML, the Job named by the digest.
+digest=sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+"$fitz" deploy k8s "$work/users-mig" --image "registry.example:5000/team/users@$digest" >"$work/digest.yaml" 2>"$work/digest.err"
+check "fitz deploy k8s --image by digest: $(cat "$work/digest.err")" $?
+yaml_to_json "$work/digest.json" "$work/digest.yaml"
+validate_k8s users-api-digest "$work/digest.json"
+out=$(facts "$work/digest.json" '
+assert container()["image"] == container("Job")["image"] == "registry.example:5000/team/users@'"$digest"'", container()["image"]
+assert one("Job")["metadata"]["name"] == "users-api-migrate-0123456789ab", one("Job")["metadata"]
+assert kinds[0] == "Job", kinds
+' 2>&1); check "users-api by digest: $out" $?
+
 # ---- Kubernetes: the WebSocket service, and one with a shutdown timeout --------------------
 ws=$root/tests/e2e/ws/service.fitz
 "$fitz" deploy k8s "$ws" --replicas 1 >"$work/ws.yaml" 2>"$work/ws.err"; check "fitz deploy k8s ws: $(cat "$work/ws.err")" $?

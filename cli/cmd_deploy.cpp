@@ -441,6 +441,17 @@ int write_compose(const deploy::AppSpec& app, const fs::path& dir, Io io) {
   return kOk;
 }
 
+// What running the service several times changes for the program itself (on stderr, so that
+// `fitz deploy k8s | kubectl apply -f -` stays clean).
+void warn_replicas(const deploy::AppSpec& app, Io io) {
+  if (app.facts.cron_jobs > 0 && app.replicas > 1)
+    io.err << "note: every replica runs the " << app.facts.cron_jobs << " `@cron` job(s); give them "
+           << "`store=env_or(\"DATABASE_URL\", \"\")` so that each tick runs once (docs/guide/14-jobs.md)\n";
+  if (app.facts.custom_healthz)
+    io.err << "note: `@healthz` is the liveness probe: a check that reaches the database restarts every "
+           << "replica when the database is down; `@readyz` is the place for it\n";
+}
+
 int deploy_manifests(ManifestTarget kind, const std::vector<std::string>& args, Io io) {
   ManifestOptions opt;
   opt.kind = kind;
@@ -467,8 +478,11 @@ int deploy_manifests(ManifestTarget kind, const std::vector<std::string>& args, 
   const fs::path root = project_dir(graph);
   app.migrations = has_migrations(root / "migrations");
 
-  if (kind == ManifestTarget::K8s) return write_k8s(app, opt, io);
-  return write_compose(app, opt.out.empty() ? root / "dist" / "compose" : fs::absolute(opt.out), io);
+  int rc = kind == ManifestTarget::K8s
+               ? write_k8s(app, opt, io)
+               : write_compose(app, opt.out.empty() ? root / "dist" / "compose" : fs::absolute(opt.out), io);
+  if (rc == kOk) warn_replicas(app, io);
+  return rc;
 }
 
 }  // namespace

@@ -185,6 +185,18 @@ assert pod["terminationGracePeriodSeconds"] == 5 + 2 + 50 + 5, pod["terminationG
 assert container()["ports"][0]["containerPort"] == 3001
 ' 2>&1); check "the grace period follows @server(shutdown_timeout_secs=50): $out" $?
 
+# Notes on standard error only: cron jobs in every replica, and a custom liveness check.
+"$fitz" deploy k8s "$root/tests/e2e/jobs/service.fitz" >"$work/jobs.yaml" 2>"$work/jobs.err"; rc=$?
+yaml_to_json "$work/jobs.json" "$work/jobs.yaml"; rc2=$?
+[[ $rc == 0 && $rc2 == 0 && $(cat "$work/jobs.err") == *"every replica runs the 1 \`@cron\` job(s)"* ]]
+check "a cron service: a note on stderr, clean YAML on stdout (rc $rc/$rc2): $(cat "$work/jobs.err")" $?
+out=$("$fitz" deploy k8s "$root/tests/e2e/jobs/service.fitz" --replicas 1 2>&1 >/dev/null); rc=$?
+[[ $rc == 0 && -z $out ]]; check "one replica: no cron note (rc $rc): $out" $?
+out=$("$fitz" deploy k8s "$root/tests/e2e/http/features.fitz" 2>&1 >/dev/null); rc=$?
+[[ $rc == 0 && $out == *"\`@healthz\` is the liveness probe"* ]]; check "@healthz: a note on the liveness probe (rc $rc): $out" $?
+out=$("$fitz" deploy k8s "$root/examples/users-api" 2>&1 >/dev/null); rc=$?
+[[ $rc == 0 && -z $out ]]; check "users-api: no notes (rc $rc): $out" $?
+
 # ---- Compose ------------------------------------------------------------------------------
 # compose_case NAME PATH REPLICAS PORT WS MIGRATIONS: writes the project, has docker-compose
 # and haproxy check it, and asserts its facts on `docker-compose config`'s normalised output.

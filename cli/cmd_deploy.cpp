@@ -428,8 +428,8 @@ int write_k8s(const deploy::AppSpec& app, const ManifestOptions& opt, Io io) {
 int write_compose(const deploy::AppSpec& app, const fs::path& dir, Io io) {
   deploy::ComposeFiles files = deploy::compose_files(app);
   if (!make_dir(dir, io)) return kUsageError;
-  std::string compose = fmt::format("# {} behind a load balancer, written by `fitz deploy compose`; see {}.\n", app.name,
-                                    deploy::kEnvExampleFile) +
+  std::string compose = fmt::format("# {} behind a load balancer, written by `fitz deploy compose`; see {}.\n",
+                                    app.name, deploy::kEnvExampleFile) +
                         deploy::to_yaml(files.compose);
   if (!write_file(dir / deploy::kComposeFile, compose, io) ||
       !write_file(dir / deploy::kHaproxyFile, files.haproxy_cfg, io) ||

@@ -93,7 +93,8 @@ ServiceFacts facts_of(const checker::TypedProgram& program, const frontend::Modu
   ServiceFacts f;
   f.service = model.has_http();
   if (model.server) {
-    for (const auto& s : model.server->settings) apply_server_setting(f, graph, model.server->fn.module, s.key, s.value);
+    for (const auto& s : model.server->settings)
+      apply_server_setting(f, graph, model.server->fn.module, s.key, s.value);
   }
   for (const checker::HealthCheck& h : model.health) (h.ready ? f.custom_readyz : f.custom_healthz) = true;
   for (const checker::WsEndpoint& w : model.ws) f.ws_paths.push_back(w.path);

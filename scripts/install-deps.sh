@@ -23,6 +23,10 @@ PKGS=(
   # `fitz deploy image` writes OCI images with umoci (no Docker daemon); tests/e2e/deploy_image.sh
   # inspects them with skopeo, which also pushes them to registries.
   umoci skopeo
+  # tests/e2e/deploy_manifests.sh validates what `fitz deploy compose` writes: docker-compose
+  # (`config` parses and checks a compose file without a daemon) and haproxy (`-c` checks the
+  # load balancer's configuration).
+  docker-compose haproxy
 )
 
 missing=()

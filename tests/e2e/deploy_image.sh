@@ -25,8 +25,8 @@ out=$("$fitz" deploy --help 2>&1); rc=$?
 [[ $rc == 0 && $out == *"image [PATH]"* ]]; check "fitz deploy --help (rc $rc): $out" $?
 out=$("$fitz" deploy image --help 2>&1); rc=$?
 [[ $rc == 0 && $out == *"--tag T"* && $out == *"--out DIR"* ]]; check "fitz deploy image --help (rc $rc): $out" $?
-out=$("$fitz" deploy k8s 2>&1); rc=$?
-[[ $rc == 2 && $out == *"unknown deploy target \`k8s\`"* ]]; check "an unknown target is a usage error (rc $rc): $out" $?
+out=$("$fitz" deploy nomad 2>&1); rc=$?
+[[ $rc == 2 && $out == *"unknown deploy target \`nomad\`"* ]]; check "an unknown target is a usage error (rc $rc): $out" $?
 out=$("$fitz" deploy image "$root/examples/todo-api" --tag 'bad/tag' 2>&1); rc=$?
 [[ $rc == 2 && $out == *"not a valid image tag"* ]]; check "a bad tag is refused (rc $rc): $out" $?
 out=$(env PATH="$work/empty-path" "$fitz" deploy image "$root/examples/todo-api" --out "$work/no-umoci" 2>&1); rc=$?

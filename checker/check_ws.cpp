@@ -1,5 +1,5 @@
 // WebSocket endpoints: what a `@ws` handler may look like for the server to serve it (a literal
-// path, the connection first, the user second when guarded, named before-middleware). Checked
+// path, the connection first, the user second when guarded). Checked
 // per module so the editor shows it; the service model (service_tasks.cpp) then reads the
 // endpoint without judging it again.
 #include "checker/check_internal.h"
@@ -36,23 +36,8 @@ void Checker::check_ws_fn(FnId id) {
         .with_hint(guarded ? "read anything else from the messages"
                            : "with `@authenticated`, `@admin` or `@requires` a second parameter receives the user");
   }
-  // Middleware runs on the upgrade request, so it must be a function the server can call by
-  // name (its kind, before only, is checked with the other middleware in check_http.cpp).
-  for (const Decorator& dec : d.decorators) {
-    if (!is_decorator(dec, DecoratorKind::Middleware) || dec.args.size() != 1 || dec.args[0].name) continue;
-    ExprId arg = dec.args[0].value;
-    const Ref& r = tir_->ref_of(arg);
-    bool named = std::holds_alternative<NameRef>(expr(arg).data) && r.kind == RefKind::Symbol;
-    if (named) {
-      SymbolId s(r.id);
-      while (s.valid() && sym(s).kind == SymbolKind::Import) s = sym(s).target;
-      named = s.valid() && sym(s).kind == SymbolKind::Function && sym(s).fn.valid();
-    }
-    if (!named && types_->kind(tir_->type_of(arg)) != TypeKind::Error)
-      error(DiagKind::WsEndpoint, span_of(arg), "the middleware of a `@ws` endpoint is a top-level function named here")
-          .with_hint("write `@middleware(check_origin)` with `fn check_origin(req: Request)` declared at top level or "
-                     "imported with `from m import check_origin`");
-  }
+  // Middleware on the upgrade request is checked with all middleware in check_http.cpp: a named
+  // top-level function (E0507), of the before kind.
 }
 
 }  // namespace fitz::checker::detail

@@ -14,18 +14,6 @@ namespace {
 
 using namespace frontend;
 
-// The text of a string literal without holes, else nullopt.
-std::optional<std::string> literal_text(const Ast& ast, ExprId e) {
-  auto* s = std::get_if<StrLit>(&ast.get(e).data);
-  if (!s) return std::nullopt;
-  std::string out;
-  for (const StrPart& p : s->parts) {
-    if (p.is_hole()) return std::nullopt;
-    out += p.text;
-  }
-  return out;
-}
-
 std::optional<int64_t> literal_int(const Ast& ast, ExprId e) {
   const Expr& x = ast.get(e);
   if (auto* i = std::get_if<IntLit>(&x.data)) return i->value;
@@ -55,9 +43,9 @@ JobRetry job_retry(const Ast& ast, const Decorator& d) {
   for (const MapEntry& en : map->entries) {
     std::string key;
     if (auto* n = std::get_if<NameRef>(&ast.get(en.key).data)) key = std::string(n->name.text);
-    else key = literal_text(ast, en.key).value_or("");
+    else key = plain_string_literal(ast, en.key).value_or("");
     if (key == "backoff") {
-      std::optional<std::string> b = literal_text(ast, en.value);
+      std::optional<std::string> b = plain_string_literal(ast, en.value);
       if (b == "exponential") p.backoff = RetryPolicy::Backoff::Exponential;
       else if (b == "linear") p.backoff = RetryPolicy::Backoff::Linear;
       else if (b == "constant") p.backoff = RetryPolicy::Backoff::Constant;
@@ -96,7 +84,7 @@ Guard guard_of(const Ast& ast, const FnDecl& d) {
     } else if (is_decorator(dec, DecoratorKind::Requires)) {
       g.guarded = true;
       for (const DecoratorArg& a : dec.args)
-        if (auto role = literal_text(ast, a.value)) g.roles.push_back(*role);
+        if (auto role = plain_string_literal(ast, a.value)) g.roles.push_back(*role);
     } else {
       continue;
     }
@@ -132,7 +120,7 @@ void add_ws(ServiceBuild& b, ModuleId m, FnId fn, const Decorator& ws) {
   const FnInfo& info = tir.fns[fn.index];
   const TypeStore& types = *b.program.types;
   if (ws.args.empty() || ws.args[0].name) return;
-  std::optional<std::string> path = literal_text(ast, ws.args[0].value);
+  std::optional<std::string> path = plain_string_literal(ast, ws.args[0].value);
   if (!path || info.params.empty()) return;  // reported by check_ws.cpp
   TypeId conn = info.params[0].type;
   StructId sid = types.struct_of(conn);
@@ -184,7 +172,7 @@ void add_cron(ServiceBuild& b, ModuleId m, FnId fn, const Decorator& dec) {
   j.fn = FnRef{m, fn};
   j.name = d.name ? std::string(d.name->text) : std::string();
   if (dec.args.empty() || dec.args[0].name) return;
-  std::optional<std::string> expr = literal_text(ast, dec.args[0].value);
+  std::optional<std::string> expr = plain_string_literal(ast, dec.args[0].value);
   if (!expr) return;  // reported by check_jobs.cpp
   j.expr = *expr;
   j.tz = kwarg(dec, "tz");

@@ -169,19 +169,24 @@ struct ImageOptions {
   std::string opt_level = codegen::default_opt_level();
 };
 
+// The value of `--flag V` (advancing `i` past V) or `--flag=V` at args[i]; false when missing
+// or empty.
+bool flag_value(const std::vector<std::string>& args, size_t& i, std::string_view flag, std::string& into) {
+  const std::string& a = args[i];
+  if (a == flag) {
+    if (i + 1 == args.size()) return false;
+    into = args[++i];
+  } else {
+    into = a.substr(flag.size() + 1);
+  }
+  return !into.empty();
+}
+
 // Returns -1 after --help, else an exit code.
 int parse_image_args(const std::vector<std::string>& args, ImageOptions& opt, Io io) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string_view flag, std::string& into) {
-      if (a == flag) {
-        if (i + 1 == args.size()) return false;
-        into = args[++i];
-      } else {
-        into = a.substr(flag.size() + 1);
-      }
-      return !into.empty();
-    };
+    auto value = [&](std::string_view flag, std::string& into) { return flag_value(args, i, flag, into); };
     if (a == "-h" || a == "--help") {
       io.out << kImageUsage;
       return -1;
@@ -331,15 +336,7 @@ int parse_manifest_args(const std::vector<std::string>& args, ManifestOptions& o
   const char* command = opt.kind == ManifestTarget::K8s ? "fitz deploy k8s" : "fitz deploy compose";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::string_view flag, std::string& into) {
-      if (a == flag) {
-        if (i + 1 == args.size()) return false;
-        into = args[++i];
-      } else {
-        into = a.substr(flag.size() + 1);
-      }
-      return !into.empty();
-    };
+    auto value = [&](std::string_view flag, std::string& into) { return flag_value(args, i, flag, into); };
     auto is_flag = [&](std::string_view flag) { return a == flag || a.starts_with(std::string(flag) + "="); };
     if (a == "-h" || a == "--help") {
       io.out << usage;

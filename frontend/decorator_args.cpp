@@ -20,4 +20,16 @@ std::string string_literal_text(const Expr& e) {
   return out;
 }
 
+std::optional<std::string> plain_string_literal(const Ast& ast, ExprId e) {
+  if (!e.valid()) return std::nullopt;
+  auto* s = std::get_if<StrLit>(&ast.get(e).data);
+  if (!s) return std::nullopt;
+  std::string out;
+  for (const StrPart& p : s->parts) {
+    if (p.is_hole()) return std::nullopt;
+    out += p.text;
+  }
+  return out;
+}
+
 }  // namespace fitz::frontend

@@ -3,6 +3,7 @@
 // generators read them back the same way.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,5 +18,8 @@ const Expr* decorator_first_positional(const Ast& ast, const Decorator& d);
 // The literal text of a string expression (interpolation holes left out); empty for any
 // other expression.
 std::string string_literal_text(const Expr& e);
+// The text of a string literal with no interpolation holes; nullopt for anything else (an
+// invalid id included).
+std::optional<std::string> plain_string_literal(const Ast& ast, ExprId e);
 
 }  // namespace fitz::frontend

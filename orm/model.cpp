@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "checker/decorators.h"
+#include "frontend/decorator_args.h"
 
 namespace fitz::orm {
 
@@ -38,18 +39,6 @@ std::string quote_ident(std::string_view name) {
     out += c;
   }
   out += '"';
-  return out;
-}
-
-std::optional<std::string> literal_str(const Ast& ast, ExprId e) {
-  if (!e.valid()) return std::nullopt;
-  auto* s = std::get_if<StrLit>(&ast.get(e).data);
-  if (!s) return std::nullopt;
-  std::string out;
-  for (const StrPart& p : s->parts) {
-    if (p.is_hole()) return std::nullopt;
-    out += p.text;
-  }
   return out;
 }
 
@@ -106,7 +95,7 @@ std::optional<ColumnType> array_type(FieldShape::Kind k) {
 
 std::optional<std::string> kwarg_str(const Ast& ast, const Decorator& d, std::string_view key) {
   for (const DecoratorArg& a : d.args)
-    if (a.name && a.name->text == key) return literal_str(ast, a.value);
+    if (a.name && a.name->text == key) return frontend::plain_string_literal(ast, a.value);
   return std::nullopt;
 }
 
@@ -129,10 +118,10 @@ std::vector<std::string> name_list(const Ast& ast, const Decorator& d) {
   std::vector<std::string> out;
   for (const DecoratorArg& a : d.args) {
     if (a.name) continue;
-    if (auto s = literal_str(ast, a.value)) out.push_back(*s);
+    if (auto s = frontend::plain_string_literal(ast, a.value)) out.push_back(*s);
     else if (auto* l = std::get_if<ListExpr>(&ast.get(a.value).data))
       for (ExprId x : l->elems)
-        if (auto s2 = literal_str(ast, x)) out.push_back(*s2);
+        if (auto s2 = frontend::plain_string_literal(ast, x)) out.push_back(*s2);
   }
   return out;
 }
@@ -145,7 +134,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
   t.type_name = std::string(decl.name.text);
   if (const Decorator* d = checker::find_decorator(decl.decorators, DecoratorKind::Table)) {
     const DecoratorArg* a = positional(*d, 0);
-    std::string full = a ? literal_str(ast, a->value).value_or("") : "";
+    std::string full = a ? frontend::plain_string_literal(ast, a->value).value_or("") : "";
     if (auto dot = full.find('.'); dot != std::string::npos) {
       t.schema = full.substr(0, dot);
       t.name = full.substr(dot + 1);
@@ -168,7 +157,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       r.field = field;
       r.field_index = i;
       const DecoratorArg* a = positional(d, 0);
-      r.target = a ? literal_str(ast, a->value).value_or("") : "";
+      r.target = a ? frontend::plain_string_literal(ast, a->value).value_or("") : "";
       r.key = kwarg_str(ast, d, "via").value_or("");
       r.span = d.span;
       if (r.key.empty()) errors.push_back({d.span, fmt::format("`@{}` needs `via=\"fk_column\"`", d.name.text)});
@@ -209,7 +198,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       errors.push_back({f.name.span, fmt::format("`@primary` field `{}` must be `Int` or `Str`", field)});
     if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::DbDefault)) {
       c.db_default = true;
-      if (const DecoratorArg* a = positional(*d, 0)) c.default_sql = literal_str(ast, a->value).value_or("");
+      if (const DecoratorArg* a = positional(*d, 0)) c.default_sql = frontend::plain_string_literal(ast, a->value).value_or("");
     }
     c.hidden = checker::find_decorator(ds, DecoratorKind::Hidden) != nullptr;
     if (const Decorator* d = checker::find_decorator(ds, DecoratorKind::Unique)) {
@@ -231,7 +220,7 @@ TableModel build_table(const Ast& ast, const TypeDecl& decl, std::span<const Fie
       r.field = field;
       r.field_index = i;
       const DecoratorArg* a = positional(*d, 0);
-      r.target = a ? literal_str(ast, a->value).value_or("") : "";
+      r.target = a ? frontend::plain_string_literal(ast, a->value).value_or("") : "";
       r.key = c.name;
       r.on_delete = kwarg_str(ast, *d, "on_delete").value_or("");
       r.on_update = kwarg_str(ast, *d, "on_update").value_or("");

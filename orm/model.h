@@ -105,8 +105,6 @@ std::optional<std::string> fk_action_sql(std::string_view action);
 
 // Quotes an identifier for SQL text: `"name"` with embedded quotes doubled.
 std::string quote_ident(std::string_view name);
-// The text of a string literal without holes, or nullopt.
-std::optional<std::string> literal_str(const frontend::Ast& ast, frontend::ExprId e);
 bool is_table(const frontend::TypeDecl& decl);
 
 // `shapes` holds one entry per field of `decl`, in order.

@@ -8,6 +8,8 @@
 
 #include "orm/query.h"
 
+#include "frontend/decorator_args.h"
+
 namespace fitz::orm {
 
 using namespace frontend;
@@ -226,7 +228,7 @@ class Planner {
     }
     if (plan.terminal == Terminal::MergeJsonb) {
       ExprId fx = s.c->args[1].value;
-      auto key = literal_str(ast_, fx);
+      auto key = frontend::plain_string_literal(ast_, fx);
       const Column* c = key ? column_named(*key) : nullptr;
       if (!c || c->type != ColumnType::Jsonb)
         return fail(OrmErrorCode::UnknownColumn, ast_.get(fx).span,
@@ -253,7 +255,7 @@ class Planner {
     }
     std::string set;
     for (const MapEntry& en : map->entries) {
-      auto key = literal_str(ast_, en.key);
+      auto key = frontend::plain_string_literal(ast_, en.key);
       const Column* c = key ? column_named(*key) : nullptr;
       if (!c)
         return fail(OrmErrorCode::UnknownColumn, ast_.get(en.key).span,
@@ -469,7 +471,7 @@ class Planner {
 
   bool plan_preloads(QueryPlan& plan) {
     for (ExprId p : preloads_) {
-      auto name = literal_str(ast_, p);
+      auto name = frontend::plain_string_literal(ast_, p);
       if (!name)
         return fail(OrmErrorCode::UnknownRelation, ast_.get(p).span, "`preload` takes the relation's name as a string literal");
       const Relation* r = t_.relation_of_field(*name);

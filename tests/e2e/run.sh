@@ -55,8 +55,9 @@ out=$(cd "$work/re" && "$fitz" build main.fitz -o prog2 --time-phases 2>&1)
 out=$(cd "$work/re" && "$fitz" build main.fitz --emit=cpp -o - 2>&1)
 [[ $out == *'#include <fitz/runtime.h>'* && $out == *'#line 2 "main.fitz"'* ]]; check "--emit=cpp" $?
 
-# A guarded route whose @auth_provider cannot be compiled (it must take the headers and return
-# a Result) stops the build with a located error (exit 1) instead of serving it unguarded.
+# A guarded route whose @auth_provider has the wrong shape (it must take the headers and return
+# a Result) is a checker error (so the editor shows it too) and stops the build (exit 1) instead
+# of serving the route unguarded.
 cat >"$work/guard.fitz" <<'FITZ'
 @auth_provider
 fn current_user(token: Str) -> Int? {
@@ -70,8 +71,10 @@ fn me() -> Str {
 }
 FITZ
 out=$("$fitz" build "$work/guard.fitz" -o "$work/guard" 2>&1); rc=$?
-[[ $rc == 1 && $out == *"guard.fitz:1:1: error: an \`@auth_provider\` takes one parameter, the request headers"* && ! -e $work/guard ]]
+[[ $rc == 1 && $out == *"guard.fitz:2:17: error[E0511]: an \`@auth_provider\` takes one parameter, the request headers"* && ! -e $work/guard ]]
 check "unguarded routes are refused (got $rc: $out)" $?
+out=$("$fitz" check "$work/guard.fitz" 2>&1); rc=$?
+[[ $rc == 1 && $out == *"error[E0511]"* ]]; check "fitz check reports the provider's shape too (got $rc: $out)" $?
 
 # A handler whose database is unreachable answers 503 {"error": "database unavailable"}, and
 # the server keeps serving.

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::map<std::string, std::string> kProject = {
+const std::map<std::string, std::string> kServiceProject = {
     {"auth.fitz",
      "type User {\n    id: Int\n    role: Str\n}\n\n@auth_provider\nfn current_user(headers: Map<Str, Str>) -> "
      "Result<User> {\n    return Err(\"no user\")\n}\n"},
@@ -41,7 +41,7 @@ class ServiceModelEdits : public ::testing::Test {
     std::ofstream(root_ / "fitz.toml") << "[package]\nname = \"services\"\nversion = \"0.1.0\"\nedition = \"2026\"\n\n"
                                           "[bin]\nmain = \"src/main.fitz\"\n";
     root_ = fs::weakly_canonical(root_);
-    texts_ = kProject;
+    texts_ = kServiceProject;
     for (const auto& [name, text] : texts_) std::ofstream(root_ / "src" / name) << text;
     for (const auto& [name, text] : texts_) ws_.open(uri(name), 1, text);
   }

@@ -4,7 +4,7 @@
 # the DATABASE_URL. Works as root (the server runs as the postgres user) and as a normal user.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dir=${FITZ_PG_DIR:-$root/build/pg}
+dir=$(realpath -m "${FITZ_PG_DIR:-$root/build/pg}")  # absolute: the permission walk below climbs to /
 port_file=$dir/port
 db=${FITZ_PG_DB:-fitz}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)

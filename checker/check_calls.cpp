@@ -139,7 +139,10 @@ TypeId Checker::call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const 
 
 TypeId Checker::call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeId fn_type, std::string_view what,
                               Span name_span) {
-  auto params = types_->fn_params(fn_type);
+  // A copy: checking the arguments interns new types, which can move the store's storage that
+  // fn_params() views.
+  auto param_view = types_->fn_params(fn_type);
+  std::vector<TypeId> params(param_view.begin(), param_view.end());
   info.kind = CallKind::FnValue;
   bool named = false;
   for (const Arg& a : c.args)

@@ -164,6 +164,12 @@ if ((total > budget)); then
   echo "WARNING: this run took $total s, over the $budget s budget of a clean clone (CI stops at 5400 s)"
 fi
 if ((${#failed[@]})); then
+  # The failing checks again, last: CI records keep only the end of a run's output.
+  for name in "${failed[@]}"; do
+    [[ -f $logs/$name.log ]] || continue
+    printf '\n==> %s: failing lines\n' "$name"
+    grep -E -i -m 20 'FAIL|error|Assertion|Sanitizer' "$logs/$name.log" | cut -c 1-400
+  done
   printf '\nFAILED: %s\n' "${failed[*]}"
   echo "groups: $passed passed, ${#failed[@]} failed"
   exit 1

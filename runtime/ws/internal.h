@@ -119,6 +119,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void set_waiter(std::coroutine_handle<> h) { waiter_ = h; }
 
   std::atomic<bool> open{false};
+  // Set once the session ends; other threads' sends stop queueing then.
+  std::atomic<bool> gone{false};
   int64_t id = 0;
   Endpoint& ep;
   Str subprotocol;
@@ -155,7 +157,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool incoming_overflow_ = false;
   std::deque<Message> inbox_;
   std::coroutine_handle<> waiter_;
-  bool writing_ = false, reading_ = false, ended_ = false, registered_ = false;
+  bool writing_ = false, reading_ = false, ended_ = false, registered_ = false, member_ = false;
   bool closing_ = false, close_sent_ = false;
   int close_code_ = 1000;
   Str close_reason_;

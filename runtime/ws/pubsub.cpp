@@ -142,8 +142,9 @@ struct PubSub::Impl {
           log_line("error", "LISTEN failed: " + q.error().summary());
           return;
         }
+        // Said once per connection: until then this replica neither hears nor reaches the others.
+        log_line("info", warned ? "connected again, listening" : "listening");
         listening = true;
-        if (warned) log_line("info", "connected");
         warned = false;
       });
     });

@@ -46,22 +46,25 @@ void Session::start() {
     res.set(bhttp::field::server, "fitz");
     if (!proto.empty()) res.set(bhttp::field::sec_websocket_protocol, std::string(proto.data(), proto.size()));
   }));
+  // A member of its endpoint before the handshake answer goes out: a client that saw its 101
+  // gets every broadcast made after that. What arrives before the answer is sent waits in
+  // the outbox.
+  member_ = true;
+  {
+    std::lock_guard<std::mutex> lock(ep.mu);
+    ep.conns[id] = weak_from_this();
+  }
   ws_.async_accept(req_, [self = shared_from_this()](beast::error_code ec) { self->on_accept(ec); });
 }
 
 void Session::on_accept(beast::error_code ec) {
   if (ec) {
     hub_->rejected.fetch_add(1);
-    ended_ = true;
-    return teardown();
+    return teardown();  // also leaves the endpoint
   }
   hub_->accepted.fetch_add(1);
   hub_->open.fetch_add(1);
   registered_ = true;
-  {
-    std::lock_guard<std::mutex> lock(ep.mu);
-    ep.conns[id] = weak_from_this();
-  }
   open = true;
   req_ = {};  // the handshake is done; keep no request bytes for the connection's life
   do_read();
@@ -141,7 +144,7 @@ void Session::wake() {
 
 bool Session::send(PayloadPtr p) {
   if (on_loop()) return enqueue(std::move(p));
-  if (!open.load()) return false;  // an early answer; enqueue on the loop decides for real
+  if (gone.load()) return false;  // an early answer; enqueue on the loop decides for real
   bool schedule = false, accepted = true;
   {
     std::lock_guard<std::mutex> lock(incoming_mu_);
@@ -262,9 +265,13 @@ void Session::finish() {
   if (ended_) return;
   ended_ = true;
   open = false;
+  gone = true;
   if (registered_) {
     registered_ = false;
     hub_->open.fetch_sub(1);
+  }
+  if (member_) {
+    member_ = false;
     std::lock_guard<std::mutex> lock(ep.mu);
     ep.conns.erase(id);
   }

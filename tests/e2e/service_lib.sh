@@ -32,6 +32,15 @@ start() {
   [[ -n $port ]]; check "$name starts and prints its address: $(head -c 500 "$work/$name.err")" $?
 }
 
+# wait_line NAME TEXT: waits (up to 30 s) until the service NAME printed TEXT on stderr.
+wait_line() {
+  for _ in $(seq 300); do
+    grep -q -F "$2" "$work/$1.err" && break
+    sleep 0.1
+  done
+  grep -q -F "$2" "$work/$1.err"; check "$1 says '$2': $(tail -c 500 "$work/$1.err")" $?
+}
+
 # stop NAME: SIGTERM, then the process must exit 0 on its own (after the drain delay).
 stop() {
   kill -TERM "$pid"

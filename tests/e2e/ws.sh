@@ -129,7 +129,8 @@ if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
   port_a=$port
   start replica-b "$work/service" FITZ_WS_PUBSUB=postgres FITZ_WS_PUBSUB_URL="$FITZ_TEST_DATABASE_URL"
   port_b=$port
-  sleep 1  # both LISTEN
+  wait_line replica-a 'websocket pubsub: listening'
+  wait_line replica-b 'websocket pubsub: listening'
   ws "$port_b" /room recv recv recv >"$work/b" &
   b=$!
   pids+=($b)
@@ -155,7 +156,8 @@ text {"text":"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...(20017 bytes
   expect_out "chat login with a wrong password" 401 "$status"
   expect_out "chat room without a token" 'http 401' "$(ws "$chat_b" /room)"
   expect_out "chat room with a bad token" 'http 401' "$(ws "$chat_b" /room --auth 'Bearer x.y.z')"
-  sleep 1  # both replicas LISTEN
+  wait_line chat-a 'websocket pubsub: listening'
+  wait_line chat-b 'websocket pubsub: listening'
   ws "$chat_b" /room --protocol "bearer.$token" recv recv recv >"$work/chat-b" &
   cb=$!
   pids+=($cb)

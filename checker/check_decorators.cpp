@@ -4,6 +4,7 @@
 // function an HTTP handler (which may `return STATUS body`).
 #include <algorithm>
 
+#include "checker/byte_size.h"
 #include "checker/check_internal.h"
 #include "checker/decorators.h"
 #include "checker/route_template.h"
@@ -134,6 +135,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
     any_server_ = true;
     for (size_t i = 0; i < d.args.size(); ++i) {
       const DecoratorArg& a = d.args[i];
+      if (a.name && a.name->text == "max_body_bytes") check_body_size(a.value, "`@server(max_body_bytes=)`");
       bool is_port = (a.name && a.name->text == "port") || (!a.name && i == 0);
       if (!is_port) continue;
       if (auto* lit = std::get_if<IntLit>(&ast_->get(a.value).data))
@@ -142,9 +144,25 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
                 fmt::format("the port of `@server` must be between 1 and 65535, received {}", lit->value));
     }
   }
+  if (spec->kind == DecoratorKind::BodyLimit && d.args.size() == 1) {
+    check_body_size(d.args[0].value, "`@body_limit`");
+    bool routed = fn && std::any_of(fn->decorators.begin(), fn->decorators.end(), [](const Decorator& o) {
+      const DecoratorSpec* s = find_decorator(o.name.text, kOnFn);
+      return s && is_route(s->kind);
+    });
+    if (fn && !routed)
+      error(DiagKind::BodySize, d.name.span, "`@body_limit` limits a route's request bodies, but this function is not a route handler")
+          .with_hint("add a route decorator such as `@post(\"/upload\")`, or remove `@body_limit`");
+  }
   if (spec->kind == DecoratorKind::Test && fn && !fn->params.empty())
     error(DiagKind::TestSignature, fn->params.front().span, "an `@test` function takes no parameters");
   return true;
+}
+
+void Checker::check_body_size(ExprId e, std::string_view what) {
+  if (byte_size_arg(*ast_, e)) return;
+  error(DiagKind::BodySize, span_of(e), fmt::format("{} takes a size: an Int of bytes or a string such as \"20MB\"", what))
+      .with_hint("units are B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024); the size is above zero and at most 1 TiB");
 }
 
 void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {

@@ -202,6 +202,8 @@ class Checker {
   void check_decorators_type(const TypeDecl& t);
   void check_decorators_field(const FieldDecl& f);
   bool check_decorator(const Decorator& d, int target, const FnDecl* fn);
+  // A request body limit: an Int or a size string (byte_size.h), else E0541.
+  void check_body_size(ExprId e, std::string_view what);
   // ---- @command functions (check_cli.cpp) ----
   void check_command(const FnDecl& fn, const Decorator& command);
   std::string command_name(const FnDecl& fn, const Decorator& command) const;

@@ -93,6 +93,12 @@ TypeId Checker::member_type(ExprId e, ExprId object, TypeId obj, const Ident& fi
 }
 
 TypeId Checker::check_field(ExprId e, const FieldExpr& f) {
+  // `origin.` with the member still to be typed (reported by the parser): the receiver is
+  // checked, so its names resolve for the editor, and nothing more is said.
+  if (f.field.text.empty()) {
+    check_expr(f.object);
+    return types_->error();
+  }
   // `Type.member` outside a call: a static method used as a value.
   if (auto* n = std::get_if<NameRef>(&expr(f.object).data)) {
     Lookup l = lookup(n->name.text);

@@ -29,7 +29,8 @@ class Dumper {
     if (m.server) {
       out_ += fmt::format("server {}\n", fn(m.server->fn));
       for (const ServerSettings::Setting& s : m.server->settings)
-        out_ += fmt::format("  {} = {}\n", s.key, s.literal ? "\"" + *s.literal + "\"" : source(s.value, m.server->fn.module));
+        out_ += fmt::format("  {} = {}{}\n", s.key, s.literal ? "\"" + *s.literal + "\"" : source(s.value, m.server->fn.module),
+                            s.key == "max_body_bytes" && s.int_literal ? fmt::format(" ({} bytes)", *s.int_literal) : "");
     }
     for (const HealthCheck& h : m.health) out_ += fmt::format("{} {}\n", h.ready ? "readyz" : "healthz", fn(h.fn));
     for (const FnRef& f : m.middleware_fns) out_ += fmt::format("middleware_fn {}\n", fn(f));
@@ -69,6 +70,7 @@ class Dumper {
       out_ += "\n";
     }
     if (!r.feature_flag.empty()) out_ += fmt::format("  flag \"{}\"\n", r.feature_flag);
+    if (r.max_body_bytes) out_ += fmt::format("  body_limit {}\n", *r.max_body_bytes);
     for (const StatusReturn& s : r.statuses) out_ += fmt::format("  status {} {}\n", s.status, show(s.body));
     if (r.plain_return) out_ += fmt::format("  plain_return values={}\n", r.return_values.size());
     if (!r.doc.empty()) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "checker/byte_size.h"
 #include "checker/decorators.h"
 #include "checker/doc_comments.h"
 #include "checker/service_build.h"
@@ -127,6 +128,7 @@ std::optional<ServerSettings> find_server(ServiceBuild& b) {
         std::string text = literal_text(ast, a.value, &ok);
         if (std::holds_alternative<StrLit>(ast.get(a.value).data)) setting.literal = text;
         if (auto* n = std::get_if<frontend::IntLit>(&ast.get(a.value).data)) setting.int_literal = n->value;
+        if (setting.key == "max_body_bytes") setting.int_literal = byte_size_arg(ast, a.value);
         out.settings.push_back(std::move(setting));
       }
       return out;
@@ -244,6 +246,8 @@ void build_http_model(ServiceBuild& b) {
         std::string name = literal_text(ast, flag->args[0].value, &ok);
         if (ok) r.feature_flag = std::move(name);
       }
+      if (const Decorator* limit = find_decorator(decl.decorators, DecoratorKind::BodyLimit); limit && limit->args.size() == 1)
+        r.max_body_bytes = byte_size_arg(ast, limit->args[0].value);
       r.middleware = middleware_of(prog, m, ast, decl);
       Returns returns = collect_returns(ast, decl);
       add_statuses(prog, m, returns, r);

@@ -109,6 +109,7 @@ struct Route {
   std::vector<MiddlewareUse> middleware;
   Guard guard;
   std::string feature_flag;          // `@flag("name")` on the handler: 404 while it is off
+  std::optional<int64_t> max_body_bytes;  // `@body_limit(N)`: its request bodies' limit in bytes
   std::vector<StatusReturn> statuses;
   bool plain_return = false;         // some path sends a plain value (`return v`, or the body's end)
   std::vector<ExprId> return_values; // the handler's `return v` values (and an arrow body)
@@ -143,6 +144,7 @@ struct ServerSettings {
     std::optional<std::string> literal;
     // An integer literal (`@server(8080)`): its value, for tools that read settings without
     // running the program (`fitz deploy` takes the port and the shutdown timeout from it).
+    // For `max_body_bytes` the size in bytes, also when written as a string ("20MB").
     std::optional<int64_t> int_literal;
   };
   std::vector<Setting> settings;

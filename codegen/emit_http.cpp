@@ -299,7 +299,9 @@ void Gen::emit_http_serve() {
         v = expr(s.value);
         if (types_.kind(tir_->type_of(s.value)) == TypeKind::Any) v = "fitz::to_any(" + v + ")";
       }
-      if (s.key == "port" || s.key == "shutdown_timeout_secs")
+      if (s.key == "max_body_bytes" && s.int_literal)  // the checker read the size (E0541 otherwise)
+        line(fmt::format("cfg.max_body_bytes = int64_t({});", *s.int_literal));
+      else if (s.key == "port" || s.key == "shutdown_timeout_secs")
         line(fmt::format("cfg.{} = int64_t({});", s.key, v));
       else if (s.key == "host" || s.key == "api_version")
         line(fmt::format("cfg.{} = fitz::Str({});", s.key, v));
@@ -320,6 +322,7 @@ void Gen::emit_http_serve() {
     line(fmt::format("auto r = app.route(fitz::http::Method::{}, {}, &fzw_{});", method, cpp_quoted(r.tmpl.text), ri));
     line(fmt::format("r.name(fitz::Str::lit({}));", cpp_quoted(prog_.symbol(info.symbol).name)));
     if (std::string check = route_flag_check(r); !check.empty()) line(check);
+    if (r.max_body_bytes) line(fmt::format("r.max_body_bytes(int64_t({}));", *r.max_body_bytes));
     for (const checker::MiddlewareUse& mw : r.middleware) {
       using Kind = checker::MiddlewareUse::Kind;
       if (mw.kind == Kind::Cors && !mw.cors_options.valid()) {  // `cors()`: the defaults

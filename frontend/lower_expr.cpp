@@ -202,7 +202,16 @@ ExprId Lowerer::lower_expr(TSNode n) {
     }
     case NodeKind::FieldExpression: {
       ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
-      result = expr(sp, FieldExpr{obj, ident(field(n, g_.f_field))});
+      TSNode member = field(n, g_.f_field);
+      if (kind(member) == NodeKind::MissingField) {
+        // `origin.` at the end of a line: the receiver stays in the tree (references, rename
+        // and hover see it) and the member is an empty name, as a MISSING one would be.
+        Span at = span(member);
+        diags_.error(DiagKind::ExpectedToken, at, "expected a field name, a tuple index or `await` after `.`, found the end of the line");
+        result = expr(sp, FieldExpr{obj, Ident{{}, at}});
+        break;
+      }
+      result = expr(sp, FieldExpr{obj, ident(member)});
       break;
     }
     case NodeKind::TupleIndexExpression: {

@@ -129,6 +129,7 @@ NextToken next_token(std::string_view text, uint32_t offset);
   X(RangeExpression, "range_expression", true)                          \
   X(UnaryExpression, "unary_expression", true)                          \
   X(FieldExpression, "field_expression", true)                          \
+  X(MissingField, "missing_field", true)                                \
   X(TupleIndexExpression, "tuple_index_expression", true)               \
   X(AwaitExpression, "await_expression", true)                          \
   X(CallExpression, "call_expression", true)                            \

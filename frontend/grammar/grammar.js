@@ -380,6 +380,10 @@ module.exports = grammar({
     // statement parses normally instead of being swallowed by one growing
     // ERROR (which made `let a = 1; let b = 2; …` on one line quadratic).
     $._semicolon,
+    // Zero-width, at the end of a line whose last token is a `.`: the member is
+    // missing (`let q = origin.` while typing). Without it the name on the next
+    // line, even a keyword, would be taken as the member and that line lost.
+    $._field_break,
   ],
 
   supertypes: $ => [$._expression, $._pattern, $._type],
@@ -731,7 +735,7 @@ module.exports = grammar({
     field_expression: $ => prec(PREC.postfix, seq(
       field('object', $._expression),
       '.',
-      field('field', $.identifier),
+      field('field', choice($.identifier, alias($._field_break, $.missing_field))),
     )),
 
     tuple_index_expression: $ => prec(PREC.postfix, seq(

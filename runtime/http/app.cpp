@@ -127,6 +127,13 @@ bool finalize(AppState& app) {
       uint32_t rid = app.router.route_at(n, Method(m));
       if (rid != Router::kNone) app.routes[rid].cors_id = app.node_cors[n];
     }
+  app.body_limit_max = app.cfg.max_body_bytes;
+  app.route_body_limits = false;
+  for (const RouteEntry& r : app.routes)
+    if (r.max_body_bytes > 0) {
+      app.route_body_limits = true;
+      app.body_limit_max = std::max(app.body_limit_max, r.max_body_bytes);
+    }
   return true;
 }
 
@@ -336,6 +343,24 @@ void RouteRef::add_around_async(AsyncAround f) { new_middleware(app_, id_, 2).ar
 RouteRef& RouteRef::cors(CorsOptions c) {
   if (id_ >= 0) app_->routes[size_t(id_)].cors = std::move(c);
   return *this;
+}
+
+RouteRef& RouteRef::max_body_bytes(int64_t bytes) {
+  if (id_ >= 0 && bytes > 0) app_->routes[size_t(id_)].max_body_bytes = bytes;
+  return *this;
+}
+
+int64_t detail::body_limit_for(const detail::AppState& app, Method m, std::string_view target) {
+  size_t q = 0;
+  while (q < target.size() && target[q] != '?' && target[q] != '#') ++q;
+  std::string_view path = q ? target.substr(0, q) : std::string_view("/");
+  std::vector<Str> params;
+  Router::Match found = app.router.match(m, path, &params);
+  if (found.kind == Router::Match::Found) {
+    int64_t own = app.routes[found.route_id].max_body_bytes;
+    if (own > 0) return own;
+  }
+  return app.cfg.max_body_bytes;
 }
 
 RouteRef& RouteRef::name(Str operation_id) {

@@ -87,6 +87,7 @@ struct RouteEntry {
   std::vector<Middleware> befores, afters, arounds;  // registration order
   Nullable<CorsOptions> cors;
   bool builtin = false;
+  int64_t max_body_bytes = 0;  // `@body_limit`; 0: the server's
   // Filled by finalize:
   std::vector<const Middleware*> all_befores, all_afters, all_arounds;  // globals first
   bool all_sync = true;
@@ -118,6 +119,10 @@ struct AppState {
   Fn<bool()> health_check, ready_check;
   Str openapi_json, docs_html;
   bool finalized = false;
+  // Set by finalize: the largest body any route accepts, and whether some route has a limit of
+  // its own (the server then reads a request's header before choosing its body limit).
+  int64_t body_limit_max = 0;
+  bool route_body_limits = false;
   std::string finalize_error;
   std::atomic<bool> draining{false};
   std::mutex metrics_mu;
@@ -135,6 +140,10 @@ struct AppState {
 // Builds the router and the per-route chains; adds the built-in routes whose paths the
 // program did not take. Idempotent. False with `finalize_error` set on a bad route table.
 bool finalize(AppState& app);
+
+// The body limit of a request for `target` (path and query, as sent) with method `m`: the
+// matched route's `@body_limit`, else the server's.
+int64_t body_limit_for(const AppState& app, Method m, std::string_view target);
 
 // Result of running the pipeline for one request: ready, or a task that will produce it.
 struct Outcome {

@@ -2,6 +2,7 @@
 // Content-Disposition `name` (and `filename` for files) and an optional Content-Type. Text
 // parts become Str (valid UTF-8 required), file parts `File{name, content_type, content}`.
 // Anything malformed is a 400 with a message; parsing never reads outside the body.
+#include <cstring>
 #include <string>
 
 #include "http/internal.h"
@@ -9,6 +10,9 @@
 namespace fitz::http {
 
 namespace {
+
+// Smaller file parts are copied: taking the block over saves little for them.
+constexpr size_t kTakeOverMin = 64 * 1024;
 
 constexpr size_t kMaxParts = 1000;
 
@@ -202,15 +206,47 @@ Map<Str, Any> Binder::body_multipart() {
   Map<Str, Any> m;
   std::vector<MultipartPart> parts;
   if (!multipart_parts(&parts)) return m;
-  for (const MultipartPart& p : parts) {
+  // The largest file part takes the body's block over (moved to its start) instead of being
+  // copied, so an upload costs its size once. It goes last, after every other part was copied
+  // out of the intact body; a later part of the same name would replace it, so then it is copied.
+  size_t take = parts.size();
+  if (Buf* store = req_.body_store; store && store->data() == req_.body.data) {
+    for (size_t i = 0; i < parts.size(); ++i)
+      if (parts[i].is_file && parts[i].data.size >= kTakeOverMin && (take == parts.size() || parts[i].data.size > parts[take].data.size))
+        take = i;
+    for (size_t i = take + 1; i < parts.size(); ++i)
+      if (parts[i].name == parts[take].name) {
+        take = parts.size();
+        break;
+      }
+  }
+  auto file_of = [](const MultipartPart& p) {
+    auto f = make<File>();
+    f->name = p.filename;
+    f->content_type = p.content_type;
+    return f;
+  };
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const MultipartPart& p = parts[i];
+    if (i == take) {
+      m.set(p.name, Any());  // keeps the field's place in the map
+      continue;
+    }
     if (!p.is_file) {
       m.set(p.name, Any(p.data.str()));
       continue;
     }
-    auto f = make<File>();
-    f->name = p.filename;
-    f->content_type = p.content_type;
+    auto f = file_of(p);
     f->content = Bytes(p.data.data, p.data.size);
+    m.set(p.name, to_any(f));
+  }
+  if (take < parts.size()) {
+    const MultipartPart& p = parts[take];
+    auto f = file_of(p);
+    Buf& store = *req_.body_store;
+    std::memmove(store.data(), p.data.data, p.data.size);
+    store.truncate(p.data.size);
+    f->content = Bytes::from_str(store.take());
     m.set(p.name, to_any(f));
   }
   return m;

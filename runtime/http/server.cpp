@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "http/internal.h"
+#include "http/buf_body.h"
 
 namespace fitz::http {
 namespace detail {
@@ -155,7 +156,7 @@ struct Server {
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Server& srv, Worker& w, tcp::socket sock) : srv_(srv), w_(w), sock_(std::move(sock)),
-        buf_(size_t(srv.app.cfg.max_header_bytes + srv.app.cfg.max_body_bytes + 8192)) {
+        buf_(size_t(srv.app.cfg.max_header_bytes + srv.app.body_limit_max + 8192)) {
     // `connections` was incremented when the socket was accepted.
     next_ = w_.head;
     if (next_) next_->prev_ = this;
@@ -190,8 +191,11 @@ class Session : public std::enable_shared_from_this<Session> {
   void reset_parser() {
     parser_.emplace();
     parser_->header_limit(uint32_t(srv_.app.cfg.max_header_bytes));
-    parser_->body_limit(uint64_t(srv_.app.cfg.max_body_bytes));
-    parser_->eager(true);
+    // With routes that have limits of their own, the header is parsed alone first: the route it
+    // names chooses the body limit (choose_body_limit). Until then the largest limit applies.
+    limit_chosen_ = !srv_.app.route_body_limits;
+    parser_->body_limit(uint64_t(srv_.app.body_limit_max));
+    parser_->eager(limit_chosen_);
     in_request_ = false;
     sent_continue_ = false;
   }
@@ -204,6 +208,8 @@ class Session : public std::enable_shared_from_this<Session> {
       buf_.consume(n);
       if (ec == bhttp::error::need_more) break;
       if (ec) return on_parse_error(ec);
+      if (!limit_chosen_ && parser_->is_header_done() && !choose_body_limit())
+        return on_parse_error(bhttp::error::body_limit);
       if (parser_->is_done()) return on_request();
       if (n == 0) break;
     }
@@ -234,6 +240,19 @@ class Session : public std::enable_shared_from_this<Session> {
     sock_.async_read_some(buf_.prepare(want), [self = shared_from_this()](beast::error_code ec, size_t n) {
       self->on_read(ec, n);
     });
+  }
+
+  // The limit of the route the header names; false when its declared length is already over.
+  bool choose_body_limit() {
+    limit_chosen_ = true;
+    parser_->eager(true);
+    auto& msg = parser_->get();
+    Method m = Method::Get;
+    if (!to_method(msg.method(), &m)) return true;  // answered 501 once complete
+    int64_t limit = body_limit_for(srv_.app, m, std::string_view(msg.target().data(), msg.target().size()));
+    if (auto len = parser_->content_length(); len && *len > uint64_t(limit)) return false;
+    parser_->body_limit(uint64_t(limit));
+    return true;
   }
 
   bool wants_continue() {
@@ -297,6 +316,7 @@ class Session : public std::enable_shared_from_this<Session> {
       r.headers.push_back(Header{Text(name.data(), name.size()), Text(value.data(), value.size())});
     }
     r.body = Text(msg.body().data(), msg.body().size());
+    r.body_store = &msg.body();
     bool known = to_method(msg.method(), &r.method);
     if (!split_target(r)) {
       keep_alive_ = false;
@@ -377,7 +397,8 @@ class Session : public std::enable_shared_from_this<Session> {
     closed_ = true;
     deadline_ns_ = 0;
     auto msg = parser_->release();
-    srv_.app.upgrade_fn(srv_.app.upgrade_ctx, &sock_, &msg, resp_);
+    bhttp::request_header<>& head = msg;
+    srv_.app.upgrade_fn(srv_.app.upgrade_ctx, &sock_, &head, resp_);
   }
 
   void on_write(beast::error_code ec) {
@@ -407,13 +428,13 @@ class Session : public std::enable_shared_from_this<Session> {
   Worker& w_;
   tcp::socket sock_;
   beast::flat_buffer buf_;
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  std::optional<bhttp::request_parser<detail::BufBody>> parser_;
   Request req_;
   Response resp_;
   std::string head_buf_;
   int64_t deadline_ns_ = 0;
   bool in_request_ = false, reading_ = false, busy_ = false, closed_ = false;
-  bool keep_alive_ = true, head_ = false, sent_continue_ = false;
+  bool keep_alive_ = true, head_ = false, sent_continue_ = false, limit_chosen_ = true;
   Session* prev_ = nullptr;
   Session* next_ = nullptr;
 };

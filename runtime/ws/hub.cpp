@@ -76,7 +76,7 @@ void take_over(void* ctx, void* socket, void* request, http::Response& resp) {
   auto* holder = static_cast<std::shared_ptr<HubState>*>(ctx);
   std::shared_ptr<HubState> st = *holder;
   auto& sock = *static_cast<tcp::socket*>(socket);
-  auto& req = *static_cast<bhttp::request<bhttp::string_body>*>(request);
+  bhttp::request<bhttp::empty_body> req(std::move(*static_cast<bhttp::request_header<>*>(request)));
   Nullable<Str> t = resp.header(http::Text(kTicketHeader, sizeof kTicketHeader - 1));
   Pending p;
   int64_t ticket = 0;

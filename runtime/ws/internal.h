@@ -104,7 +104,7 @@ Str configure_pubsub(HubState& st);
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(std::shared_ptr<HubState> hub, Endpoint& ep, tcp::socket&& sock,
-          bhttp::request<bhttp::string_body>&& req, std::shared_ptr<void> user);
+          bhttp::request<bhttp::empty_body>&& req, std::shared_ptr<void> user);
   ~Session();
 
   void start();
@@ -144,7 +144,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   std::shared_ptr<HubState> hub_;
   bws::stream<tcp::socket> ws_;
-  bhttp::request<bhttp::string_body> req_;
+  bhttp::request<bhttp::empty_body> req_;
   std::shared_ptr<void> user_;
   beast::flat_buffer rbuf_;
   asio::steady_timer kill_timer_;

@@ -11,7 +11,7 @@
 namespace fitz::ws::detail {
 
 Session::Session(std::shared_ptr<HubState> hub, Endpoint& e, tcp::socket&& sock,
-                 bhttp::request<bhttp::string_body>&& req, std::shared_ptr<void> user)
+                 bhttp::request<bhttp::empty_body>&& req, std::shared_ptr<void> user)
     : ep(e), hub_(std::move(hub)), ws_(std::move(sock)), req_(std::move(req)), user_(std::move(user)),
       kill_timer_(ws_.get_executor()) {
   id = hub_->next_id.fetch_add(1);

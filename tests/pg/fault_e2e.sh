@@ -135,10 +135,15 @@ check "a backend that cannot answer the cancellation: 503, then the pool recover
 
 # Restart under load: 8 clients write for ~1.5 s, Postgres stops for ~1.5 s, starts again,
 # and the clients keep writing for ~2 s more.
-python3 "$here/fault_load.py" "http://127.0.0.1:$port" 8 "$work/stop" "$work/load.txt" &
+python3 "$here/fault_load.py" "http://127.0.0.1:$port" 8 "$work/stop" "$work/load.txt" "$work/load-ready" &
 load_pid=$!
 pids+=($load_pid)
+for _ in $(seq 300); do
+  [[ -e $work/load-ready ]] && break
+  sleep 0.1
+done
 sleep 1.5
+stop_at=$(date +%s.%N)
 bash "$root/scripts/pg-local.sh" stop
 down_at=$(date +%s.%N)
 sleep 1.5
@@ -155,7 +160,7 @@ check "the cluster came back on the same URL ($restarted)" $?
 others=$(awk '$3 !~ /^(2[0-9][0-9]|503)$/' "$work/load.txt" | head -5)
 [[ -z $others && -s $work/load.txt ]]
 check "under load every request got a 2xx or a 503 ($(wc -l <"$work/load.txt") requests): $others" $?
-before_ok=$(awk -v t="$down_at" '$1 < t - 1 && $3 ~ /^2/' "$work/load.txt" | wc -l)
+before_ok=$(awk -v t="$stop_at" '$1 < t && $3 ~ /^2/' "$work/load.txt" | wc -l)
 during_503=$(awk -v a="$down_at" -v b="$up_begin" '$1 > a && $1 < b && $3 == 503' "$work/load.txt" | wc -l)
 during_ok=$(awk -v a="$down_at" -v b="$up_begin" '$1 > a && $1 < b && $3 ~ /^2/' "$work/load.txt" | wc -l)
 after_ok=$(awk -v t="$up_at" '$1 > t && $3 ~ /^2/' "$work/load.txt" | wc -l)

@@ -111,6 +111,16 @@ fn ping() -> Str => "pong"
 @header(name="X-User", into="user")
 fn whoami(user: Str?) -> Str? => user
 ```)md"},
+      {"body_limit", R"md(A body over the limit is answered 413 before it is read: with `Content-Length` (and
+`Expect: 100-continue`) as soon as the header arrives, a chunked one when it passes the limit.
+The size is an `Int` of bytes or a string with a unit: KB, MB, GB are powers of 1000, KiB,
+MiB, GiB powers of 1024 (E0541 for anything else). See [request bodies](../guide/10-http.md#body-size-limits).
+
+```fitz
+@post("/upload")
+@body_limit("25MB")
+fn upload(form: Map<Str, Any>) -> Int => len(form)
+```)md"},
       {"flag", R"md(Compiled: the check runs before any middleware and answers `{"error":"feature 'NAME'
 disabled"}`; flags come from `[flags]` in `fitz.toml` and `FITZ_FLAG_<NAME>` (see
 [configuration](../guide/15-configuration.md#feature-flags)).
@@ -335,7 +345,7 @@ type Profile {
 // The page's sections: a heading and the decorators under it, in reading order.
 const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& groups() {
   static const std::vector<std::pair<std::string_view, std::vector<std::string_view>>> g = {
-      {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "flag", "trace", "metric", "healthz", "readyz"}},
+      {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "body_limit", "flag", "trace", "metric", "healthz", "readyz"}},
       {"Auth", {"auth_provider", "authenticated", "admin", "requires"}},
       {"WebSockets and jobs", {"ws", "cron", "background"}},
       {"Tests, benchmarks and commands", {"test", "bench", "command", "arg"}},

@@ -19,6 +19,10 @@
 //                         it (the only state it keeps) and, in the recovery that
 //                         follows, returns a zero-width NEWLINE so the parser
 //                         resynchronises right after the `;`.
+//   FIELD_BREAK           zero-width, after a `.` that ends its line (or the
+//                         file, or is followed by a line comment): the member
+//                         is missing. A member name never comes from the next
+//                         line, as a statement never continues after a `.`.
 //
 // Every loop either advances or stops, and EOF is checked everywhere, so the
 // scanner cannot hang on truncated input. NUL bytes are ordinary characters.
@@ -37,6 +41,7 @@ enum TokenType {
   FORMAT_SPEC,
   ERROR_SENTINEL,
   SEMICOLON,
+  FIELD_BREAK,
 };
 
 typedef struct {
@@ -178,6 +183,18 @@ void tree_sitter_fitz_external_scanner_deserialize(void *payload, const char *bu
   scanner->after_semicolon = length > 0 && buffer[0] != 0;
 }
 
+// After a `.`: a FIELD_BREAK when nothing but spaces (or a line comment) is
+// left on the line; otherwise nothing, and the internal lexer reads the member.
+static bool scan_field_break(TSLexer *lexer) {
+  while (!lexer->eof(lexer) && is_horizontal_space(lexer->lookahead)) skip(lexer);
+  lexer->mark_end(lexer);
+  lexer->result_symbol = FIELD_BREAK;
+  if (lexer->eof(lexer) || lexer->lookahead == '\n') return true;
+  if (lexer->lookahead != '/') return false;
+  advance(lexer);
+  return lexer->lookahead == '/';
+}
+
 bool tree_sitter_fitz_external_scanner_scan(void *payload, TSLexer *lexer,
                                             const bool *valid_symbols) {
   Scanner *scanner = payload;
@@ -211,5 +228,6 @@ bool tree_sitter_fitz_external_scanner_scan(void *payload, TSLexer *lexer,
     }
     return scan_newline(lexer);
   }
+  if (valid_symbols[FIELD_BREAK]) return scan_field_break(lexer);
   return false;
 }

@@ -43,6 +43,9 @@ class Request {
   std::vector<Str> params;  // path parameters in template order, percent-decoded
   std::vector<Header> headers;
   Text body;
+  // The storage of `body` when the server owns it (else null). Binding a large multipart file
+  // part takes the block over as the file's Bytes, and `body` is empty afterwards.
+  Buf* body_store = nullptr;
   Text request_id;          // echoed X-Request-Id or a generated one (empty when off)
   TraceContext trace;       // trace (from a valid `traceparent` or new) and span ids; logs read it
   int64_t start_ns = 0;
@@ -238,7 +241,7 @@ struct ServerConfig {
   bool prometheus = false;          // /metrics
   int64_t threads = 0;              // event loops; 0: one per core (FITZ_HTTP_THREADS overrides)
   int64_t max_header_bytes = 16 * 1024;
-  int64_t max_body_bytes = 1024 * 1024;
+  int64_t max_body_bytes = 1024 * 1024;  // `@server(max_body_bytes=N)`; a route's `@body_limit` overrides it
   int64_t request_timeout_ms = 30000;  // from the first byte of a request to its last
   int64_t idle_timeout_ms = 60000;     // keep-alive connection without a request
   int64_t max_connections = 10000;     // further connections are closed at once
@@ -309,6 +312,9 @@ class RouteRef {
   }
   RouteRef& cors(CorsOptions c);
   RouteRef& name(Str operation_id);
+  // `@body_limit(N)`: this route's request bodies may be up to `bytes` long (413 beyond),
+  // instead of the server's `max_body_bytes`.
+  RouteRef& max_body_bytes(int64_t bytes);
 
   RouteRef(detail::AppState* app, int32_t id) : app_(app), id_(id) {}
 
@@ -379,7 +385,7 @@ class App {
   // Connection takeover for protocol upgrades (runtime/ws). When a route answers 101, the
   // server does not write the response: it passes the connection's socket (a
   // `boost::asio::ip::tcp::socket*`, to be moved from) and the parsed request (a
-  // `boost::beast::http::request<string_body>*`, likewise) to `fn`, on the connection's event
+  // header, a `boost::beast::http::request_header<>*`, likewise) to `fn`, on the connection's event
   // loop, and forgets the connection. Opaque pointers keep Boost out of this header.
   using UpgradeFn = void (*)(void* ctx, void* socket, void* request, Response& resp);
   void on_upgrade(UpgradeFn fn, void* ctx);

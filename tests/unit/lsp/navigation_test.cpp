@@ -126,6 +126,27 @@ TEST(Rename, FieldEverywhere) {
   EXPECT_EQ(got, a.ranges);
 }
 
+// Mid-typing, `origin.` ends its line: the receiver is renamed, and so is the variable the
+// next line declares (that line used to be swallowed: `let` taken as the member).
+TEST(Rename, SeesNamesAroundALineEndingInADot) {
+  Fixture f;
+  const auto& a = f.file("main.fitz",
+                         "fn main() {\n    let [[origin]] = \"x\"\n    let q = [[origin]].\n"
+                         "    let z = [[^origin]]\n    let w = z.\n    let [[z2]] = z\n    print([[^z2]], q, w)\n}\n");
+  f.analyse("main.fitz");
+  std::string error;
+  for (size_t target = 0; target < 2; ++target) {
+    auto edits = rename(f.a(), f.module(), a.point(target), "renamed", error);
+    ASSERT_TRUE(edits) << error;
+    ASSERT_EQ(edits->size(), 1u);
+    std::vector<std::pair<uint32_t, uint32_t>> got;
+    for (const auto& e : edits->begin()->second) got.push_back(f.range(e.span));
+    std::sort(got.begin(), got.end());
+    std::vector<std::pair<uint32_t, uint32_t>> want(a.ranges.begin() + (target ? 3 : 0), a.ranges.begin() + (target ? 5 : 3));
+    EXPECT_EQ(got, want) << "target " << target;
+  }
+}
+
 TEST(Rename, RejectsKeywordsBuiltinsAndBadNames) {
   Fixture f;
   const auto& a = f.file("main.fitz", "let v^alue = 1\npr^int(value)\n");

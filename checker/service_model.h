@@ -138,7 +138,7 @@ std::string_view middleware_kind_name(MiddlewareUse::Kind k);
 // `@server(port=..., host=..., ...)`: each setting's expression (invalid: not given).
 struct ServerSettings {
   // Where the server listens when `@server` does not say (the runtime's ServerConfig defaults;
-  // the PORT environment variable overrides the port at start-up).
+  // the HOST and PORT environment variables override them at start-up).
   static constexpr int64_t kDefaultPort = 3000;
   static constexpr std::string_view kDefaultHost = "127.0.0.1";
 

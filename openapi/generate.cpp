@@ -112,7 +112,7 @@ class Generator {
                                {"description", "The port `@server` computes at start-up."}};
     }
     Json out{{"url", "http://" + host_text + ":" + port_text},
-             {"description", "Where the service listens (the PORT environment variable overrides the port)."}};
+             {"description", "Where the service listens (the HOST and PORT environment variables override it)."}};
     if (!variables.empty()) out["variables"] = std::move(variables);
     return out;
   }

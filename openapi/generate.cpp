@@ -53,9 +53,9 @@ class Generator {
     info["title"] = title(options);
     info["version"] = version_;
     if (graph_.manifest && !graph_.manifest->description.empty()) info["description"] = graph_.manifest->description;
-    if (graph_.manifest && !graph_.manifest->license.empty()) info["license"] = license(graph_.manifest->license);
+    if (graph_.manifest && !graph_.manifest->license.empty()) info["license"] = license_of(graph_.manifest->license);
     doc["info"] = std::move(info);
-    doc["servers"] = Json::array({server(model)});
+    doc["servers"] = Json::array({server_of(model)});
     if (tag_by_module_) {
       Json tags = Json::array();
       for (const std::string& name : tags_)
@@ -83,49 +83,6 @@ class Generator {
       if (!stem.empty()) return stem;
     }
     return "Fitz API";
-  }
-
-  // The address `@server` gives (its literal host and port), else the runtime's defaults; a
-  // computed host or port becomes a server variable holding the default.
-  static Json server(const checker::ServiceModel& model) {
-    using checker::ServerSettings;
-    const ServerSettings::Setting* host = model.server ? model.server->find("host") : nullptr;
-    const ServerSettings::Setting* port = model.server ? model.server->find("port") : nullptr;
-    Json variables = Json::object();
-    std::string host_text(ServerSettings::kDefaultHost);
-    if (host && host->literal) {
-      host_text = *host->literal;
-    } else if (host) {
-      host_text = "{host}";
-      variables["host"] = Json{{"default", std::string(ServerSettings::kDefaultHost)},
-                               {"description", "The host `@server` computes at start-up."}};
-    }
-    // A wildcard address listens everywhere; clients on the same machine reach it as localhost.
-    if (host_text == "0.0.0.0" || host_text == "::") host_text = "localhost";
-    if (host_text.find(':') != std::string::npos) host_text = "[" + host_text + "]";
-    std::string port_text = std::to_string(ServerSettings::kDefaultPort);
-    if (port && port->int_literal) {
-      port_text = std::to_string(*port->int_literal);
-    } else if (port) {
-      port_text = "{port}";
-      variables["port"] = Json{{"default", std::to_string(ServerSettings::kDefaultPort)},
-                               {"description", "The port `@server` computes at start-up."}};
-    }
-    Json out{{"url", "http://" + host_text + ":" + port_text},
-             {"description", "Where the service listens (the HOST and PORT environment variables override it)."}};
-    if (!variables.empty()) out["variables"] = std::move(variables);
-    return out;
-  }
-
-  // `license = "..."` of fitz.toml: an SPDX expression is also the license's identifier.
-  static Json license(const std::string& text) {
-    Json out{{"name", text}};
-    bool spdx = std::all_of(text.begin(), text.end(), [](char c) {
-      return isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == ' ' || c == '(' ||
-             c == ')' || c == ':';
-    });
-    if (spdx) out["identifier"] = text;
-    return out;
   }
 
   // "list_users" -> "List users": the summary of a handler without a doc comment.

@@ -15,6 +15,7 @@
 #include "checker/checker.h"
 #include "cli/driver.h"
 #include "frontend/project.h"
+#include "openapi/internal.h"
 #include "openapi/openapi.h"
 #include "tests/support/source_dir.h"
 
@@ -331,6 +332,17 @@ TEST(OpenApi, LicenseFromTheManifest) {
   json info = json::parse(r.out)["info"];
   EXPECT_EQ(info["license"], json::parse(R"({"name": "Apache-2.0", "identifier": "Apache-2.0"})"));
   EXPECT_EQ(info["description"], "Stock levels of a warehouse.");
+}
+
+TEST(OpenApi, LicenseIdentifierOnlyForSpdxExpressions) {
+  using fitz::openapi::detail::license_of;
+  EXPECT_EQ(license_of("MIT").value("identifier", ""), "MIT");
+  EXPECT_EQ(license_of("MIT OR Apache-2.0").value("identifier", ""), "MIT OR Apache-2.0");
+  EXPECT_EQ(license_of("(GPL-2.0-only WITH Classpath-exception-2.0)").value("identifier", ""),
+            "(GPL-2.0-only WITH Classpath-exception-2.0)");
+  EXPECT_FALSE(license_of("see LICENSE file").contains("identifier"));
+  EXPECT_FALSE(license_of("Proprietary, all rights reserved").contains("identifier"));
+  EXPECT_EQ(license_of("see LICENSE file")["name"], "see LICENSE file");
 }
 
 // Every test source of the repository, most of them with errors: the generator still returns a

@@ -5,6 +5,11 @@
 // without an `@auth_provider`, two providers).
 #pragma once
 
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "checker/tir.h"
 #include "frontend/diagnostics.h"
 #include "frontend/modules.h"
@@ -32,6 +37,27 @@ void build_task_model(ServiceBuild& b);   // WebSocket endpoints, jobs, commands
 Guard guard_of(const frontend::Ast& ast, const frontend::FnDecl& decl);
 std::vector<MiddlewareUse> middleware_of(const TypedProgram& prog, ModuleId m, const frontend::Ast& ast,
                                          const frontend::FnDecl& decl);
+
+// Whether functions reach the database (service_database.cpp), remembered per function for one
+// build of the model.
+class DatabaseUse {
+ public:
+  DatabaseUse(const TypedProgram& program, const frontend::ModuleGraph& graph);
+  // Some function of `roots`, or one they name, transitively, uses the database.
+  bool reaches(const std::vector<FnRef>& roots);
+
+ private:
+  struct Facts {
+    bool direct = false;          // its body uses the database itself
+    std::vector<FnRef> callees;   // the functions its body names
+  };
+  const Facts& facts_of(FnRef f);
+  std::optional<FnRef> function_of(SymbolId sid) const;
+
+  const TypedProgram& program_;
+  const frontend::ModuleGraph& graph_;
+  std::map<std::pair<uint32_t, uint32_t>, Facts> memo_;
+};
 }  // namespace detail
 
 }  // namespace fitz::checker

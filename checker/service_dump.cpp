@@ -73,6 +73,7 @@ class Dumper {
     if (r.max_body_bytes) out_ += fmt::format("  body_limit {}\n", *r.max_body_bytes);
     for (const StatusReturn& s : r.statuses) out_ += fmt::format("  status {} {}\n", s.status, show(s.body));
     if (r.plain_return) out_ += fmt::format("  plain_return values={}\n", r.return_values.size());
+    if (r.uses_database) out_ += "  uses_database\n";
     if (!r.doc.empty()) {
       std::string doc = r.doc;
       for (size_t i = 0; (i = doc.find('\n', i)) != std::string::npos;) doc.replace(i, 1, "\\n");

@@ -220,6 +220,7 @@ void build_http_model(ServiceBuild& b) {
   model.auth = provider.provider;
   model.server = find_server(b);
 
+  DatabaseUse database(prog, b.graph);
   auto add_middleware_fn = [&](const MiddlewareUse& mw) {
     if (std::find(model.middleware_fns.begin(), model.middleware_fns.end(), mw.fn) != model.middleware_fns.end()) return;
     model.middleware_fns.push_back(mw.fn);
@@ -265,6 +266,11 @@ void build_http_model(ServiceBuild& b) {
         for (const Decorator& d : decl.decorators) begin = std::min(begin, d.span.begin);
         r.doc = comment_before(*file, begin);
       }
+      std::vector<FnRef> runs{r.handler};
+      for (const MiddlewareUse& mw : r.middleware)
+        if (mw.kind != MiddlewareUse::Kind::Cors) runs.push_back(mw.fn);
+      if (r.guard.guarded && model.auth) runs.push_back(model.auth->fn);
+      r.uses_database = database.reaches(runs);
       r.async = info.is_async || (r.guard.guarded && model.auth && model.auth->async);
       if (r.guard.guarded && !provider.any)
         b.diags

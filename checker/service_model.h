@@ -114,6 +114,9 @@ struct Route {
   bool plain_return = false;         // some path sends a plain value (`return v`, or the body's end)
   std::vector<ExprId> return_values; // the handler's `return v` values (and an arrow body)
   std::string doc;                   // the doc comment above the handler (summary, description)
+  // The handler, its middleware or its guard's provider can use the database (directly or through
+  // functions they name): a "database unavailable" error then answers 503.
+  bool uses_database = false;
   bool async = false;                // the wrapper suspends (async handler or async provider)
   Span at;                           // the route decorator
 };
@@ -135,6 +138,11 @@ std::string_view middleware_kind_name(MiddlewareUse::Kind k);
 
 // `@server(port=..., host=..., ...)`: each setting's expression (invalid: not given).
 struct ServerSettings {
+  // Where the server listens when `@server` does not say (the runtime's ServerConfig defaults;
+  // the HOST and PORT environment variables override them at start-up).
+  static constexpr int64_t kDefaultPort = 3000;
+  static constexpr std::string_view kDefaultHost = "127.0.0.1";
+
   FnRef fn;
   struct Setting {
     std::string key;  // port, host, shutdown_timeout_secs, api_version, docs, observability, prometheus

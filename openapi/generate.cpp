@@ -53,7 +53,15 @@ class Generator {
     info["title"] = title(options);
     info["version"] = version_;
     if (graph_.manifest && !graph_.manifest->description.empty()) info["description"] = graph_.manifest->description;
+    if (graph_.manifest && !graph_.manifest->license.empty()) info["license"] = license_of(graph_.manifest->license);
     doc["info"] = std::move(info);
+    doc["servers"] = Json::array({server_of(model)});
+    if (tag_by_module_) {
+      Json tags = Json::array();
+      for (const std::string& name : tags_)
+        tags.push_back(Json{{"name", name}, {"description", "The routes of module `" + name + "`."}});
+      doc["tags"] = std::move(tags);
+    }
     doc["paths"] = std::move(paths);
     Json components = Json::object();
     Json schemas = schemas_.components();
@@ -77,6 +85,17 @@ class Generator {
     return "Fitz API";
   }
 
+  // "list_users" -> "List users": the summary of a handler without a doc comment.
+  static std::string humanize(std::string name) {
+    for (char& c : name)
+      if (c == '_') c = ' ';
+    size_t first = name.find_first_not_of(' ');
+    if (first == std::string::npos) return "Handler";
+    name.erase(0, first);
+    name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+    return name;
+  }
+
   // The checker's facts on a function, when it got that far.
   const checker::FnInfo* fn_info(checker::FnRef f) const {
     if (f.module.index >= program_.modules.size() || f.fn.index >= program_.modules[f.module.index].fns.size())
@@ -90,23 +109,29 @@ class Generator {
     const checker::TypeStore& types = *program_.types;
     Json op = Json::object();
     // Function names repeat across modules; operation ids may not.
-    std::string id = info.symbol.valid() ? program_.symbol(info.symbol).name : std::string("handler");
+    const std::string name = info.symbol.valid() ? program_.symbol(info.symbol).name : std::string("handler");
+    std::string id = name;
     const std::string qualified = graph_.get(m).name + "_" + id;
     for (int n = 1; !operation_ids_.insert(id).second; ++n)
       id = n == 1 ? qualified : qualified + "_" + std::to_string(n);
     op["operationId"] = id;
-    if (!route.doc.empty()) {
-      size_t nl = route.doc.find('\n');
-      op["summary"] = route.doc.substr(0, nl);
-      if (nl != std::string::npos) op["description"] = route.doc.substr(nl + 1);
+    size_t nl = route.doc.find('\n');
+    std::string summary = route.doc.substr(0, nl);
+    op["summary"] = summary.find_first_not_of(" \t") == std::string::npos ? humanize(name) : summary;
+    if (nl != std::string::npos) op["description"] = route.doc.substr(nl + 1);
+    if (tag_by_module_) {
+      op["tags"] = Json::array({graph_.get(m).name});
+      if (std::find(tags_.begin(), tags_.end(), graph_.get(m).name) == tags_.end()) tags_.push_back(graph_.get(m).name);
     }
-    if (tag_by_module_) op["tags"] = Json::array({graph_.get(m).name});
 
+    // An unguarded route says so with an empty requirement list: anyone may call it.
     const checker::Guard& guard = route.guard;
     bool roles = guard.admin || !guard.roles.empty();
     if (guard.guarded) {
       op["security"] = Json::array({Json{{"bearerAuth", Json::array()}}});
       uses_auth_ = true;
+    } else {
+      op["security"] = Json::array();
     }
 
     // Parameters in binding order: path, query, headers; then the body.
@@ -204,6 +229,7 @@ class Generator {
     if (roles) error(403);
     if (!route.feature_flag.empty()) error(404);
     if (is_result) error(500);
+    if (route.uses_database) error(503);
 
     Json out = Json::object();
     for (auto& [status, schemas] : by_status) {
@@ -211,9 +237,12 @@ class Generator {
       bool empty_body = status == 204 || status == 304 || (status >= 100 && status < 200);
       if (!schemas.empty() && !empty_body && !no_content.count(status))
         r["content"] = Json{{"application/json", Json{{"schema", dedupe(std::move(schemas))}}}};
+      if (status == 503 && route.uses_database) r["description"] = "Service Unavailable: the database cannot be reached";
       out[std::to_string(status)] = std::move(r);
     }
-    if (out.empty()) out["default"] = Json{{"description", "Response"}};
+    // Anything else (a runtime error, a status computed at run time) carries the same error body.
+    out["default"] = Json{{"description", "Unexpected error"},
+                          {"content", Json{{"application/json", Json{{"schema", schemas_.error_ref()}}}}}};
     return out;
   }
 
@@ -225,6 +254,7 @@ class Generator {
   bool uses_auth_ = false;
   bool tag_by_module_ = false;
   std::set<std::string> operation_ids_;
+  std::vector<std::string> tags_;  // module tags in order of first use
 };
 
 }  // namespace

@@ -55,6 +55,13 @@ Json nullable(Json schema);
 // The JSON value of a constant expression (literals, negated numbers, lists and maps of them).
 std::optional<Json> literal_value(const frontend::Ast& ast, ExprId e);
 
+// `servers[0]`: the address `@server` gives (its literal host and port), else the runtime's
+// defaults; a computed host or port becomes a server variable holding the default.
+Json server_of(const checker::ServiceModel& model);
+
+// `info.license` from fitz.toml's `license`: an SPDX expression is also its `identifier`.
+Json license_of(const std::string& text);
+
 // Status code -> reason phrase used as the response description.
 std::string reason_phrase(int status);
 

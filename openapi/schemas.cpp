@@ -200,6 +200,7 @@ Json Schemas::components() {
   }
   if (!error_name_.empty())
     sorted[error_name_] = Json{{"type", "object"},
+                               {"description", "The body of every error response: what went wrong, for people."},
                                {"properties", Json{{"error", Json{{"type", "string"}}}}},
                                {"required", Json::array({"error"})}};
   Json out = Json::object();

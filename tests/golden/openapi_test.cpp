@@ -15,6 +15,7 @@
 #include "checker/checker.h"
 #include "cli/driver.h"
 #include "frontend/project.h"
+#include "openapi/internal.h"
 #include "openapi/openapi.h"
 #include "tests/support/source_dir.h"
 
@@ -45,6 +46,7 @@ std::vector<std::string> problems(const json& doc) {
   if (doc.value("openapi", "") != "3.1.0") p.push_back("openapi is not 3.1.0");
   if (!doc.contains("info") || !doc["info"].contains("title") || !doc["info"].contains("version"))
     p.push_back("info needs title and version");
+  if (!doc.contains("servers") || doc["servers"].empty()) p.push_back("no servers");
   std::function<void(const json&, const std::string&)> walk = [&](const json& j, const std::string& at) {
     if (j.is_object()) {
       if (j.contains("$ref")) {
@@ -82,6 +84,10 @@ std::vector<std::string> problems(const json& doc) {
       }
       if (declared != in_template) p.push_back(where + ": path parameters differ from the template");
       if (!op.contains("responses") || op["responses"].empty()) p.push_back(where + ": no responses");
+      // What Redocly's recommended ruleset requires of every operation.
+      if (op.value("summary", "").empty()) p.push_back(where + ": no summary");
+      if (!op.contains("security")) p.push_back(where + ": no security (an empty list for a public route)");
+      if (!op.value("responses", json::object()).contains("default")) p.push_back(where + ": no default response");
       const json responses = op.value("responses", json::object());
       for (auto& [status, r] : responses.items()) {
         if (status != "default" && !std::regex_match(status, status_re)) p.push_back(where + ": status " + status);
@@ -97,7 +103,9 @@ std::vector<fs::path> documents() {
   for (auto& e : fs::directory_iterator(testdata()))
     if (e.path().extension() == ".fitz" && e.path().filename().string().rfind("fail_", 0) != 0)
       files.push_back(e.path());
-  if (fs::exists(testdata() / "modules" / "main.fitz")) files.push_back(testdata() / "modules" / "main.fitz");
+  // Folders (several modules, a project with its manifest) are entered by their main.fitz.
+  for (auto& e : fs::directory_iterator(testdata()))
+    if (e.is_directory() && fs::exists(e.path() / "main.fitz")) files.push_back(e.path() / "main.fitz");
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -269,6 +277,72 @@ fn add_note(user: User, text: Map<Str, Str>) -> Int => user.id
   EXPECT_EQ(op["security"], json::parse(R"([{"bearerAuth": []}])"));
   EXPECT_TRUE(op["responses"].contains("401"));
   EXPECT_FALSE(op["responses"].contains("403"));
+}
+
+TEST(OpenApi, ServerFromServerSettings) {
+  const std::string route = "@get(\"/a\")\nfn a() -> Int => 1\n";
+  auto servers = [](const Generated& g) { return json::parse(g.text)["servers"]; };
+  // No `@server`: the runtime's default address.
+  EXPECT_EQ(servers(generate_text(route))[0]["url"], "http://127.0.0.1:3000");
+  Generated literal = generate_text(route + "@server(9090, \"10.0.0.5\")\nfn main() => 0\n");
+  EXPECT_EQ(literal.errors, 0u);
+  EXPECT_EQ(servers(literal)[0]["url"], "http://10.0.0.5:9090");
+  // A wildcard address is reached as localhost; IPv6 hosts are bracketed.
+  EXPECT_EQ(servers(generate_text(route + "@server(port=8000, host=\"0.0.0.0\")\nfn main() => 0\n"))[0]["url"],
+            "http://localhost:8000");
+  EXPECT_EQ(servers(generate_text(route + "@server(8000, \"::1\")\nfn main() => 0\n"))[0]["url"], "http://[::1]:8000");
+  // A computed port is a server variable with the default.
+  Generated computed = generate_text(route + "let P = 7000\n@server(port=P)\nfn main() => 0\n");
+  json server = servers(computed)[0];
+  EXPECT_EQ(server["url"], "http://127.0.0.1:{port}");
+  EXPECT_EQ(server["variables"]["port"]["default"], "3000");
+}
+
+TEST(OpenApi, SummariesSecurityAndResponsesOfEveryOperation) {
+  Generated g = generate_text(R"(type Row {
+    id: Int
+}
+// Reads a row.
+@get("/rows/{id}")
+async fn read_row(id: Int) -> Result<Row> {
+    let conn = db.connect("postgres://127.0.0.1/app").await?
+    return Ok(Row { id: id })
+}
+@get("/ping")
+fn ping_twice() -> Str => "pong"
+)");
+  ASSERT_EQ(g.errors, 0u) << g.text;
+  json doc = json::parse(g.text);
+  json read = doc["paths"]["/rows/{id}"]["get"];
+  EXPECT_EQ(read["summary"], "Reads a row.");
+  EXPECT_EQ(read["security"], json::array());
+  EXPECT_TRUE(read["responses"].contains("503"));  // it uses the database
+  EXPECT_EQ(read["responses"]["default"]["content"]["application/json"]["schema"]["$ref"], "#/components/schemas/Error");
+  json ping = doc["paths"]["/ping"]["get"];
+  EXPECT_EQ(ping["summary"], "Ping twice");  // no comment: the name
+  EXPECT_FALSE(ping["responses"].contains("503"));
+  EXPECT_FALSE(ping["responses"].contains("400"));  // nothing to decode
+  EXPECT_TRUE(ping["responses"].contains("default"));
+  EXPECT_FALSE(doc["info"].contains("license"));  // no manifest
+}
+
+TEST(OpenApi, LicenseFromTheManifest) {
+  CliRun r = run_in(testdata() / "project", {"openapi", "main.fitz"});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  json info = json::parse(r.out)["info"];
+  EXPECT_EQ(info["license"], json::parse(R"({"name": "Apache-2.0", "identifier": "Apache-2.0"})"));
+  EXPECT_EQ(info["description"], "Stock levels of a warehouse.");
+}
+
+TEST(OpenApi, LicenseIdentifierOnlyForSpdxExpressions) {
+  using fitz::openapi::detail::license_of;
+  EXPECT_EQ(license_of("MIT").value("identifier", ""), "MIT");
+  EXPECT_EQ(license_of("MIT OR Apache-2.0").value("identifier", ""), "MIT OR Apache-2.0");
+  EXPECT_EQ(license_of("(GPL-2.0-only WITH Classpath-exception-2.0)").value("identifier", ""),
+            "(GPL-2.0-only WITH Classpath-exception-2.0)");
+  EXPECT_FALSE(license_of("see LICENSE file").contains("identifier"));
+  EXPECT_FALSE(license_of("Proprietary, all rights reserved").contains("identifier"));
+  EXPECT_EQ(license_of("see LICENSE file")["name"], "see LICENSE file");
 }
 
 // Every test source of the repository, most of them with errors: the generator still returns a

@@ -24,6 +24,7 @@ enum class BuiltinRule : uint8_t {
   HttpBody,       // `B` must have a wire form: Str, Bytes or a JSON-encodable value (http.post)
   HttpOptions,    // a literal options map is checked key by key (http.request({...}))
   JsonTarget,     // `T` is the declared type the result flows into (r.json())
+  SmtpOptions,    // a literal options map is checked key by key (smtp.send({...}))
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters

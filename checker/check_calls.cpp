@@ -237,6 +237,7 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
       continue;
     }
     if (entry.rule == BuiltinRule::HttpOptions) check_http_options(a.value);
+    if (entry.rule == BuiltinRule::SmtpOptions) check_smtp_options(a.value);
     if (is_fn && types_->kind(got) == TypeKind::Fn) {
       auto wp = types_->fn_params(want), gp = types_->fn_params(got);
       if (wp.size() != gp.size()) {

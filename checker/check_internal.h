@@ -187,6 +187,7 @@ class Checker {
   // option maps, and the declared type `r.json()` decodes into.
   void check_http_body(ExprId arg, TypeId got);
   void check_http_options(ExprId arg);
+  void check_smtp_options(ExprId arg);
   bool bind_json_target(const BuiltinSig& sig, TypeId expected, std::vector<TypeId>& bind, Span name_span);
   TypeId call_method(ExprId e, const CallExpr& c, const FieldExpr& f, CallInfo& info, TypeId expected = TypeId());
   void check_args_dynamic(const CallExpr& c);

@@ -80,6 +80,31 @@ void Checker::check_http_options(ExprId arg) {
           fmt::format("`http.request(opts)` needs `{}`", !has_method ? "method" : "url"));
 }
 
+void Checker::check_smtp_options(ExprId arg) {
+  const auto* m = std::get_if<MapExpr>(&expr(arg).data);
+  if (!m) return;  // a map variable keeps the runtime check
+  bool has_to = false, has_subject = false;
+  for (const MapEntry& en : m->entries) {
+    std::optional<std::string> key = frontend::plain_string_literal(*ast_, en.key);
+    if (!key) continue;
+    if (*key != "to" && *key != "subject" && *key != "body" && *key != "body_text" && *key != "body_html" &&
+        *key != "from") {
+      error(DiagKind::NetOptionKey, span_of(en.key),
+            fmt::format("`smtp.send(opts)` unrecognised key `{}` — expected: to, subject, body, body_text, body_html, from",
+                        *key));
+      continue;
+    }
+    has_to |= *key == "to";
+    has_subject |= *key == "subject";
+    TypeId vt = tir_->type_of(en.value);
+    if (vt.valid() && !types_->is_dynamic(vt) && vt != types_->str())
+      error(DiagKind::NetOptionType, span_of(en.value),
+            fmt::format("`smtp.send(opts)`: `{}` must be Str, received `{}`", *key, show(vt)));
+  }
+  if (!has_to || !has_subject)
+    error(DiagKind::NetOptionKey, span_of(arg), fmt::format("`smtp.send(opts)` needs `{}`", !has_to ? "to" : "subject"));
+}
+
 bool Checker::bind_json_target(const BuiltinSig& sig, TypeId expected, std::vector<TypeId>& bind, Span name_span) {
   if (expected.valid() && types_->kind(expected) == TypeKind::Result && !types_->is_dynamic(types_->ok(expected)) &&
       types_->unify(sig.result, types_->result(types_->ok(expected), types_->str()), bind))

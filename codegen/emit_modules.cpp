@@ -20,6 +20,10 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
     net_ = true;
     return "fitz::http_module()";
   }
+  if (name == "smtp") {  // fitz/smtp.h
+    net_ = true;
+    return "fitz::smtp_module()";
+  }
   // `log` and `flags` calls are direct runtime calls, and modules without a runtime
   // (BuiltinValue::compiled) are a checker error (E0214): neither reaches here.
   (void)at;

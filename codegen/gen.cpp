@@ -62,7 +62,7 @@ GenResult Gen::run() {
   emit_main();
   if (result_.auth) out_.insert(out_.find('\n') + 1, "#include <fitz/auth.h>\n");
   if (net_ || !json_targets().empty()) {
-    out_.insert(out_.find('\n') + 1, "#include <fitz/http_client.h>\n");
+    out_.insert(out_.find('\n') + 1, "#include <fitz/http_client.h>\n#include <fitz/smtp.h>\n");
     result_.http = true;  // its JSON reader and writer
     result_.net = true;
   }

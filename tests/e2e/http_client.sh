@@ -97,5 +97,17 @@ call get "https://localhost:$TLS_SELF/json"
 call get "https://localhost:$TLS_OK/status/500"; expect "HTTPS 500 is Ok" 200 '500 status 500'
 
 stop svc
+
+# ---- proxies --------------------------------------------------------------------------------
+start proxied "$work/svc" SSL_CERT_FILE="$work/certs/ca.crt" SSL_CERT_DIR=/nonexistent \
+  HTTP_PROXY="http://127.0.0.1:$PROXY" HTTPS_PROXY="127.0.0.1:$PROXY" NO_PROXY="127.0.0.1" http_proxy= https_proxy= no_proxy=
+call get "$H/json"; expect "HTTP through HTTP_PROXY" 200 '200 {"symbol":"ABC","price":12.5}'
+grep -qxF "GET $H/json" "$work/proxy.log"; check "the proxy got the absolute-form request: $(cat "$work/proxy.log")" $?
+call get "https://localhost:$TLS_OK/json"; expect "HTTPS through a CONNECT tunnel, still verified" 200 '200 {"symbol":"ABC","price":12.5}'
+grep -qxF "CONNECT localhost:$TLS_OK" "$work/proxy.log"; check "the proxy got CONNECT: $(cat "$work/proxy.log")" $?
+call get "https://localhost:$TLS_SELF/json"; [[ $body == *'TLS handshake failed'* ]]; check "a tunnel does not skip verification: $body" $?
+call get "$H2/status/204"; expect "NO_PROXY host goes direct" 200 '204 '
+! grep -qF "$H2" "$work/proxy.log"; check "NO_PROXY host never reached the proxy: $(cat "$work/proxy.log")" $?
+stop proxied
 echo "e2e $suite: $pass passed, $fail failed"
 [[ $fail == 0 ]]

@@ -3,7 +3,9 @@ redirects, chunked and slow answers), a listener that accepts and never answers,
 servers with certificates of the test CA (valid, wrong host name, expired) and a self-signed
 one. Ports go to the file named by argv[1] as NAME=PORT lines once every server listens."""
 import json
+import os
 import socket
+import socketserver
 import ssl
 import sys
 import threading
@@ -100,6 +102,81 @@ def silent():
     return s.getsockname()[1]
 
 
+class Proxy(socketserver.StreamRequestHandler):
+    """A forward proxy: absolute-form requests are relayed (one per connection), CONNECT opens
+    a tunnel. Each request line is appended to the log the test reads."""
+
+    def handle(self):
+        line = self.rfile.readline().decode("latin-1")
+        if not line:
+            return
+        method, target = line.split()[:2]
+        head = []
+        while True:
+            h = self.rfile.readline()
+            if h in (b"\r\n", b"\n", b""):
+                break
+            head.append(h)
+        with open(self.server.log, "a") as f:
+            f.write("%s %s\n" % (method, target))
+        if method == "CONNECT":
+            host, port = target.rsplit(":", 1)
+            up = socket.create_connection((host, int(port)))
+            self.wfile.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            self.wfile.flush()
+            pipe(self.connection, up)
+            return
+        u = urlparse(target)
+        up = socket.create_connection((u.hostname, u.port or 80))
+        n = 0
+        kept = []
+        for h in head:
+            name = h.split(b":", 1)[0].strip().lower()
+            if name == b"content-length":
+                n = int(h.split(b":", 1)[1])
+            if name not in (b"connection", b"proxy-connection"):
+                kept.append(h)
+        path = u.path + ("?" + u.query if u.query else "")
+        up.sendall(("%s %s HTTP/1.1\r\n" % (method, path)).encode() + b"".join(kept) +
+                   b"Connection: close\r\n\r\n" + (self.rfile.read(n) if n else b""))
+        while True:
+            data = up.recv(65536)
+            if not data:
+                break
+            self.wfile.write(data)
+        up.close()
+
+
+def pipe(a, b):
+    def one(src, dst):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    t = threading.Thread(target=one, args=(b, a), daemon=True)
+    t.start()
+    one(a, b)
+    t.join()
+
+
+def proxy(log):
+    srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Proxy)
+    srv.daemon_threads = True
+    srv.log = log
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv.server_address[1]
+
+
 def tls(cert, key):
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
@@ -115,11 +192,11 @@ def main():
         "TLS_WRONG_HOST": serve_http(tls(certs + "/wrong.crt", certs + "/wrong.key")),
         "TLS_EXPIRED": serve_http(tls(certs + "/expired.crt", certs + "/expired.key")),
         "TLS_SELF": serve_http(tls(certs + "/self.crt", certs + "/self.key")),
+        "PROXY": proxy(os.path.dirname(out) + "/proxy.log"),
     }
     with open(out + ".tmp", "w") as f:
         for k, v in ports.items():
             f.write("%s=%d\n" % (k, v))
-    import os
     os.rename(out + ".tmp", out)
     while True:
         time.sleep(3600)

@@ -354,6 +354,26 @@ void Client::perform(ClientRequest request, std::function<void(ClientOutcome)> d
                  });
 }
 
+void Client::close_idle() { impl_->idle.clear(); }
+
+namespace {
+
+class ClientService final : public asio::execution_context::service {
+ public:
+  using key_type = ClientService;
+  static asio::execution_context::id id;
+  explicit ClientService(asio::execution_context& ctx)
+      : service(ctx), client(static_cast<asio::io_context&>(ctx)) {}
+  void shutdown() override { client.close_idle(); }
+  Client client;
+};
+
+asio::execution_context::id ClientService::id;
+
+}  // namespace
+
+Client& client_for(asio::io_context& ioc) { return asio::use_service<ClientService>(ioc).client; }
+
 size_t Client::idle_connections() const {
   size_t n = 0;
   for (const auto& [k, v] : impl_->idle) n += v.size();

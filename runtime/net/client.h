@@ -54,11 +54,18 @@ class Client {
   void perform(ClientRequest request, std::function<void(ClientOutcome)> done);
 
   size_t idle_connections() const;
+  // Closes the idle connections (the loop is going away).
+  void close_idle();
 
  private:
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };
+
+// The client of this io_context, created on first use. It is an Asio service of the loop, so
+// its pool lives exactly as long as the loop whose sockets it holds (a thread-local or static
+// would outlive an HTTP worker's io_context and close sockets into a destroyed reactor).
+Client& client_for(boost::asio::io_context& ioc);
 
 // "fitz/<version>", the User-Agent sent unless the caller sets one.
 const char* user_agent();

@@ -154,8 +154,7 @@ struct PerformAwait {
 
 }  // namespace
 
-// One client per event loop (connections belong to the loop that reads them). It lives in the
-// module value of that thread, like the database pools, so nothing global is shared.
+// The module holds no state: the client and its pool belong to the event loop (client_for).
 class HttpModuleBox final : public AnyObj {
  public:
   ObjKind kind() const override { return ObjKind::Struct; }
@@ -163,12 +162,7 @@ class HttpModuleBox final : public AnyObj {
   void type_name(Buf& b) const override { b.lit("HttpModule"); }
   void show(Buf& b, bool) const override { b.lit("<http>"); }
 
-  fitz::net::Client& client() {
-    asio::io_context& ioc = loop_context();
-    auto it = clients_.find(&ioc);
-    if (it == clients_.end()) it = clients_.emplace(&ioc, std::make_unique<fitz::net::Client>(ioc)).first;
-    return *it->second;
-  }
+  static fitz::net::Client& client() { return client_for(loop_context()); }
 
   bool call_method(const char* name, const Any* args, size_t n, SourcePos pos, Any* out) override {
     std::string_view m(name);
@@ -282,8 +276,6 @@ class HttpModuleBox final : public AnyObj {
     if (!has_method) runtime_error(pos, "`http.request(opts)` needs `method`");
     if (!has_url) runtime_error(pos, "`http.request(opts)` needs `url`");
   }
-
-  std::unordered_map<asio::io_context*, std::unique_ptr<fitz::net::Client>> clients_;
 };
 
 Str response_body(const Any& response, SourcePos pos) {

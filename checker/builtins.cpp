@@ -14,7 +14,7 @@ namespace {
 using R = BuiltinRule;
 
 // clang-format off
-const std::vector<BuiltinEntry> kEntries = {
+const std::vector<BuiltinEntry> kCoreEntries = {
   // ---- global functions ---------------------------------------------------------------------
   {"", "print", "(...values: Any) -> Null", "Prints the values separated by a space, then a newline.", false, false, "fitz_print"},
   {"", "len", "(value: Any) -> Int", "Length of a List, Map, Str (characters), Range or Bytes.", false, false, "fitz_len", R::Sized},
@@ -211,13 +211,25 @@ const std::vector<BuiltinEntry> kEntries = {
   {"UuidModule", "v4", "() -> Str", "A random (version 4) UUID in its 36-character text form, e.g. for a JWT `jti` claim.", false, false, "fitz_uuid_v4"},
 };
 
+// clang-format on
+// Function-local: the rows of builtins_net.cpp are another file's static.
+const std::vector<BuiltinEntry>& all_entries() {
+  static const std::vector<BuiltinEntry> all = [] {
+    auto rows = kCoreEntries;
+    rows.insert(rows.end(), net_builtin_entries().begin(), net_builtin_entries().end());
+    return rows;
+  }();
+  return all;
+}
+// clang-format off
+
 const std::vector<BuiltinValue> kValues = {
   {"db", "Db", "Postgres: `db.connect(url)` leases a pooled connection.", "fitz_mod_db"},
   {"jwt", "JwtModule", "JSON Web Tokens: `jwt.encode`, `jwt.decode`.", "fitz_mod_jwt"},
   {"hash", "HashModule", "Password hashing: `hash.password`, `hash.verify`.", "fitz_mod_hash"},
   {"auth", "AuthModule", "Token revocation: `auth.revoke`, `auth.is_revoked` (in memory), `auth.blacklist`, `auth.is_blacklisted`, `auth.cleanup_expired` (Postgres).", "fitz_mod_auth"},
-  {"http", "Any", "Outbound HTTP client: `http.get`, `http.post` (not available yet: E0214).", "fitz_mod_http", false},
-  {"smtp", "Any", "Outbound mail (not available yet: E0214).", "fitz_mod_smtp", false},
+  {"http", "HttpModule", "Outbound HTTP client: `http.get`, `head`, `delete`, `post`, `put`, `request` (futures of `Result<HttpClientResponse>`).", "fitz_mod_http"},
+  {"smtp", "SmtpModule", "Outbound mail: `smtp.send(to, subject, body_text: ..., body_html: ...)` (a future of `Result<SmtpResult>`).", "fitz_mod_smtp"},
   {"log", "LogModule", "Structured logs: `log.info`, `log.warn`, `log.error`, `log.debug`.", "fitz_mod_log"},
   {"flags", "FlagsModule", "Feature flags: `flags.is_enabled`, `flags.list`.", "fitz_mod_flags"},
   {"sql", "Any", "SQL helpers (not available yet: E0214).", "fitz_mod_sql", false},
@@ -230,8 +242,10 @@ const std::vector<BuiltinNominal> kNominals = {
   {"Request", {"method: Str", "path: Str", "headers: Map<Str, Str>"}, false, false, "The HTTP request a middleware or handler receives."},
   {"Response", {"status: Int = 200", "content_type: Str = \"application/json\"", "headers: Map<Str, Str> = {}", "body: Str?", "body_bytes: Bytes?"}, false, false, "A response built by hand (other content types, headers)."},
   {"File", {"name: Str?", "content_type: Str?", "content: Bytes"}, false, false, "A file part of a multipart/form-data body."},
-  {"HttpClientResponse", {"status: Int", "body: Str", "duration_ms: Int"}, true, false, "The answer to an outbound HTTP request."},
-  {"SmtpResult", {}, true, false, "The outcome of sending a mail."},
+  {"HttpClientResponse", {"status: Int", "body: Str", "headers: Map<Str, Str>", "duration_ms: Int"}, false, false, "The answer to an outbound HTTP request: `status`, `body` (text), `headers` (lower-case names), `duration_ms`; `ok()`, `header(name)`, `body_bytes()`, `json()`."},
+  {"HttpModule", {}, false, false, "The outbound HTTP module: `http.get`, `http.post`, ..."},
+  {"SmtpResult", {"delivered: Bool", "message_id: Str", "duration_ms: Int"}, false, false, "The outcome of sending a mail: `delivered` (always true on Ok), `message_id` (without <>), `duration_ms`."},
+  {"SmtpModule", {}, false, false, "The outbound mail module: `smtp.send`."},
   {"Db", {}, true, false, "The Postgres module: `db.connect(url)`."},
   {"JwtModule", {}, false, false, "The JSON Web Token module: `jwt.encode`, `jwt.decode`."},
   {"HashModule", {}, false, false, "The password hashing module: `hash.password`, `hash.verify`."},
@@ -352,7 +366,7 @@ class SigReader {
 
 }  // namespace
 
-const std::vector<BuiltinEntry>& builtin_entries() { return kEntries; }
+const std::vector<BuiltinEntry>& builtin_entries() { return all_entries(); }
 const std::vector<BuiltinValue>& builtin_values() { return kValues; }
 const std::vector<BuiltinNominal>& builtin_nominals() { return kNominals; }
 
@@ -386,9 +400,10 @@ Builtins::Builtins(TypeStore& types) : types_(types) {
     if (!t.valid()) table_error("value", kValues[i].type);
     value_types_.push_back(t);
   }
-  sigs_.reserve(kEntries.size());
-  for (uint32_t i = 0; i < kEntries.size(); ++i) {
-    const BuiltinEntry& e = kEntries[i];
+  const std::vector<BuiltinEntry>& entries = all_entries();
+  sigs_.reserve(entries.size());
+  for (uint32_t i = 0; i < entries.size(); ++i) {
+    const BuiltinEntry& e = entries[i];
     BuiltinSig sig;
     if (!e.receiver.empty()) {
       sig.receiver = parse_type(e.receiver);

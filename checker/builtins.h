@@ -21,6 +21,10 @@ enum class BuiltinRule : uint8_t {
   Sized,          // the argument must be List, Map, Str, Range or Bytes (len)
   NumericElems,   // the receiver's elements must be Int or Float (sum, product, min, max)
   Fields,         // named arguments are free-form record fields, not parameters (log.info)
+  HttpBody,       // `B` must have a wire form: Str, Bytes or a JSON-encodable value (http.post)
+  HttpOptions,    // a literal options map is checked key by key (http.request({...}))
+  JsonTarget,     // `T` is the declared type the result flows into (r.json())
+  SmtpOptions,    // a literal options map is checked key by key (smtp.send({...}))
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters
@@ -65,6 +69,7 @@ struct BuiltinNominal {
 };
 
 const std::vector<BuiltinEntry>& builtin_entries();
+const std::vector<BuiltinEntry>& net_builtin_entries();  // builtins_net.cpp
 const std::vector<BuiltinValue>& builtin_values();
 const std::vector<BuiltinNominal>& builtin_nominals();
 

@@ -176,7 +176,7 @@ TypeId Checker::call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeI
 }
 
 TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, BuiltinId id, TypeId receiver,
-                             ExprId receiver_expr, Span name_span) {
+                             ExprId receiver_expr, Span name_span, TypeId expected) {
   const BuiltinEntry& entry = builtins_->entry(id);
   const BuiltinSig& sig = builtins_->sig(id);
   std::vector<TypeId> bind;
@@ -232,6 +232,12 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
         coerce(a.value, got, types_->any());
       continue;
     }
+    if (entry.rule == BuiltinRule::HttpBody && types_->kind(sig.params[p].type) == TypeKind::Var) {
+      check_http_body(a.value, got);
+      continue;
+    }
+    if (entry.rule == BuiltinRule::HttpOptions) check_http_options(a.value);
+    if (entry.rule == BuiltinRule::SmtpOptions) check_smtp_options(a.value);
     if (is_fn && types_->kind(got) == TypeKind::Fn) {
       auto wp = types_->fn_params(want), gp = types_->fn_params(got);
       if (wp.size() != gp.size()) {
@@ -265,6 +271,11 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
       coerce(a.value, got, want);
   }
   if (entry.name == "spawn") check_spawn_arg(e, c);
+  if (entry.rule == BuiltinRule::JsonTarget && !bind_json_target(sig, expected, bind, name_span)) {
+    info.builtin = id;
+    add_call(e, std::move(info));
+    return types_->error();
+  }
   info.builtin = id;
   info.is_async = entry.is_async;
   info.suspends = entry.suspends;
@@ -286,7 +297,7 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
   return r;
 }
 
-TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, CallInfo& info) {
+TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, CallInfo& info, TypeId expected) {
   const Ident& name = f.field;
   // `Type.method(...)`: a static call on a type name (local or imported).
   if (auto* n = std::get_if<NameRef>(&expr(f.object).data)) {
@@ -410,7 +421,18 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
     auto cands = builtins_->methods(obj, name.text);
     if (!cands.empty()) {
       info.kind = CallKind::BuiltinMethod;
-      return call_builtin(e, c, info, cands.front(), obj, f.object, name.span);
+      // Overloads of a nominal's method (`http.request(opts)` beside `request(method, url,
+      // ...)`) are told apart by how many arguments they take.
+      BuiltinId pick = cands.front();
+      for (BuiltinId b : cands) {
+        size_t required = 0, total = builtins_->sig(b).params.size();
+        for (const auto& p : builtins_->sig(b).params) required += p.optional || p.variadic ? 0 : 1;
+        if (c.args.size() >= required && c.args.size() <= total) {
+          pick = b;
+          break;
+        }
+      }
+      return call_builtin(e, c, info, pick, obj, f.object, name.span, expected);
     }
     if (si.builtin && builtins_->nominal_is_open(sid)) {
       info.kind = CallKind::Dynamic;
@@ -459,10 +481,10 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
   return types_->error();
 }
 
-TypeId Checker::check_call(ExprId e, const CallExpr& c) {
+TypeId Checker::check_call(ExprId e, const CallExpr& c, TypeId expected) {
   CallInfo info;
   const Expr& callee = expr(c.callee);
-  if (auto* f = std::get_if<FieldExpr>(&callee.data)) return call_method(e, c, *f, info);
+  if (auto* f = std::get_if<FieldExpr>(&callee.data)) return call_method(e, c, *f, info, expected);
   std::string what = "this value";
   Span name_span = callee.span;
   if (auto* n = std::get_if<NameRef>(&callee.data)) {

@@ -53,8 +53,8 @@ TypeId Checker::check_expr_inner(ExprId e, const Expr& ex, TypeId expected) {
         else if constexpr (std::is_same_v<T, FieldExpr>) return check_field(e, d);
         else if constexpr (std::is_same_v<T, TupleIndexExpr>) return check_tuple_index(e, d);
         else if constexpr (std::is_same_v<T, AwaitExpr>) return check_await(e, d);
-        else if constexpr (std::is_same_v<T, TryExpr>) return check_try(e, d);
-        else if constexpr (std::is_same_v<T, CallExpr>) return check_call(e, d);
+        else if constexpr (std::is_same_v<T, TryExpr>) return check_try(e, d, expected);
+        else if constexpr (std::is_same_v<T, CallExpr>) return check_call(e, d, expected);
         else if constexpr (std::is_same_v<T, IndexExpr>) return check_index(e, d);
         else if constexpr (std::is_same_v<T, SliceExpr>) return check_slice(e, d);
         else if constexpr (std::is_same_v<T, StructLit>) return check_struct_lit(e, d);
@@ -411,8 +411,9 @@ TypeId Checker::check_await(ExprId e, const AwaitExpr& a) {
   (void)e;
 }
 
-TypeId Checker::check_try(ExprId e, const TryExpr& t) {
-  TypeId ot = check_expr(t.operand);
+TypeId Checker::check_try(ExprId e, const TryExpr& t, TypeId expected) {
+  // `let q: Quote = r.json()?`: the operand is expected to be a Result of the declared type.
+  TypeId ot = check_expr(t.operand, expected.valid() && !types_->is_dynamic(expected) ? types_->result(expected, types_->str()) : TypeId());
   TypeKind k = types_->kind(ot);
   if (k == TypeKind::Error) return ot;
   if (k == TypeKind::Any || k == TypeKind::Never) return types_->any();

@@ -161,7 +161,7 @@ class Checker {
   TypeId check_index(ExprId e, const IndexExpr& i);
   TypeId check_slice(ExprId e, const SliceExpr& s);
   TypeId check_await(ExprId e, const AwaitExpr& a);
-  TypeId check_try(ExprId e, const TryExpr& t);
+  TypeId check_try(ExprId e, const TryExpr& t, TypeId expected = TypeId());
   TypeId check_if(ExprId e, const IfExpr& i, TypeId expected);
   TypeId check_loop(ExprId e, const LoopExpr& l);
   TypeId check_comprehension(ExprId e, const Expr& expr);
@@ -176,14 +176,20 @@ class Checker {
   std::string null_check_hint(ExprId object) const;
 
   // ---- calls (check_calls.cpp) ----
-  TypeId check_call(ExprId e, const CallExpr& c);
+  TypeId check_call(ExprId e, const CallExpr& c, TypeId expected = TypeId());
   TypeId call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const std::vector<ParamInfo>& params,
                       TypeId fn_type, std::string_view what, Span name_span);
   TypeId call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeId fn_type, std::string_view what,
                        Span name_span);
   TypeId call_builtin(ExprId e, const CallExpr& c, CallInfo& info, BuiltinId id, TypeId receiver,
-                      ExprId receiver_expr, Span name_span);
-  TypeId call_method(ExprId e, const CallExpr& c, const FieldExpr& f, CallInfo& info);
+                      ExprId receiver_expr, Span name_span, TypeId expected = TypeId());
+  // The net rules of the built-in table (check_net.cpp): bodies with a wire form, literal
+  // option maps, and the declared type `r.json()` decodes into.
+  void check_http_body(ExprId arg, TypeId got);
+  void check_http_options(ExprId arg);
+  void check_smtp_options(ExprId arg);
+  bool bind_json_target(const BuiltinSig& sig, TypeId expected, std::vector<TypeId>& bind, Span name_span);
+  TypeId call_method(ExprId e, const CallExpr& c, const FieldExpr& f, CallInfo& info, TypeId expected = TypeId());
   void check_args_dynamic(const CallExpr& c);
   bool bind_args(const CallExpr& c, const std::vector<std::string>& names, const std::vector<bool>& has_default,
                  int variadic, std::string_view what, Span name_span, std::vector<int>& arg_param);

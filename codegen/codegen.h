@@ -43,6 +43,9 @@ struct GenResult {
   // The program uses jwt, hash, auth or route guards: it includes <fitz/auth.h> and links the
   // auth runtime.
   bool auth = false;
+  // The program uses `http` (the outbound client): it includes <fitz/http_client.h> and links
+  // libfitz_net.
+  bool net = false;
 };
 
 GenResult generate_cpp(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,

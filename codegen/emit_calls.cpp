@@ -146,8 +146,25 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       if (!fe) break;
       TypeId recv_type = tir_->type_of(fe->object);
       TypeKind rk = types_.kind(recv_type);
+      if (auto n = net_call(id, c, *ci)) return *n;
       if (types_.is_dynamic(recv_type) || rk == TypeKind::Struct) {
         auto parts = dynamic_args({child_of(this, fe->object)});
+        // The runtime reads arguments by position: named ones go to their parameter's place and
+        // a skipped optional one is null (`http.get(url, timeout_ms: 2000)`).
+        if (entry.rule != checker::BuiltinRule::Fields && ci->param_count > 0 && !c.args.empty()) {
+          std::vector<std::string> slots(ci->param_count);
+          bool placed = true;
+          for (size_t i = 0; i < c.args.size() && placed; ++i) {
+            uint32_t p = i < ci->param_of_arg.size() ? ci->param_of_arg[i] : uint32_t(i);
+            placed = p < slots.size() && slots[p].empty();
+            if (placed) slots[p] = parts[i + 1];
+          }
+          if (placed) {
+            while (!slots.empty() && slots.back().empty()) slots.pop_back();
+            parts.resize(1);
+            for (auto& s : slots) parts.push_back(s.empty() ? "fitz::Any()" : std::move(s));
+          }
+        }
         std::string call = fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", parts[0], entry.name, join(parts, 1), pos(at));
         // The checker knows the result type even when the receiver is dynamic.
         TypeId rt = id.index < tir_->expr_types.size() ? tir_->type_of(id) : types_.any();

@@ -335,6 +335,13 @@ std::string Gen::expr_raw(ExprId id) {
           std::string base;
           switch (r.kind) {
             case RefKind::Field:
+              if (!r.implicit_self && cpp_type(tir_->type_of(d.object)) == "fitz::Any") {
+                // A built-in record held by the runtime (HttpClientResponse): typed fields of
+                // a dynamic box.
+                base = fmt::format("fitz::from_any<{}>(fitz::any_field({}, \"{}\", {}), {})", cpp_type(type),
+                                   expr(d.object), d.field.text, pos(d.field.span), pos(d.field.span));
+                break;
+              }
               base = r.implicit_self ? fmt::format("this->fld_{}", d.field.text)
                                      : fmt::format("{}->fld_{}", expr(d.object), d.field.text);
               break;

@@ -16,6 +16,14 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
   }
   if (name == "DateTime") return "fitz::datetime_module()";  // fitz/clock.h
   if (name == "Uuid") return "fitz::uuid_module()";
+  if (name == "http") {  // fitz/http_client.h
+    net_ = true;
+    return "fitz::http_module()";
+  }
+  if (name == "smtp") {  // fitz/smtp.h
+    net_ = true;
+    return "fitz::smtp_module()";
+  }
   // `log` and `flags` calls are direct runtime calls, and modules without a runtime
   // (BuiltinValue::compiled) are a checker error (E0214): neither reaches here.
   (void)at;

@@ -47,6 +47,8 @@ GenResult Gen::run() {
     emit_http_prelude();
     if (has_ws()) emit_ws_prelude();
     emit_json_codecs();
+  } else if (!json_targets().empty()) {
+    emit_json_codecs();
   }
   emit_globals();
   emit_fn_protos();
@@ -59,6 +61,11 @@ GenResult Gen::run() {
   emit_inits();
   emit_main();
   if (result_.auth) out_.insert(out_.find('\n') + 1, "#include <fitz/auth.h>\n");
+  if (net_ || !json_targets().empty()) {
+    out_.insert(out_.find('\n') + 1, "#include <fitz/http_client.h>\n#include <fitz/smtp.h>\n");
+    result_.http = true;  // its JSON reader and writer
+    result_.net = true;
+  }
   if (orm_json_) {
     out_.insert(out_.find('\n') + 1, "#include <fitz/orm_json.h>\n");
     result_.http = true;

@@ -116,6 +116,12 @@ class Gen {
   // WsConn methods and ws_broadcast; nullopt for any other call.
   std::optional<std::string> ws_call(ExprId id, const CallExpr& c, const CallInfo& ci);
 
+  // ---- outbound clients (emit_net.cpp)
+  // `r.json()` decoded into the type the checker resolved; nullopt for any other call.
+  std::optional<std::string> net_call(ExprId id, const CallExpr& c, const CallInfo& ci);
+  // The types `r.json()` calls decode into, for emit_json_codecs.
+  std::vector<TypeId> json_targets() const;
+
   // ---- statements (emit_stmts.cpp)
   void block(BlockId id);
   void stmt(StmtId id);
@@ -184,6 +190,8 @@ class Gen {
   // A row decoder reads a jsonb column: <fitz/orm_json.h> is included and the HTTP runtime (its
   // JSON reader) linked.
   bool orm_json_ = false;
+  // The program uses `http`: <fitz/http_client.h> is included and libfitz_net linked.
+  bool net_ = false;
 
   // The module and function being emitted.
   ModuleId mod_;

@@ -155,6 +155,14 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
     fs::path db = lib.parent_path() / "libfitz_db.a", pg = lib.parent_path() / "libfitz_pg.a";
     if (fs::exists(db, ec) && fs::exists(pg, ec))
       loc.extra_libs = {db.string(), pg.string(), lib.string(), "-Wl,--as-needed", "-lssl", "-lcrypto"};
+    // The outbound clients (`http`) sit beside it too; they use the HTTP runtime's JSON, so
+    // that archive follows them (a second mention of an archive is harmless).
+    if (fs::path net = lib.parent_path() / "libfitz_net.a", http_lib = lib.parent_path() / "libfitz_http.a";
+        fs::exists(net, ec) && fs::exists(http_lib, ec)) {
+      std::vector<std::string> front = {net.string(), http_lib.string()};
+      loc.extra_libs.insert(loc.extra_libs.begin(), front.begin(), front.end());
+      if (loc.extra_libs.size() == 2) loc.extra_libs.insert(loc.extra_libs.end(), {lib.string(), "-lssl", "-lcrypto"});
+    }
     loc.extra_libs.push_back("-lpthread");
     // The HTTP runtime sits beside the core runtime too (build tree and installed layouts).
     std::vector<fs::path> http = {lib.parent_path() / "libfitz_http.a"};

@@ -27,6 +27,8 @@ PKGS=(
   # (`config` parses and checks a compose file without a daemon) and haproxy (`-c` checks the
   # load balancer's configuration).
   docker-compose haproxy
+  # The SMTP server tests/e2e/smtp.sh sends mail to (plain, STARTTLS, implicit TLS, AUTH).
+  python3-aiosmtpd
 )
 
 missing=()

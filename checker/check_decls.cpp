@@ -65,6 +65,7 @@ void Checker::collect_top_level() {
   };
 
   tir_->top_level.clear();
+  tir_->python_imports.clear();
   int_constants_.clear();
   for (StmtId sid : ast_->top_level) {
     if (auto* a = std::get_if<AssignStmt>(&ast_->get(sid).data)) {
@@ -119,6 +120,22 @@ void Checker::collect_top_level() {
       s.target_module = it == import_target.end() ? ModuleId() : it->second;
       s.type = s.target_module.valid() ? types_->module(s.target_module) : types_->error();
       declare_name(name, prog_.add_symbol(std::move(s)), false);
+    } else if (auto* fi = std::get_if<FromImportStmt>(&st.data);
+               fi && fi->path.size() == 1 && fi->path.front().text == "python") {
+      // Python modules: module globals typed Py, set when the program starts.
+      for (const ImportName& n : fi->names) {
+        const Ident& name = n.alias ? *n.alias : n.name;
+        Symbol s;
+        s.kind = SymbolKind::Global;
+        s.name = std::string(name.text);
+        s.module = mod_;
+        s.span = name.span;
+        s.type = types_->py();
+        s.annotated = true;
+        SymbolId id = prog_.add_symbol(std::move(s));
+        tir_->python_imports.push_back({id, std::string(n.name.text), name.span});
+        declare_name(name, id, false);
+      }
     } else if (auto* fi = std::get_if<FromImportStmt>(&st.data)) {
       auto it = import_target.find(sid.index);
       ModuleId target = it == import_target.end() ? ModuleId() : it->second;

@@ -261,7 +261,8 @@ void build_http_model(ServiceBuild& b) {
         for (const Decorator& d : decl.decorators) begin = std::min(begin, d.span.begin);
         r.doc = comment_before(*file, begin);
       }
-      r.async = info.is_async || (r.guard.guarded && model.auth && model.auth->async);
+      r.python = info.uses_python && !info.is_async;
+      r.async = info.is_async || r.python || (r.guard.guarded && model.auth && model.auth->async);
       if (r.guard.guarded && !provider.any)
         b.diags
             .error(DiagKind::GuardWithoutProvider, r.guard.at,

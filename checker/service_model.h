@@ -114,6 +114,8 @@ struct Route {
   std::vector<ExprId> return_values; // the handler's `return v` values (and an arrow body)
   std::string doc;                   // the doc comment above the handler (summary, description)
   bool async = false;                // the wrapper suspends (async handler or async provider)
+  bool python = false;               // a sync handler working on Python values: it runs, as a
+                                     // whole, on the Python worker pool (the wrapper awaits it)
   Span at;                           // the route decorator
 };
 

@@ -43,6 +43,8 @@ struct GenResult {
   // The program uses jwt, hash, auth or route guards: it includes <fitz/auth.h> and links the
   // auth runtime.
   bool auth = false;
+  // The program imports Python: it includes <fitz/python.h> and links the interpreter.
+  bool python = false;
 };
 
 GenResult generate_cpp(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,

@@ -167,6 +167,20 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       auto parts = with_args({child_of(this, c.callee)});
       return "(" + parts[0] + ")(" + join(parts, 1) + ")";
     }
+    case CallKind::Python: {
+      auto* fe = std::get_if<FieldExpr>(&callee.data);
+      auto parts = with_args({child_of(this, fe ? fe->object : c.callee)});
+      std::string positional, keywords;
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        std::string& to = c.args[i].name ? keywords : positional;
+        if (!to.empty()) to += ", ";
+        to += c.args[i].name ? fmt::format("fitz::py::Kwarg{{\"{}\", {}}}", c.args[i].name->text, parts[i + 1])
+                             : parts[i + 1];
+      }
+      if (fe)
+        return fmt::format("fitz::py::call_method({}, \"{}\", {{{}}}, {{{}}})", parts[0], fe->field.text, positional, keywords);
+      return fmt::format("fitz::py::call({}, {{{}}}, {{{}}})", parts[0], positional, keywords);
+    }
     case CallKind::Dynamic: {
       if (auto o = observe_call(id, c)) return *o;
       if (auto* fe = std::get_if<FieldExpr>(&callee.data)) {

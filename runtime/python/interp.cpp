@@ -59,6 +59,8 @@ void set_search_path() {
 }  // namespace
 
 void configure(std::initializer_list<const char*> paths) {
+  // Every importing module names the same folders; the first call decides.
+  if (!project_paths().empty()) return;
   for (const char* p : paths) project_paths().push_back(p);
 }
 

@@ -330,6 +330,9 @@ template <class T> struct PoolAwait {
 
 namespace fitz {
 
+// `len(v)` of a Python value is Python's len().
+inline int64_t len(const py::Object& o, SourcePos pos) { return py::len(o, pos); }
+
 template <> struct Show<py::Object> {
   static void write(Buf& b, const py::Object& o, bool quoted) {
     Str s = quoted ? py::repr(o) : py::str(o);

@@ -12,7 +12,7 @@ namespace {
 
 bool is_builtin_type_name(std::string_view n) {
   static constexpr std::string_view kNames[] = {"Int",  "Float", "Bool", "Str",    "Null",   "Any", "Bytes",
-                                                "Range", "List", "Map",  "Result", "Future", "Fn"};
+                                                "Range", "List", "Map",  "Result", "Future", "Fn", "Py"};
   return std::find(std::begin(kNames), std::end(kNames), n) != std::end(kNames);
 }
 
@@ -439,6 +439,7 @@ TypeId Checker::resolve_type(TypeExprId id) {
       else if (nm == "Str") result = want_args(0, 0) ? types_->str() : types_->error();
       else if (nm == "Null") result = want_args(0, 0) ? types_->null() : types_->error();
       else if (nm == "Any") result = want_args(0, 0) ? types_->any() : types_->error();
+      else if (nm == "Py") result = want_args(0, 0) ? types_->py() : types_->error();
       else if (nm == "Bytes") result = want_args(0, 0) ? types_->bytes() : types_->error();
       else if (nm == "Range") result = want_args(0, 0) ? types_->range() : types_->error();
       else if (nm == "List") result = want_args(1, 1) ? types_->list(args[0]) : types_->error();

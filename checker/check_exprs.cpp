@@ -156,6 +156,7 @@ TypeId Checker::check_map(ExprId e, const MapExpr& m, TypeId expected) {
     bool name_key = in_decorator_ && std::holds_alternative<NameRef>(expr(en.key).data);
     if (name_key) set_type(en.key, types_->str());
     TypeId k = name_key ? types_->str() : check_expr(en.key, ek), v = check_expr(en.value, ev);
+    if (py_needs_type(en.key, k, "a map key")) k = types_->error();
     ts.push_back({k, v});
     lk = types_->lub(lk, k);
     lv = types_->lub(lv, v);

@@ -4,7 +4,7 @@
 # converted values (keyword arguments included), a Python exception as a 500 carrying
 # "Class: message" while the server keeps serving, a failed conversion naming the field path,
 # a Python call that never returns not stopping other requests (one HTTP thread: the handler
-# runs on the Python worker pool), and a failing import exiting 1 at start with the Fitz line.
+# runs on the Python worker pool; an async handler's Python calls are awaited on the pool), and a failing import exiting 1 at start with the Fitz line.
 # With FITZ_TEST_DATABASE_URL: users created and read through SQLAlchemy (1.4, future=True).
 #   usage: python.sh FITZ
 set -uo pipefail
@@ -15,6 +15,9 @@ suite=python
 source "$here/service_lib.sh"
 project=$here/python
 
+# The program whose import fails builds meanwhile (checked at the end).
+"$fitz" build "$project/badimport/main.fitz" -o "$work/badimport" >"$work/bad.log" 2>&1 &
+bad_build=$!
 "$fitz" build "$project/src/main.fitz" -o "$work/service" >"$work/build.log" 2>&1
 check "service builds: $(head -c 2000 "$work/build.log")" $?
 [[ -x $work/service ]] || { echo "e2e python: $pass passed, $fail failed"; exit 1; }
@@ -52,6 +55,17 @@ for i in 1 2 3; do
   expect "served while another request sleeps in Python ($i)" 200 "\"hello p$i!\""
 done
 kill "$sleeper" 2>/dev/null
+# The same from an async handler: its Python call is awaited on the pool, the loop goes on.
+req GET /async/bo
+expect "an async handler's Python call" 200 '"hello bo?"'
+curl -s -m 20 "http://127.0.0.1:$port/async-sleep" >/dev/null &
+sleeper=$!
+sleep 0.3
+req GET /async/again -m 5
+expect "served while an async handler sleeps in Python" 200 '"hello again?"'
+req GET /greet/sync -m 5
+expect "a sync handler too" 200 '"hello sync!"'
+kill "$sleeper" 2>/dev/null
 
 if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
   wait_line service "store ready: true"
@@ -70,7 +84,7 @@ else
 fi
 
 # A failing import stops the program at start with exit 1, the Python error and the Fitz line.
-"$fitz" build "$project/badimport/main.fitz" -o "$work/badimport" >"$work/bad.log" 2>&1
+wait "$bad_build"
 check "badimport builds: $(head -c 1000 "$work/bad.log")" $?
 "$work/badimport" >"$work/bad.out" 2>"$work/bad.err"
 rc=$?

@@ -20,6 +20,11 @@ std::string take_error();
 Str to_fitz_str(PyObject* o);
 // From then on handles leave their references to the exiting process (object.cpp).
 void mark_exiting();
+// At exit: handles stop counting, and an interpreter no worker is inside is finalised (so its
+// memory is released, which keeps leak checkers quiet); a busy one is left to the process.
+void at_exit();
+// Whether a pool worker is running a job now (pool.cpp).
+bool pool_busy();
 inline PyObject* raw(const Object& o) { return static_cast<PyObject*>(o.get()); }
 
 }  // namespace fitz::py::detail

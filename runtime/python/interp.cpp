@@ -77,7 +77,7 @@ void ensure_started() {
     PyConfig_Clear(&config);
     if (PyStatus_Exception(st)) Py_ExitStatusException(st);
     set_search_path();
-    std::atexit(detail::mark_exiting);
+    std::atexit(detail::at_exit);
     // The starting thread drops the GIL: every operation takes it for itself (fitz::py::Gil).
     PyEval_SaveThread();
   });
@@ -106,6 +106,13 @@ std::string take_error() {
     Py_XDECREF(tb);
   }
   return out;
+}
+
+void at_exit() {
+  mark_exiting();
+  if (pool_busy()) return;
+  PyGILState_Ensure();
+  Py_FinalizeEx();
 }
 
 Str to_fitz_str(PyObject* o) {

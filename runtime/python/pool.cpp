@@ -1,6 +1,7 @@
 // The Python worker pool: handlers and async code hand their Python work to these threads and
 // await it, so event loops never wait for the GIL. One pool per process, like the interpreter
 // it serves; its threads start with the first job and live as long as the process.
+#include <atomic>
 #include <cstdlib>
 #include <deque>
 #include <mutex>
@@ -13,6 +14,7 @@ namespace fitz::py {
 namespace {
 
 struct Pool {
+  std::atomic<int> busy{0};
   std::mutex mu;
   std::condition_variable ready;
   std::deque<std::function<void()>> jobs;
@@ -28,8 +30,10 @@ struct Pool {
         ready.wait(lock, [&] { return !jobs.empty(); });
         job = std::move(jobs.front());
         jobs.pop_front();
+        ++busy;
       }
       job();
+      --busy;
     }
   }
 };
@@ -43,13 +47,19 @@ unsigned pool_size() {
   return 2 * (cores ? cores : 1);
 }
 
+Pool* g_started = nullptr;  // set once the pool exists (read at exit)
+
 Pool& pool() {
   // Never destroyed: detached workers may still be inside a job when the process exits.
-  static Pool* p = new Pool(pool_size());
+  static Pool* p = g_started = new Pool(pool_size());
   return *p;
 }
 
 }  // namespace
+
+namespace detail {
+bool pool_busy() { return g_started && g_started->busy.load() > 0; }
+}  // namespace detail
 
 void submit(std::function<void()> job) {
   Pool& p = pool();

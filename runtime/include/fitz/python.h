@@ -297,12 +297,18 @@ void submit(std::function<void()> job);
 
 // Awaits `fn()` run on the pool; a runtime error raised there is raised again in the awaiting
 // coroutine, which resumes on the loop it suspended on. Always a named local (GCC 12 destroys a
-// temporary awaiter with members twice).
+// temporary awaiter with members twice). Without an I/O event loop (top-level code, commands,
+// tests: the built-in loop, which only its own thread may post to) there is no loop to keep
+// free, and `fn()` runs right here.
 template <class T> struct PoolAwait {
   std::function<T()> fn;
   std::optional<T> value;
   std::exception_ptr failure;
-  bool await_ready() const noexcept { return false; }
+  bool await_ready() {
+    if (scheduler().io_context() != nullptr) return false;
+    value.emplace(fn());
+    return true;
+  }
   void await_suspend(std::coroutine_handle<> h) {
     Scheduler* loop = &scheduler();
     PanicMode mode = panic_mode();

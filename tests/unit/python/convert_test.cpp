@@ -5,6 +5,7 @@
 
 #include <fitz/python.h>
 
+#include <future>
 #include <thread>
 
 namespace test_support {
@@ -123,11 +124,44 @@ TEST(PythonRefcount, ManyConversionsLeaveCountsLevel) {
   EXPECT_EQ(py_refcount(s), before);
 }
 
-TEST(PythonPool, AwaitedWorkRunsOnAWorker) {
+// A million calls converting an Int and a Str each way. Run under LeakSanitizer by the
+// Python.MillionCallsLeakFree test (tests/CMakeLists.txt), which fails on any leak.
+TEST(PythonLeak, MillionCallsWithConversions) {
+  py::Object f = py_eval("lambda n, s: {'n': n + 1, 's': s + '!', 'xs': [n, n]}");
+  int64_t total = 0;
+  for (int64_t i = 0; i < 1000000; ++i) {
+    auto r = py::call(f, {py::to_py<int64_t>(i), py::to_py<Str>(Str("x"))});
+    ASSERT_TRUE(r.is_ok());
+    auto m = py::from_py<fitz::Map<Str, py::Object>>(r.value());
+    total += py::from_py<int64_t>(m.get(Str("n")).value()) + py::from_py<fitz::List<int64_t>>(m.get(Str("xs")).value()).len();
+    ASSERT_EQ(py::from_py<Str>(m.get(Str("s")).value()).size(), 2u);
+  }
+  EXPECT_EQ(total, 500002500000);
+}
+
+TEST(PythonPool, WorkersRunJobsBesideEachOther) {
+  // Two jobs that each wait for the other can only finish on two threads.
+  std::promise<void> a, b;
+  std::promise<int64_t> done;
+  py::submit([&] {
+    a.set_value();
+    b.get_future().wait();
+  });
+  py::submit([&] {
+    a.get_future().wait();
+    b.set_value();
+    done.set_value(py::from_py<int64_t>(py_eval("6 * 7")));
+  });
+  auto f = done.get_future();
+  ASSERT_EQ(f.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(f.get(), 42);
+}
+
+TEST(PythonPool, WithoutAnEventLoopAwaitRunsInline) {
   auto main_id = std::this_thread::get_id();
   auto task = [&]() -> fitz::Task<int64_t> {
     py::PoolAwait<int64_t> aw{[&] {
-      EXPECT_NE(std::this_thread::get_id(), main_id);
+      EXPECT_EQ(std::this_thread::get_id(), main_id);
       return py::from_py<int64_t>(py_eval("6 * 7"));
     }};
     co_return co_await aw;

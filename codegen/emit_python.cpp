@@ -3,6 +3,7 @@
 // path), the start-up imports of `from python import`, and operators on `Py` values.
 #include <fmt/format.h>
 
+#include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
 namespace fitz::codegen {
@@ -81,8 +82,12 @@ void Gen::emit_python_codecs() {
 }
 
 void Gen::emit_python_imports(Span stmt) {
-  // Project folders come first on Python's path: `python/` beside fitz.toml (or the entry file).
-  line("fitz::py::configure({\"python\"});");
+  // Project folders come first on Python's path: `python/` beside fitz.toml (or the entry file),
+  // then the folders of `[python] path`, all relative to the project.
+  std::string paths = "\"python\"";
+  if (graph_.manifest)
+    for (const std::string& p : graph_.manifest->python_path) paths += ", " + cpp_quoted(p);
+  line("fitz::py::configure({" + paths + "});");
   for (const checker::PythonImport& pi : tir_->python_imports) {
     if (pi.span.begin < stmt.begin || pi.span.end > stmt.end) continue;
     line(fmt::format("{} = fitz::py::import_module(\"{}\", {});", sym_ref(pi.symbol), pi.module, pos(pi.span)));

@@ -35,6 +35,8 @@ expect "a List<Stat> from a list of dicts (defaults fill)" 200 \
   '[{"name":"a","count":3,"note":"none"},{"name":"b","count":5,"note":"none"}]'
 req GET /total
 expect "Fitz List and keyword argument into Python" 200 '60'
+req GET /extra
+expect "a module found through [python] path in fitz.toml" 200 '42'
 req GET /raw
 expect "an undeclared Py return is sent as JSON" 200 '[{"name":"a","count":3},{"name":"b","count":5}]'
 req GET /boom
@@ -42,7 +44,7 @@ expect "a Python exception is a 500 with Class: message" 500 '{"error":"ValueErr
 req GET /bad
 expect "a failed conversion names the field path" 500 \
   '{"error":"cannot convert the Python value: field '"'"'[1].count'"'"': expected Int, found str"}'
-grep -q '"at":"[^"]*main.fitz:50:' "$work/service.err"; check "the conversion error names its Fitz line" $?
+grep -q '"at":"[^"]*main.fitz:51:' "$work/service.err"; check "the conversion error names its Fitz line" $?
 req GET /greet/again
 expect "the server keeps serving after the errors" 200 '"hello again!"'
 

@@ -59,7 +59,7 @@ Result<Object, Str> call_raw(PyObject* fn, std::initializer_list<Object> args, s
 
 }  // namespace
 
-Gil::Gil() noexcept : state_(0) {
+Gil::Gil() noexcept {
   if (t_gil_depth++ == 0) {
     detail::ensure_started();
     t_gil_state = PyGILState_Ensure();

@@ -66,9 +66,6 @@ class Gil {
   ~Gil();
   Gil(const Gil&) = delete;
   Gil& operator=(const Gil&) = delete;
-
- private:
-  int state_;
 };
 
 // ---- start and imports --------------------------------------------------------------------

@@ -298,6 +298,7 @@ void submit(std::function<void()> job);
 // tests: the built-in loop, which only its own thread may post to) there is no loop to keep
 // free, and `fn()` runs right here.
 template <class T> struct PoolAwait {
+  explicit PoolAwait(std::function<T()> f) : fn(std::move(f)) {}
   std::function<T()> fn;
   std::optional<T> value;
   std::exception_ptr failure;

@@ -223,6 +223,10 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
     TypeId got = check_expr(a.value, is_fn || !types_->has_vars(want) ? want : TypeId());
     if (entry.rule == BuiltinRule::Sized) {
       TypeKind k = types_->kind(got);
+      if (k == TypeKind::Py) {  // Python's len(), no conversion
+        note_python();
+        continue;
+      }
       if (k != TypeKind::List && k != TypeKind::Map && k != TypeKind::Str && k != TypeKind::Range &&
           k != TypeKind::Bytes && !types_->is_dynamic(got))
         error(DiagKind::ArgumentType, span_of(a.value),
@@ -449,6 +453,12 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
     check_args_dynamic(c);
     return types_->error();
   }
+  if (k == TypeKind::Py) {
+    note_python();
+    tir_->refs[c.callee.index] = Ref{RefKind::DynamicMember};
+    set_type(c.callee, types_->py());
+    return py_call(e, c, info);
+  }
   // Built-in receivers: List, Map, Str, Int, Float, Range, Bytes, Any.
   auto cands = builtins_->methods(obj, name.text);
   for (BuiltinId b : cands) {
@@ -553,6 +563,7 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c, TypeId expected) {
       check_args_dynamic(c);
       add_call(e, std::move(info));
       return types_->any();
+    case TypeKind::Py: return py_call(e, c, info);
     default:
       error(DiagKind::NotCallable, name_span, fmt::format("{} is not a function; it has type `{}`", what, show(t)));
       check_args_dynamic(c);

@@ -12,7 +12,7 @@ namespace {
 
 bool is_builtin_type_name(std::string_view n) {
   static constexpr std::string_view kNames[] = {"Int",  "Float", "Bool", "Str",    "Null",   "Any", "Bytes",
-                                                "Range", "List", "Map",  "Result", "Future", "Fn"};
+                                                "Range", "List", "Map",  "Result", "Future", "Fn", "Py"};
   return std::find(std::begin(kNames), std::end(kNames), n) != std::end(kNames);
 }
 
@@ -65,6 +65,7 @@ void Checker::collect_top_level() {
   };
 
   tir_->top_level.clear();
+  tir_->python_imports.clear();
   int_constants_.clear();
   for (StmtId sid : ast_->top_level) {
     if (auto* a = std::get_if<AssignStmt>(&ast_->get(sid).data)) {
@@ -119,6 +120,22 @@ void Checker::collect_top_level() {
       s.target_module = it == import_target.end() ? ModuleId() : it->second;
       s.type = s.target_module.valid() ? types_->module(s.target_module) : types_->error();
       declare_name(name, prog_.add_symbol(std::move(s)), false);
+    } else if (auto* fi = std::get_if<FromImportStmt>(&st.data);
+               fi && fi->path.size() == 1 && fi->path.front().text == "python") {
+      // Python modules: module globals typed Py, set when the program starts.
+      for (const ImportName& n : fi->names) {
+        const Ident& name = n.alias ? *n.alias : n.name;
+        Symbol s;
+        s.kind = SymbolKind::Global;
+        s.name = std::string(name.text);
+        s.module = mod_;
+        s.span = name.span;
+        s.type = types_->py();
+        s.annotated = true;
+        SymbolId id = prog_.add_symbol(std::move(s));
+        tir_->python_imports.push_back({id, std::string(n.name.text), name.span});
+        declare_name(name, id, false);
+      }
     } else if (auto* fi = std::get_if<FromImportStmt>(&st.data)) {
       auto it = import_target.find(sid.index);
       ModuleId target = it == import_target.end() ? ModuleId() : it->second;
@@ -422,6 +439,7 @@ TypeId Checker::resolve_type(TypeExprId id) {
       else if (nm == "Str") result = want_args(0, 0) ? types_->str() : types_->error();
       else if (nm == "Null") result = want_args(0, 0) ? types_->null() : types_->error();
       else if (nm == "Any") result = want_args(0, 0) ? types_->any() : types_->error();
+      else if (nm == "Py") result = want_args(0, 0) ? types_->py() : types_->error();
       else if (nm == "Bytes") result = want_args(0, 0) ? types_->bytes() : types_->error();
       else if (nm == "Range") result = want_args(0, 0) ? types_->range() : types_->error();
       else if (nm == "List") result = want_args(1, 1) ? types_->list(args[0]) : types_->error();

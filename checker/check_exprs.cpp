@@ -156,6 +156,7 @@ TypeId Checker::check_map(ExprId e, const MapExpr& m, TypeId expected) {
     bool name_key = in_decorator_ && std::holds_alternative<NameRef>(expr(en.key).data);
     if (name_key) set_type(en.key, types_->str());
     TypeId k = name_key ? types_->str() : check_expr(en.key, ek), v = check_expr(en.value, ev);
+    if (py_needs_type(en.key, k, "a map key")) k = types_->error();
     ts.push_back({k, v});
     lk = types_->lub(lk, k);
     lv = types_->lub(lv, v);
@@ -176,6 +177,14 @@ TypeId Checker::check_unary(ExprId e, const UnaryExpr& u) {
   TypeId t = check_expr(u.operand);
   if (types_->is_error(t)) return t;
   bool dyn = types_->is_dynamic(t);
+  if (types_->is_py(t)) {
+    note_python();
+    if (u.op == UnaryOp::Neg) return t;
+    error(DiagKind::PyOperator, u.op_span,
+          fmt::format("operator `{}` does not apply to a `Py` value", u.op == UnaryOp::Not ? "not" : "~"))
+        .with_hint("convert it to a declared type first: `let ok: Bool = v`");
+    return u.op == UnaryOp::Not ? types_->bool_() : types_->error();
+  }
   switch (u.op) {
     case UnaryOp::Neg:
       if (types_->is_numeric(t)) return t;
@@ -270,6 +279,7 @@ TypeId Checker::binary_result(BinaryOp op, Span op_span, ExprId lhs, TypeId l, E
                 op == BinaryOp::Gt || op == BinaryOp::Ge;
   bool is_logic = op == BinaryOp::And || op == BinaryOp::Or || op == BinaryOp::Xor;
   if (types_->is_error(l) || types_->is_error(r)) return is_cmp || is_logic ? types_->bool_() : types_->error();
+  if (types_->is_py(l) || types_->is_py(r)) return py_binary(op, op_span, lhs, l, rhs, r);
   bool dyn = types_->is_dynamic(l) || types_->is_dynamic(r);
   bool num = types_->is_numeric(l) && types_->is_numeric(r);
   std::string_view sp = spelling(op);

@@ -89,6 +89,10 @@ bool Checker::json_type_ok(TypeId t, bool decode, std::string& why, int depth) {
       if (!decode) return true;
       why = "`Bytes` cannot be read from JSON";
       return false;
+    case TypeKind::Py:  // sent as the JSON of its value (dicts, lists, str, numbers, None)
+      if (!decode) return true;
+      why = "a `Py` value cannot be read from JSON; declare a Fitz type";
+      return false;
     case TypeKind::List:
     case TypeKind::Nullable:
       return json_type_ok(args[0], decode, why, depth + 1);

@@ -197,6 +197,14 @@ class Checker {
                     TypeId want, TypeId got);
   uint32_t add_call(ExprId e, CallInfo info);
 
+  // ---- Python values (check_python.cpp) ----
+  void note_python();  // the function being checked works on Python values
+  void py_args(const CallExpr& c);
+  TypeId py_call(ExprId e, const CallExpr& c, CallInfo& info);
+  TypeId py_binary(BinaryOp op, Span op_span, ExprId lhs, TypeId l, ExprId rhs, TypeId r);
+  // Reports E0701 when `t` is Py where `where` needs a known type; true if it did.
+  bool py_needs_type(ExprId e, TypeId t, std::string_view where);
+
   // ---- patterns and match (check_match.cpp) ----
   TypeId check_match(ExprId e, const MatchExpr& m, TypeId expected);
   void bind_pattern(PatternId p, TypeId t, bool refutable_ok, std::string_view context);

@@ -126,6 +126,7 @@ void Checker::bind_pattern(PatternId p, TypeId t, bool refutable_ok, std::string
 
 TypeId Checker::check_match(ExprId e, const MatchExpr& m, TypeId expected) {
   TypeId st = check_expr(m.scrutinee);
+  if (py_needs_type(m.scrutinee, st, "the subject of a `match`")) st = types_->error();
   FlowState before = scope_->flow;
   FlowState merged{{}, true};
   TypeId result;

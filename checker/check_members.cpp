@@ -16,6 +16,11 @@ TypeId Checker::member_type(ExprId e, ExprId object, TypeId obj, const Ident& fi
     set_ref(Ref{RefKind::DynamicMember});
     return types_->any();
   }
+  if (k == TypeKind::Py) {
+    note_python();
+    set_ref(Ref{RefKind::DynamicMember});
+    return types_->py();
+  }
   if (k == TypeKind::Nullable) {
     error(DiagKind::NullableAccess, field.span,
           fmt::format("cannot use `.{}` on `{}`, which may be null", field.text, show(obj)))
@@ -173,6 +178,11 @@ TypeId Checker::check_index(ExprId e, const IndexExpr& i) {
     case TypeKind::Error: return obj;
     case TypeKind::Any:
     case TypeKind::Never: return types_->any();
+    case TypeKind::Py:
+      note_python();
+      if (!types_->is_error(idx) && !coerce(i.index, idx, types_->py()))
+        error(DiagKind::IndexType, span_of(i.index), fmt::format("a `{}` cannot index a Python value", show(idx)));
+      return types_->py();
     case TypeKind::List: return want_int(types_->elem(obj));
     case TypeKind::Str: return want_int(types_->str());
     case TypeKind::Bytes: return want_int(types_->int_());

@@ -236,12 +236,14 @@ void Checker::run_pass() {
   tir_->pattern_symbols.assign(ast_->patterns.size(), SymbolId());
   tir_->pattern_types.assign(ast_->patterns.size(), types_->error());
   tir_->globals.clear();
+  for (const PythonImport& pi : tir_->python_imports) tir_->globals.push_back(pi.symbol);
   tir_->orm = std::make_shared<OrmPlans>();
   for (size_t i = 0; i < tir_->fns.size(); ++i) {
     FnInfo& f = tir_->fns[i];
     f.checked = false;
     f.locals.clear();
     f.captures.clear();
+    f.uses_python = false;
     if (f.return_inferred) f.return_type = TypeId();
   }
   std::fill(fn_in_progress_.begin(), fn_in_progress_.end(), 0);

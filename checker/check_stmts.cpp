@@ -481,6 +481,7 @@ void Checker::check_continue(const ContinueStmt& c) {
 void Checker::check_condition(ExprId cond, std::string_view what) {
   if (!cond.valid()) return;
   TypeId t = check_expr(cond, types_->bool_());
+  if (py_needs_type(cond, t, fmt::format("the {} condition", what))) return;
   if (!types_->compatible(t, types_->bool_()) || types_->kind(t) == TypeKind::Nullable)
     error(DiagKind::ConditionNotBool, span_of(cond),
           fmt::format("the {} condition must be `Bool`, received `{}`", what, show(t)))
@@ -527,6 +528,13 @@ TypeId Checker::iter_elem_type(ExprId iterable, TypeId t, bool tuple_pattern, co
     case TypeKind::Error: return types_->error();
     case TypeKind::Any:
     case TypeKind::Never: return types_->any();
+    case TypeKind::Py:
+      note_python();
+      if (tuple_pattern) {
+        py_needs_type(iterable, t, fmt::format("the {} iterable of a tuple pattern", what));
+        return types_->error();
+      }
+      return types_->py();
     default:
       error(DiagKind::NotIterable, span_of(iterable),
             fmt::format("the {} iterable must be a `List`, `Range` or `Map`, received `{}`", what, show(t)))

@@ -41,8 +41,8 @@ class Dumper {
   void route(const Route& r) {
     std::string method(http_method_name(r.method));
     for (char& c : method) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    out_ += fmt::format("route {} {} -> {}{} @{}\n", method, r.tmpl.text, fn(r.handler), r.async ? " async" : "",
-                        pos(r.at));
+    out_ += fmt::format("route {} {} -> {}{}{} @{}\n", method, r.tmpl.text, fn(r.handler), r.async ? " async" : "",
+                        r.python ? " python" : "", pos(r.at));
     out_ += fmt::format("  path {}\n", r.tmpl.path);
     const FnInfo& info = prog_.modules[r.handler.module.index].fns[r.handler.fn.index];
     for (const ParamBinding& b : r.params) {

@@ -271,7 +271,8 @@ void build_http_model(ServiceBuild& b) {
         if (mw.kind != MiddlewareUse::Kind::Cors) runs.push_back(mw.fn);
       if (r.guard.guarded && model.auth) runs.push_back(model.auth->fn);
       r.uses_database = database.reaches(runs);
-      r.async = info.is_async || (r.guard.guarded && model.auth && model.auth->async);
+      r.python = info.uses_python && !info.is_async;
+      r.async = info.is_async || r.python || (r.guard.guarded && model.auth && model.auth->async);
       if (r.guard.guarded && !provider.any)
         b.diags
             .error(DiagKind::GuardWithoutProvider, r.guard.at,

@@ -118,6 +118,8 @@ struct Route {
   // functions they name): a "database unavailable" error then answers 503.
   bool uses_database = false;
   bool async = false;                // the wrapper suspends (async handler or async provider)
+  bool python = false;               // a sync handler working on Python values: it runs, as a
+                                     // whole, on the Python worker pool (the wrapper awaits it)
   Span at;                           // the route decorator
 };
 

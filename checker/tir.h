@@ -97,6 +97,8 @@ enum class CallKind : uint8_t {
   BuiltinMethod, // a built-in method: builtin, receiver = the FieldExpr's object
   FnValue,       // calling a value of Fn type (lambda, parameter, field, nested fn)
   Dynamic,       // calling something typed Any: checked at run time
+  Python,        // calling a Py value (`m.f(...)`: the FieldExpr's object and attribute name);
+                 // arguments convert to Py, keywords pass by name, the result is Result<Py, Str>
 };
 
 struct CallInfo {
@@ -144,7 +146,17 @@ struct FnInfo {
   std::vector<SymbolId> captures;  // lambdas and nested fns: variables of enclosing functions
   SymbolId binding;                // nested named fns: the variable that holds the closure
   bool captures_self = false;      // uses the fields or methods of an enclosing method's instance
+  // Its body works on Python values: a handler that does runs on the Python worker pool.
+  bool uses_python = false;
   bool checked = false;
+};
+
+// `from python import m [as alias]`: the module global `symbol` (typed Py) that the program
+// sets by importing `module` when the importing Fitz module starts.
+struct PythonImport {
+  SymbolId symbol;
+  std::string module;
+  Span span;  // the imported name: where a failing import is reported
 };
 
 // What a module shows to its importers. Two summaries with the same hash give importers the
@@ -185,6 +197,8 @@ struct ModuleTir {
   std::vector<SpawnTarget> spawn_targets;
   // The plans of the module's ORM calls (checker/orm_plan.h); set by every checking pass.
   std::shared_ptr<OrmPlans> orm;
+  // The module's Python imports, in source order.
+  std::vector<PythonImport> python_imports;
   ModuleInterface interface;
   bool checked = false;
 

@@ -141,6 +141,7 @@ struct Dumper {
       }
       case CallKind::FnValue: s = "call value"; break;
       case CallKind::Dynamic: s = "call dynamic"; break;
+      case CallKind::Python: s = "call python"; break;
     }
     if (c.implicit_self) s += " (self)";
     if (!c.param_of_arg.empty()) {

@@ -14,6 +14,8 @@ std::string_view conv_name(ConvKind kind) {
     case ConvKind::WrapNullable: return "wrap-nullable";
     case ConvKind::ToAny: return "to-any";
     case ConvKind::FromAny: return "from-any";
+    case ConvKind::ToPy: return "to-py";
+    case ConvKind::FromPy: return "from-py";
     case ConvKind::Structural: return "structural";
   }
   return "?";
@@ -33,7 +35,7 @@ TypeStore::TypeStore() {
   static constexpr TypeKind kPrims[] = {TypeKind::Error, TypeKind::Never, TypeKind::Any,
                                         TypeKind::Null,  TypeKind::Int,   TypeKind::Float,
                                         TypeKind::Bool,  TypeKind::Str,   TypeKind::Bytes,
-                                        TypeKind::Range};
+                                        TypeKind::Range, TypeKind::Py};
   for (TypeKind k : kPrims) intern(k, 0, {});
 }
 
@@ -81,6 +83,7 @@ TypeId TypeStore::nullable(TypeId inner) {
     case TypeKind::Any:
     case TypeKind::Null:
     case TypeKind::Nullable:
+    case TypeKind::Py:  // None is a Python value too
       return inner;
     case TypeKind::Never:
       return null();
@@ -108,6 +111,49 @@ std::span<const TypeId> TypeStore::fn_params(TypeId t) const {
   if (kind(t) != TypeKind::Fn) return {};
   auto a = args(t);
   return a.first(a.size() - 1);
+}
+
+bool TypeStore::py_converts_to(TypeId t, int depth) const {
+  if (depth > 32) return true;  // a recursive type: its outer levels decide
+  switch (kind(t)) {
+    case TypeKind::Error:
+    case TypeKind::Never:
+    case TypeKind::Any:
+    case TypeKind::Py:
+    case TypeKind::Null:
+    case TypeKind::Int:
+    case TypeKind::Float:
+    case TypeKind::Bool:
+    case TypeKind::Str:
+    case TypeKind::Bytes:
+      return true;
+    case TypeKind::Nullable:
+    case TypeKind::List:
+      return py_converts_to(args(t)[0], depth + 1);
+    case TypeKind::Map:
+      return kind(args(t)[0]) == TypeKind::Str && py_converts_to(args(t)[1], depth + 1);
+    case TypeKind::Struct: {
+      const StructInfo& si = structs_[payload(t)];
+      if (si.builtin) return false;
+      for (const FieldInfo& f : si.fields)
+        if (!py_converts_to(f.type, depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;  // tuples, results, functions, futures, ranges, modules
+  }
+}
+
+bool TypeStore::converts_to_py(TypeId t) const {
+  switch (kind(t)) {
+    case TypeKind::Fn:
+    case TypeKind::Future:
+    case TypeKind::Module:
+    case TypeKind::Var:
+      return false;
+    default:
+      return true;
+  }
 }
 
 bool TypeStore::is_dynamic(TypeId t) const {
@@ -210,6 +256,7 @@ void TypeStore::display_into(TypeId t, std::string& out) const {
     case TypeKind::Error: out += "{error}"; return;
     case TypeKind::Never: out += "Any"; return;
     case TypeKind::Any: out += "Any"; return;
+    case TypeKind::Py: out += "Py"; return;
     case TypeKind::Null: out += "Null"; return;
     case TypeKind::Int: out += "Int"; return;
     case TypeKind::Float: out += "Float"; return;
@@ -274,6 +321,8 @@ bool TypeStore::compatible(TypeId actual, TypeId expected) const {
   TypeKind ka = kind(actual), ke = kind(expected);
   if (ka == TypeKind::Error || ke == TypeKind::Error || ka == TypeKind::Never) return true;
   if (ka == TypeKind::Any || ke == TypeKind::Any) return true;
+  if (ka == TypeKind::Py) return py_converts_to(expected);
+  if (ke == TypeKind::Py) return converts_to_py(actual);
   if (ke == TypeKind::Nullable) {
     if (ka == TypeKind::Null) return true;
     if (ka == TypeKind::Nullable) return compatible(args(actual)[0], args(expected)[0]);
@@ -306,6 +355,8 @@ ConvKind TypeStore::conversion(TypeId actual, TypeId expected) const {
   TypeKind ka = kind(actual), ke = kind(expected);
   if (ka == TypeKind::Error || ke == TypeKind::Error || ka == TypeKind::Never) return ConvKind::None;
   if (ke == TypeKind::Any) return ConvKind::ToAny;
+  if (ke == TypeKind::Py) return ConvKind::ToPy;
+  if (ka == TypeKind::Py) return ConvKind::FromPy;
   if (ka == TypeKind::Any) return ConvKind::FromAny;
   if (ke == TypeKind::Nullable && ka != TypeKind::Nullable) return ConvKind::WrapNullable;
   if (ka == TypeKind::Int && ke == TypeKind::Float) return ConvKind::IntToFloat;

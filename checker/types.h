@@ -42,6 +42,7 @@ enum class TypeKind : uint8_t {
   Struct,    // payload: StructId (user types and built-in nominals alike)
   Module,    // payload: ModuleId
   Var,       // payload: type-variable number; only inside built-in signatures
+  Py,        // a Python value (`from python import`): dynamic, converted where it meets a declared type
 };
 
 // How a value of one type becomes a value of another where the program expects it.
@@ -51,6 +52,8 @@ enum class ConvKind : uint8_t {
   WrapNullable,  // T -> T?, Null -> T? (the inner value may itself be converted)
   ToAny,       // any static value -> Any (boxing)
   FromAny,     // Any -> T, checked at run time
+  ToPy,        // a Fitz value -> Py (argument of a Python call, operand beside a Py)
+  FromPy,      // Py -> T at a declared type, checked at run time (errors name the field path)
   Structural,  // component-wise: List<Int> -> List<Float>, Result<Int, Any> -> Result<Int, Str>
 };
 std::string_view conv_name(ConvKind kind);
@@ -112,6 +115,7 @@ class TypeStore {
   TypeId str() const { return TypeId(7); }
   TypeId bytes() const { return TypeId(8); }
   TypeId range() const { return TypeId(9); }
+  TypeId py() const { return TypeId(10); }
 
   TypeId list(TypeId elem);
   TypeId map(TypeId key, TypeId value);
@@ -145,6 +149,11 @@ class TypeStore {
   bool is_error(TypeId t) const { return kind(t) == TypeKind::Error; }
   // Error, Never or Any: operations on it are not checked statically.
   bool is_dynamic(TypeId t) const;
+  bool is_py(TypeId t) const { return kind(t) == TypeKind::Py; }
+  // Whether a Python value converts to `t` where it meets it (FromPy), and a value of `t` to
+  // Python (ToPy).
+  bool py_converts_to(TypeId t, int depth = 0) const;
+  bool converts_to_py(TypeId t) const;
   TypeId non_null(TypeId t) const;  // T? -> T, otherwise t
   bool contains(TypeId t, TypeKind k) const;
   bool has_vars(TypeId t) const { return contains(t, TypeKind::Var); }

@@ -203,6 +203,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.python = gen.python;
   copts.ws = gen.ws;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
@@ -223,6 +224,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.python = gen.python;
   copts.ws = gen.ws;
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
@@ -314,6 +316,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.python = gen.python;
   copts.ws = gen.ws;
   copts.sanitize = sanitize;
   copts.opt_level = "-O1";

@@ -295,6 +295,7 @@ int deploy_image(const std::vector<std::string>& args, Io io) {
   copts.http = gen.http;
   copts.jobs = gen.jobs;
   copts.auth = gen.auth;
+  copts.python = gen.python;
   copts.ws = gen.ws;
   copts.opt_level = opt.opt_level;
   codegen::CompileResult built = codegen::compile_program(gen.cpp, spec.binary, copts, *runtime);

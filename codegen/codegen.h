@@ -46,6 +46,8 @@ struct GenResult {
   // The program uses `http` (the outbound client): it includes <fitz/http_client.h> and links
   // libfitz_net.
   bool net = false;
+  // The program imports Python: it includes <fitz/python.h> and links the interpreter.
+  bool python = false;
 };
 
 GenResult generate_cpp(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,

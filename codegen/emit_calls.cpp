@@ -184,6 +184,27 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       auto parts = with_args({child_of(this, c.callee)});
       return "(" + parts[0] + ")(" + join(parts, 1) + ")";
     }
+    case CallKind::Python: {
+      auto* fe = std::get_if<FieldExpr>(&callee.data);
+      auto parts = with_args({child_of(this, fe ? fe->object : c.callee)});
+      std::string positional, keywords;
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        std::string& to = c.args[i].name ? keywords : positional;
+        if (!to.empty()) to += ", ";
+        to += c.args[i].name ? fmt::format("fitz::py::Kwarg{{\"{}\", {}}}", c.args[i].name->text, parts[i + 1])
+                             : parts[i + 1];
+      }
+      std::string py_call =
+          fe ? fmt::format("fitz::py::call_method({}, \"{}\", {{{}}}, {{{}}})", parts[0], fe->field.text, positional, keywords)
+             : fmt::format("fitz::py::call({}, {{{}}}, {{{}}})", parts[0], positional, keywords);
+      if (!fn_ || !fn_->is_async || fn_->top_level) return py_call;
+      // In an async function the call runs on the Python worker pool and is awaited, so the
+      // event loop never waits for the GIL or for Python's own I/O.
+      std::string aw = tmp("py");
+      line(fmt::format("fitz::py::PoolAwait<fitz::Result<fitz::py::Object, fitz::Str>> {}{{[&]() {{ return {}; }}}};", aw,
+                       py_call));
+      return "(co_await " + aw + ")";
+    }
     case CallKind::Dynamic: {
       if (auto o = observe_call(id, c)) return *o;
       if (auto* fe = std::get_if<FieldExpr>(&callee.data)) {

@@ -66,6 +66,10 @@ std::string Gen::convert(const std::string& code, TypeId from, const checker::Co
       return "fitz::to_any<" + cpp_type(from) + ">(" + code + ")";
     case ConvKind::FromAny:
       return "fitz::from_any<" + to + ">(" + code + ", " + pos(at) + ")";
+    case ConvKind::ToPy:
+      return "fitz::py::to_py<" + cpp_type(from) + ">(" + code + ")";
+    case ConvKind::FromPy:
+      return "fitz::py::from_py<" + to + ">(" + code + ", " + pos(at) + ")";
     case ConvKind::Structural:
       return "fitz::from_any<" + to + ">(fitz::to_any<" + cpp_type(from) + ">(" + code + "), " + pos(at) + ")";
     default:
@@ -275,7 +279,10 @@ std::string Gen::expr_raw(ExprId id) {
         } else if constexpr (std::is_same_v<T, UnaryExpr>) {
           std::string o = expr(d.operand);
           switch (d.op) {
-            case UnaryOp::Neg: return fmt::format("fitz::op::neg({}, {})", o, pos(d.op_span));
+            case UnaryOp::Neg:
+              if (types_.kind(tir_->type_of(d.operand)) == TypeKind::Py)
+                return fmt::format("fitz::py::negate({}, {})", o, pos(d.op_span));
+              return fmt::format("fitz::op::neg({}, {})", o, pos(d.op_span));
             case UnaryOp::Not: return "(!" + o + ")";
             case UnaryOp::BitNot:
               if (types_.is_dynamic(tir_->type_of(d.operand)))
@@ -301,6 +308,8 @@ std::string Gen::expr_raw(ExprId id) {
           }
           auto ab = sequence_exprs({d.lhs, d.rhs});
           std::string a = ab[0], b = ab[1];
+          if (types_.kind(tir_->type_of(d.lhs)) == TypeKind::Py || types_.kind(tir_->type_of(d.rhs)) == TypeKind::Py)
+            return py_binary(d.op, a, b, d.op_span);  // both operands already converted to Py
           switch (d.op) {
             case BinaryOp::Xor: return "(" + a + " != " + b + ")";
             case BinaryOp::Eq: return "fitz::eq(" + a + ", " + b + ")";
@@ -372,6 +381,10 @@ std::string Gen::expr_raw(ExprId id) {
               }
               [[fallthrough]];
             default:
+              if (types_.kind(tir_->type_of(d.object)) == TypeKind::Py) {
+                base = fmt::format("fitz::py::attr({}, \"{}\", {})", expr(d.object), d.field.text, pos(d.field.span));
+                break;
+              }
               base = fmt::format("fitz::any_field({}, \"{}\", {})", expr(d.object), d.field.text,
                                  pos(d.field.span));
           }
@@ -437,6 +450,7 @@ std::string Gen::expr_raw(ExprId id) {
           auto oi = sequence_exprs({d.object, d.index});
           if (k == TypeKind::List || k == TypeKind::Map || k == TypeKind::Str || k == TypeKind::Bytes)
             return fmt::format("{}.at({}, {})", oi[0], oi[1], pos(e.span));
+          if (k == TypeKind::Py) return fmt::format("fitz::py::item({}, {}, {})", oi[0], oi[1], pos(e.span));
           return fmt::format("fitz::any_index({}, fitz::to_any({}), {})", oi[0], oi[1], pos(e.span));
         } else if constexpr (std::is_same_v<T, SliceExpr>) {
           std::vector<ExprId> ids = {d.object};

@@ -265,9 +265,14 @@ void Gen::emit_http_wrappers() {
     std::string call_args;
     for (size_t i = 0; i < args.size(); ++i) call_args += (i ? ", " : "") + args[i];
     std::string callee = fmt::format("{}::hm_{}", ns(mod_), prog_.symbol(info.symbol).name);
-    if (info.is_async)
+    if (info.is_async) {
       line(fmt::format("co_return fzh::finish(co_await {}({}));", callee, call_args));
-    else
+    } else if (r.python) {
+      // The event loop awaits the handler run on the Python worker pool.
+      line(fmt::format("fitz::py::PoolAwait<fitz::http::Response> fz_py{{[&]() -> fitz::http::Response {{ return fzh::finish({}({})); }}}};",
+                       callee, call_args));
+      line("co_return co_await fz_py;");
+    } else
       line(fmt::format("{}fzh::finish({}({}));", ret, callee, call_args));
     --indent_;
     line("}");

@@ -247,6 +247,11 @@ void Gen::stmt(StmtId id) {
               line(fmt::format("auto {} = {}.entries();", coll, source));
               line(fmt::format("for (auto {} : {}) {{", elem, coll));
               break;
+            case TypeKind::Py:
+              elem_type = types_.py();
+              line(fmt::format("auto {} = fitz::py::iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
+              line(fmt::format("for (auto {} : {}) {{", elem, coll));
+              break;
             default:
               elem_type = types_.any();
               line(fmt::format("auto {} = fitz::any_iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
@@ -279,8 +284,10 @@ void Gen::stmt(StmtId id) {
           line(sym_ref(sym) + " = " + lambda(ExprId(), LambdaExpr{s.fn}) + ";");
         } else if constexpr (std::is_same_v<T, ImportStmt> || std::is_same_v<T, FromImportStmt>) {
           // A module's top level runs when it is first imported (a no-op after that).
-          for (const auto& imp : graph_.get(mod_).imports)
+          for (const auto& imp : graph_.get(mod_).imports) {
             if (imp.stmt == id && imp.target.valid()) line(ns(imp.target) + "::init();");
+            if (imp.stmt == id && imp.python) emit_python_imports(st.span);
+          }
         } else if constexpr (std::is_same_v<T, TypeStmt> || std::is_same_v<T, ErrorStmt>) {
           // Declarations are emitted elsewhere.
         } else if constexpr (std::is_same_v<T, StatusReturnStmt>) {

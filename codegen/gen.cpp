@@ -27,6 +27,8 @@ GenResult Gen::run() {
   if (has_http()) line("#include <fitz/http/handler_glue.h>");
   if (has_ws()) line("#include <fitz/ws.h>");
   if (result_.jobs) line("#include <fitz/jobs.h>");
+  for (const ModuleTir& m : prog_.modules) result_.python |= !m.python_imports.empty();
+  if (result_.python) line("#include <fitz/python.h>");
   // Lowering leaves labels no jump uses, temporaries only some paths read, and coroutine frames
   // GCC flags for linkage: harmless by construction, and noise for anyone compiling with -Wall.
   line("#pragma GCC diagnostic ignored \"-Wunused-label\"");
@@ -50,6 +52,7 @@ GenResult Gen::run() {
   } else if (!json_targets().empty()) {
     emit_json_codecs();
   }
+  if (result_.python) emit_python_codecs();
   emit_globals();
   emit_fn_protos();
   emit_job_decls();
@@ -131,6 +134,7 @@ std::string Gen::cpp_type(TypeId t) {
     case TypeKind::Var:
     case TypeKind::Module:
       return "fitz::Any";
+    case TypeKind::Py: return "fitz::py::Object";
     case TypeKind::Null: return "fitz::Null";
     case TypeKind::Int: return "int64_t";
     case TypeKind::Float: return "double";

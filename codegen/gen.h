@@ -88,6 +88,11 @@ class Gen {
   void emit_http_serve();     // the App: config, routes, middleware, CORS, health, OpenAPI
   void emit_builtin_structs();
   void emit_json_codecs();    // JsonDecode per boundary type, JsonEncode for @hidden fields
+
+  // ---- Python interop (emit_python.cpp)
+  void emit_python_codecs();  // FromPy per user type; JSON for a Py a handler returns
+  void emit_python_imports(Span stmt);  // the imports of one `from python import` statement
+  std::string py_binary(BinaryOp op, const std::string& a, const std::string& b, Span at);
   std::string http_fn_signature(FnId id, const std::string& name);
   std::string status_return(const StatusReturnStmt& s, Span at);
 

@@ -178,6 +178,8 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
       loc.jobs_library = j;
     if (fs::path a = lib.parent_path() / "libfitz_auth.a"; fs::exists(a, ec) && fs::exists(inc / "fitz" / "auth.h", ec))
       loc.auth_library = a;
+    if (fs::path p = lib.parent_path() / "libfitz_python.a"; fs::exists(p, ec) && fs::exists(inc / "fitz" / "python.h", ec))
+      loc.python_library = p;
     if (fs::path w = lib.parent_path() / "libfitz_ws.a"; fs::exists(w, ec) && fs::exists(inc / "fitz" / "ws.h", ec))
       loc.ws_library = w;
     return loc;
@@ -258,6 +260,13 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     }
     key_material += "\n" + file_stamp(runtime.auth_library) + "\n" + file_stamp(runtime.http_library);
   }
+  if (options.python) {
+    if (runtime.python_library.empty()) {
+      result.diagnostics = "cannot find the fitz Python runtime (libfitz_python.a) next to " + runtime.library.string() + "\n";
+      return result;
+    }
+    key_material += "\n" + file_stamp(runtime.python_library);
+  }
   if (options.jobs) {
     if (runtime.jobs_library.empty()) {
       result.diagnostics = "cannot find the fitz jobs runtime (libfitz_jobs.a) next to " + runtime.library.string() + "\n";
@@ -324,12 +333,15 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
   if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses
   if (options.jobs) argv.push_back(runtime.jobs_library.string());  // before the db and core it uses
+  if (options.python) argv.push_back(runtime.python_library.string());  // before the core it uses
   argv.push_back(runtime.library.string());
   for (const auto& l : runtime.extra_libs) argv.push_back(l);
   if (options.auth) {
     argv.push_back("-largon2");
     argv.push_back("-lcrypto");
   }
+  // The interpreter by its soname only: the binary runs wherever the same Python minor is.
+  if (options.python) argv.push_back("-lpython3.11");
   for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
 
   int rc = run_capture(argv, result.diagnostics);

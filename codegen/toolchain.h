@@ -18,6 +18,7 @@ struct RuntimeLocation {
   std::filesystem::path ws_library;    // libfitz_ws.a (empty when not found)
   std::filesystem::path jobs_library;  // libfitz_jobs.a (empty when not found)
   std::filesystem::path auth_library;  // libfitz_auth.a (empty when not found)
+  std::filesystem::path python_library;  // libfitz_python.a (empty when not found)
 };
 
 // -O2, or -O1 when this fitz was itself built with AddressSanitizer: its runtime library is
@@ -41,6 +42,7 @@ struct CompileOptions {
   bool ws = false;                  // `@ws` endpoints: link libfitz_ws.a (and auth, HTTP)
   bool jobs = false;                // @cron / @background: link libfitz_jobs.a (before db)
   bool auth = false;                // jwt, hash, auth or guards: link libfitz_auth.a (and HTTP)
+  bool python = false;              // `from python import`: link libfitz_python.a and libpython
   // Only parse and type-check the C++ (-fsyntax-only): no object code, no link, no binary.
   // Whether generated C++ compiles at all is what the check => build differential test asks,
   // and this answers it in about a third of a full build's time.

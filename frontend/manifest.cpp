@@ -574,6 +574,7 @@ class ManifestBuilder {
   void read_lib(TomlEntry const& e, Manifest& m);
   void read_dependency(TomlEntry const& e, Manifest& m);
   void read_flags(TomlEntry const& e, Manifest& m);
+  void read_python(TomlEntry const& e, Manifest& m);
 
   DiagnosticBag& diags_;
   bool ok_ = true;
@@ -600,6 +601,8 @@ bool ManifestBuilder::build(TomlValue const& root, Manifest& m) {
       for (auto const& dep : e.value.entries) read_dependency(dep, m);
     } else if (e.key == "flags") {
       read_flags(e, m);
+    } else if (e.key == "python") {
+      read_python(e, m);
     } else {
       diags_.warning(DiagKind::ManifestUnknownKey, e.key_span,
                      fmt::format("unknown table or key `{}` in fitz.toml; it is ignored", e.key));
@@ -817,6 +820,24 @@ void ManifestBuilder::read_flags(TomlEntry const& e, Manifest& m) {
       error(
           DiagKind::ManifestInvalidField, f.value.span,
           fmt::format("flag `{}` must be `true` or `false`, found {}", f.key, kind_name(f.value)));
+    }
+  }
+}
+
+void ManifestBuilder::read_python(TomlEntry const& e, Manifest& m) {
+  if (!expect(e, Kind::Table, "a table", "python")) return;
+  for (auto const& f : e.value.entries) {
+    if (f.key != "path") {
+      unknown(f, "`[python]`");
+      continue;
+    }
+    if (!expect(f, Kind::Array, "an array of strings", "python.path")) continue;
+    for (auto const& item : f.value.items) {
+      if (item.kind == Kind::String)
+        m.python_path.push_back(item.string);
+      else
+        error(DiagKind::ManifestInvalidField, item.span,
+              fmt::format("`python.path` must hold strings, found {}", kind_name(item)));
     }
   }
 }

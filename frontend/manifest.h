@@ -49,6 +49,9 @@ struct Manifest {
   std::optional<std::string> lib_entry;
   std::vector<Dependency> dependencies;             // in file order
   std::vector<std::pair<std::string, bool>> flags;  // `[flags]` defaults, in file order
+  // `[python] path = [...]`: folders (relative to the project) Python modules are found in,
+  // after the project's `python/` folder.
+  std::vector<std::string> python_path;
 };
 
 // `^[a-z][a-z0-9_-]{0,63}$`

@@ -236,6 +236,15 @@ void ModuleLoader::resolve_imports(ModuleId id) {
   for (const Request& req : requests) {
     if (req.path.empty()) continue;
     Span at = span_of_path(req.path);
+    // `python` is no Fitz module: `from python import m` names Python modules, which the
+    // checker types as `Py` and the program imports when it starts.
+    if (req.path.front().text == "python") {
+      if (!req.from || req.path.size() > 1)
+        diags_.error(DiagKind::PythonImportForm, at, "Python modules are imported with `from python import NAME`")
+            .hint = "write `from python import m` or `from python import m as alias`";
+      graph_.modules[id.index].imports.push_back({req.stmt, ModuleId(), true});
+      continue;
+    }
     std::optional<fs::path> target_path = resolve_path(graph_.modules[id.index], req.path);
     ModuleId target;
     if (target_path) target = load(*target_path, dotted(req.path), &at);

@@ -22,6 +22,7 @@ using ModuleId = Id<struct ModuleTag>;
 struct ResolvedImport {
   StmtId stmt;
   ModuleId target;  // invalid when the module could not be found (already diagnosed)
+  bool python = false;  // `from python import ...`: Python modules, no Fitz module
 };
 
 struct Module {

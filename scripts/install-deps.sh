@@ -16,6 +16,8 @@ PKGS=(
   wrk
   # The peers of `fitz bench` (bench/apps/python); pgbench comes with the postgresql package.
   python3-flask python3-sqlalchemy python3-psycopg2 gunicorn
+  # `from python import`: CPython embedded in programs that import Python (runtime/python).
+  libpython3.11-dev
   # A real editor's LSP client for tests/editors/neovim.sh (Debian 12 ships Neovim 0.7).
   neovim
   # Validates `fitz openapi` output against the OpenAPI 3.1 schema (tests/e2e/openapi.sh).

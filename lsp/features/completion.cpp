@@ -84,7 +84,7 @@ bool in_type_body(std::string_view text, uint32_t at) {
 constexpr const char* kKeywords[] = {"fn", "async", "await", "return", "let", "if", "else", "for", "while", "loop",
                                      "match", "type", "import", "from", "as", "true", "false", "null", "in",
                                      "break", "continue", "and", "or", "xor", "not", "static"};
-constexpr const char* kTypeNames[] = {"Int", "Float", "Bool", "Str", "Bytes", "Any", "List", "Map", "Result", "Fn"};
+constexpr const char* kTypeNames[] = {"Int", "Float", "Bool", "Str", "Bytes", "Any", "Py", "List", "Map", "Result", "Fn"};
 
 CompletionKind kind_of_symbol(const Analysis& a, const checker::Symbol& s) {
   switch (s.kind) {

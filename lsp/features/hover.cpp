@@ -132,6 +132,24 @@ std::string decorator_markdown(const checker::DecoratorSpec& d) {
   return text;
 }
 
+// What a hover adds for Python values: the module a `from python import` name stands for, or
+// what a `Py` value allows.
+std::string python_note(const Analysis& a, ModuleId m, uint32_t offset) {
+  const checker::ModuleTir* tir = a.tir(m);
+  for (const checker::PythonImport& pi : tir->python_imports)
+    if (offset >= pi.span.begin && offset <= pi.span.end)
+      return "Python module `" + pi.module + "`, imported when the program starts";
+  ExprId e = expr_at(a, m, offset, offset);
+  if (!e.valid() || e.index >= tir->expr_types.size()) return "";
+  checker::TypeId t = tir->type_of(e);
+  if (!t.valid() || a.program.types->kind(t) != checker::TypeKind::Py) return "";
+  for (const checker::PythonImport& pi : tir->python_imports)
+    if (const auto* n = std::get_if<NameRef>(&a.module(m).ast.get(e).data); n && n->name.text == a.program.symbol(pi.symbol).name)
+      return "Python module `" + pi.module + "`";
+  return "A Python value: attributes, indexing, `for`, `len` and operators work on it; a call returns "
+         "`Result<Py>`; it converts where it meets a declared type (`let n: Int = v`).";
+}
+
 }  // namespace
 
 std::optional<HoverInfo> hover(const Analysis& a, ModuleId m, uint32_t offset) {
@@ -145,6 +163,7 @@ std::optional<HoverInfo> hover(const Analysis& a, ModuleId m, uint32_t offset) {
     if (auto schema = table_schema_markdown(a, o->key)) text += "\n\n" + *schema;
     if (auto route = route_markdown(a, o->key)) text += "\n\n" + *route;
     if (sql) text += "\n\n" + sql->first;
+    if (std::string py = python_note(a, m, offset); !py.empty()) text += "\n\n" + py;
     return HoverInfo{text, o->span};
   }
   if (sql) return HoverInfo{sql->first, sql->second};
@@ -154,7 +173,9 @@ std::optional<HoverInfo> hover(const Analysis& a, ModuleId m, uint32_t offset) {
   if (e.index >= tir->expr_types.size()) return std::nullopt;
   checker::TypeId t = tir->type_of(e);
   if (!t.valid() || a.program.types->kind(t) == checker::TypeKind::Error) return std::nullopt;
-  return HoverInfo{fenced(show_type(a, t)), a.module(m).ast.get(e).span};
+  std::string text = fenced(show_type(a, t));
+  if (std::string py = python_note(a, m, offset); !py.empty()) text += "\n\n" + py;
+  return HoverInfo{text, a.module(m).ast.get(e).span};
 }
 
 std::optional<SignatureInfo> signature_help(const Analysis& a, ModuleId m, uint32_t offset) {

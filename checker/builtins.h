@@ -21,6 +21,7 @@ enum class BuiltinRule : uint8_t {
   Sized,          // the argument must be List, Map, Str, Range or Bytes (len)
   NumericElems,   // the receiver's elements must be Int or Float (sum, product, min, max)
   Fields,         // named arguments are free-form record fields, not parameters (log.info)
+  DateFormat,     // a string-literal argument must hold only known strftime specifiers (E0720)
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters
@@ -67,6 +68,10 @@ struct BuiltinNominal {
 const std::vector<BuiltinEntry>& builtin_entries();
 const std::vector<BuiltinValue>& builtin_values();
 const std::vector<BuiltinNominal>& builtin_nominals();
+// The rows of builtins_values.cpp (Date, DateTime, Uuid), appended to the tables above.
+const std::vector<BuiltinEntry>& value_builtin_entries();
+const std::vector<BuiltinValue>& value_builtin_values();
+const std::vector<BuiltinNominal>& value_builtin_nominals();
 
 struct BuiltinParam {
   std::string name;

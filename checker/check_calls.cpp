@@ -265,6 +265,7 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
       coerce(a.value, got, want);
   }
   if (entry.name == "spawn") check_spawn_arg(e, c);
+  check_value_builtin_args(entry, c);
   info.builtin = id;
   info.is_async = entry.is_async;
   info.suspends = entry.suspends;

@@ -14,7 +14,8 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
     result_.auth = true;
     return fmt::format("fitz::auth::{}_module()", name);
   }
-  if (name == "DateTime") return "fitz::datetime_module()";  // fitz/clock.h
+  if (name == "Date") return "fitz::date_module()";  // fitz/date.h
+  if (name == "DateTime") return "fitz::datetime_module()";
   if (name == "Uuid") return "fitz::uuid_module()";
   // `log` and `flags` calls are direct runtime calls, and modules without a runtime
   // (BuiltinValue::compiled) are a checker error (E0214): neither reaches here.

@@ -71,6 +71,10 @@ const std::vector<BuiltinEntry>& value_builtin_entries() {
     {"UuidModule", "parse", "(s: Str) -> Result<Uuid>", "A UUID written hyphenated, as 32 hex digits, in `{...}` or as `urn:uuid:...`, or Err(\"Uuid.parse: invalid UUID `x`\").", false, false, "fitz_uuid_parse"},
     {"Uuid", "to_str", "() -> Str", "The canonical text: lower-case, hyphenated.", false, false, "fitz_uuid_to_str"},
     {"Uuid", "is_nil", "() -> Bool", "Whether this is the all-zero UUID.", false, false, "fitz_uuid_is_nil"},
+    // ---- DbRow getters of these types ----------------------------------------------------------
+    {"DbRow", "get_date", "(col: Str) -> Result<Date>", "The `date` column `col` as a Date, or Err naming the column (missing, NULL, another type).", false, false, "fitz_dbrow_get_date"},
+    {"DbRow", "get_datetime", "(col: Str) -> Result<DateTime>", "The `timestamptz` column `col` as a DateTime (a `timestamp` without zone reads as UTC), or Err naming the column.", false, false, "fitz_dbrow_get_datetime"},
+    {"DbRow", "get_uuid", "(col: Str) -> Result<Uuid>", "The `uuid` column `col` as a Uuid, or Err naming the column.", false, false, "fitz_dbrow_get_uuid"},
   };
   return kRows;
 }

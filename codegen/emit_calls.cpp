@@ -148,6 +148,9 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       TypeKind rk = types_.kind(recv_type);
       if (types_.is_dynamic(recv_type) || rk == TypeKind::Struct) {
         auto parts = dynamic_args({child_of(this, fe->object)});
+        // A built-in value type (Date, DateTime, Uuid) is boxed for the call: its methods live
+        // on the box (fitz/date.h).
+        if (rk == TypeKind::Struct && cpp_type(recv_type) != "fitz::Any") parts[0] = "fitz::to_any(" + parts[0] + ")";
         std::string call = fmt::format("fitz::any_method({}, \"{}\", {{{}}}, {})", parts[0], entry.name, join(parts, 1), pos(at));
         // The checker knows the result type even when the receiver is dynamic.
         TypeId rt = id.index < tir_->expr_types.size() ? tir_->type_of(id) : types_.any();

@@ -22,6 +22,7 @@ enum class BuiltinRule : uint8_t {
   NumericElems,   // the receiver's elements must be Int or Float (sum, product, min, max)
   Fields,         // named arguments are free-form record fields, not parameters (log.info)
   DateFormat,     // a string-literal argument must hold only known strftime specifiers (E0720)
+  StrOrBytes,     // the second argument must be a Str or Bytes (fs.write, fs.append)
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters

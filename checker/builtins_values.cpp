@@ -1,5 +1,5 @@
-// The value half of the standard library in the built-in table: Date, DateTime, Uuid (their
-// modules, methods and nominal types). builtins.cpp appends these rows to its own, so the
+// The value half of the standard library in the built-in table: Date, DateTime, Uuid, rand, fs,
+// num, to_json and the byte decoders (modules, methods, nominal types). builtins.cpp appends these rows to its own, so the
 // checker, hover, completion, the reference generator and codegen read them like any other.
 #include "checker/builtins.h"
 
@@ -75,6 +75,40 @@ const std::vector<BuiltinEntry>& value_builtin_entries() {
     {"DbRow", "get_date", "(col: Str) -> Result<Date>", "The `date` column `col` as a Date, or Err naming the column (missing, NULL, another type).", false, false, "fitz_dbrow_get_date"},
     {"DbRow", "get_datetime", "(col: Str) -> Result<DateTime>", "The `timestamptz` column `col` as a DateTime (a `timestamp` without zone reads as UTC), or Err naming the column.", false, false, "fitz_dbrow_get_datetime"},
     {"DbRow", "get_uuid", "(col: Str) -> Result<Uuid>", "The `uuid` column `col` as a Uuid, or Err naming the column.", false, false, "fitz_dbrow_get_uuid"},
+    // ---- globals --------------------------------------------------------------------------------
+    {"", "to_json", "(value: Any) -> Str", "The JSON text of a value: maps in insertion order, user types field by field (`@hidden` fields left out), Date/DateTime/Uuid as strings, a non-finite Float as null.", false, false, "fitz_to_json"},
+    {"", "bytes_from_b64", "(text: Str) -> Result<Bytes>", "The bytes a base64 text holds (standard or URL alphabet, padding optional), or Err naming the first bad character.", false, false, "fitz_bytes_from_b64"},
+    {"", "bytes_from_hex", "(text: Str) -> Result<Bytes>", "The bytes a hex text holds (either case, two digits a byte), or Err naming the first bad digit.", false, false, "fitz_bytes_from_hex"},
+    // ---- RandModule ---------------------------------------------------------------------------
+    {"RandModule", "int", "(min: Int, max: Int) -> Int", "A uniform Int in min..=max from a per-thread SplitMix64 seeded from the OS; min > max aborts.", false, false, "fitz_rand_int"},
+    {"RandModule", "float", "() -> Float", "A uniform Float in [0, 1) from a per-thread SplitMix64 seeded from the OS.", false, false, "fitz_rand_float"},
+    {"RandModule", "bool", "() -> Bool", "true or false, evenly, from a per-thread SplitMix64 seeded from the OS.", false, false, "fitz_rand_bool"},
+    {"RandModule", "choice", "(xs: List<T>) -> Result<T>", "A random element, or Err(\"rand.choice: empty list\").", false, false, "fitz_rand_choice"},
+    {"RandModule", "shuffle", "(xs: List<T>) -> List<T>", "A shuffled copy (Fisher-Yates).", false, false, "fitz_rand_shuffle"},
+    {"RandModule", "sample", "(xs: List<T>, n: Int) -> Result<List<T>>", "`n` distinct elements in random order, or Err when `n` is above the length.", false, false, "fitz_rand_sample"},
+    {"RandModule", "bytes", "(n: Int) -> Bytes", "`n` bytes from the OS's CSPRNG (for tokens and keys).", false, false, "fitz_rand_bytes"},
+    {"RandModule", "seeded", "(seed: Int) -> RandGen", "A generator whose int/float/bool/choice/shuffle/sample replay the same sequence for the same seed (SplitMix64).", false, false, "fitz_rand_seeded"},
+    // ---- RandGen ---------------------------------------------------------------------------
+    {"RandGen", "int", "(min: Int, max: Int) -> Int", "A uniform Int in min..=max from this generator's sequence; min > max aborts.", false, false, "fitz_gen_int"},
+    {"RandGen", "float", "() -> Float", "A uniform Float in [0, 1) from this generator's sequence.", false, false, "fitz_gen_float"},
+    {"RandGen", "bool", "() -> Bool", "true or false, evenly, from this generator's sequence.", false, false, "fitz_gen_bool"},
+    {"RandGen", "choice", "(xs: List<T>) -> Result<T>", "A random element, or Err(\"RandGen.choice: empty list\").", false, false, "fitz_gen_choice"},
+    {"RandGen", "shuffle", "(xs: List<T>) -> List<T>", "A shuffled copy (Fisher-Yates).", false, false, "fitz_gen_shuffle"},
+    {"RandGen", "sample", "(xs: List<T>, n: Int) -> Result<List<T>>", "`n` distinct elements in random order, or Err when `n` is above the length.", false, false, "fitz_gen_sample"},
+    // ---- fs -------------------------------------------------------------------------------------
+    {"FsModule", "read", "(path: Str) -> Result<Str>", "The whole file as text, or Err(\"fs.read: `p`: <os error>\"). Paths are relative to the working directory.", false, false, "fitz_fs_read"},
+    {"FsModule", "read_bytes", "(path: Str) -> Result<Bytes>", "The whole file as bytes, or Err.", false, false, "fitz_fs_read_bytes"},
+    {"FsModule", "write", "(path: Str, content: Any) -> Result<Null>", "Replaces the file with `content` (a Str or Bytes), creating it.", false, false, "fitz_fs_write", R::StrOrBytes},
+    {"FsModule", "append", "(path: Str, content: Any) -> Result<Null>", "Appends `content` (a Str or Bytes) to the file, creating it.", false, false, "fitz_fs_append", R::StrOrBytes},
+    {"FsModule", "exists", "(path: Str) -> Bool", "Whether something exists at `path`.", false, false, "fitz_fs_exists"},
+    {"FsModule", "list", "(path: Str) -> Result<List<Str>>", "The names in a directory (sorted, without . and ..), or Err.", false, false, "fitz_fs_list"},
+    {"FsModule", "remove", "(path: Str) -> Result<Null>", "Removes a file or an empty directory, or Err.", false, false, "fitz_fs_remove"},
+    {"FsModule", "mkdir_all", "(path: Str) -> Result<Null>", "Creates a directory and its missing parents (like mkdir -p).", false, false, "fitz_fs_mkdir_all"},
+    // ---- num ------------------------------------------------------------------------------------
+    {"NumModule", "format", "(x: Float, locale: Str) -> Str", "`x` grouped for `locale`: en-US 1,234.5, es-AR 1.234,5 (any other locale: en-US). An Int is accepted.", false, false, "fitz_num_format"},
+    {"NumModule", "percent", "(x: Float, locale: Str, digits: Int) -> Str", "The fraction `x` as a percentage with `digits` decimals: en-US 42.0%, es-AR 42,0 %.", false, false, "fitz_num_percent"},
+    {"NumModule", "currency", "(x: Float, locale: Str, code: Str) -> Str", "`x` as money: en-US $1,250.00, es-AR $ 1.250,00; `$` for ARS/USD/MXN/CAD/AUD/CLP/COP, € EUR, £ GBP, ¥ JPY, R$ BRL, any other code as is.", false, false, "fitz_num_currency"},
+
   };
   return kRows;
 }
@@ -84,6 +118,9 @@ const std::vector<BuiltinValue>& value_builtin_values() {
     {"Date", "DateModule", "Calendar dates: `Date.today()`, `Date.parse(s)`, `Date.from_ymd(y, m, d)`.", "fitz_mod_date"},
     {"DateTime", "DateTimeModule", "Instants in UTC: `DateTime.now()`, `DateTime.parse(s)`, `DateTime.from_timestamp(secs)`.", "fitz_mod_datetime"},
     {"Uuid", "UuidModule", "UUIDs: `Uuid.v4()`, `Uuid.v7()`, `Uuid.parse(s)`, `Uuid.nil()`.", "fitz_mod_uuid"},
+    {"rand", "RandModule", "Random values: `rand.int(1, 6)`, `rand.choice(xs)`, `rand.seeded(42)` for a reproducible sequence, `rand.bytes(32)` for tokens.", "fitz_mod_rand"},
+    {"fs", "FsModule", "Files relative to the working directory: `fs.read`, `fs.write`, `fs.list`, `fs.mkdir_all`, ...", "fitz_mod_fs"},
+    {"num", "NumModule", "Numbers for people: `num.format(1234.5, \"es-AR\")`, `num.percent`, `num.currency`.", "fitz_mod_num"},
   };
   return kRows;
 }
@@ -96,6 +133,10 @@ const std::vector<BuiltinNominal>& value_builtin_nominals() {
     {"Date", {}, false, false, "A calendar date (no time, no zone). Prints and travels in JSON as `YYYY-MM-DD`; Postgres `date`. Compare with `<`, `==`."},
     {"DateTime", {}, false, false, "An instant in UTC, to the microsecond. Prints and travels in JSON as `YYYY-MM-DDTHH:MM:SSZ`; Postgres `timestamptz`."},
     {"Uuid", {}, false, false, "A UUID. Prints and travels in JSON in its canonical form; Postgres `uuid`. No ordering."},
+    {"RandModule", {}, false, false, "The random module: `rand.int`, `rand.float`, `rand.choice`, `rand.seeded`, `rand.bytes`, ..."},
+    {"RandGen", {}, false, false, "A seeded SplitMix64 generator (`rand.seeded(n)`): the same seed replays the same sequence."},
+    {"FsModule", {}, false, false, "The file module: `fs.read`, `fs.write`, `fs.append`, `fs.exists`, `fs.list`, `fs.remove`, `fs.mkdir_all`."},
+    {"NumModule", {}, false, false, "The number formatting module: `num.format`, `num.percent`, `num.currency`."},
   };
   return kRows;
 }

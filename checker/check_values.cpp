@@ -31,6 +31,14 @@ std::string bad_specifier(std::string_view fmt) {
 }  // namespace
 
 void Checker::check_value_builtin_args(const BuiltinEntry& entry, const CallExpr& c) {
+  if (entry.rule == BuiltinRule::StrOrBytes && c.args.size() == 2) {
+    // The table has no union types: `content: Str|Bytes` is checked here.
+    TypeId t = tir_->type_of(c.args[1].value);
+    if (t.valid() && !types_->is_error(t) && !types_->is_dynamic(t) && t != types_->str() && t != types_->bytes())
+      error(DiagKind::ArgumentType, span_of(c.args[1].value),
+            fmt::format("method `{}`: the content must be `Str` or `Bytes`, received `{}`", entry.name, show(t)));
+    return;
+  }
   if (entry.rule != BuiltinRule::DateFormat || c.args.empty()) return;
   ExprId arg = c.args[0].value;
   std::optional<std::string> fmt = plain_string_literal(*ast_, arg);

@@ -12,6 +12,7 @@ namespace {
 // C++ spellings of built-ins whose Fitz name is a C++ keyword or clashes with a macro.
 std::string_view runtime_name(std::string_view fitz_name) {
   if (fitz_name == "assert") return "assert_";
+  if (fitz_name == "to_json") return "to_json_text";  // http::to_json is another function
   return fitz_name;
 }
 

@@ -40,5 +40,6 @@
 #include "fitz/builtins.h"
 #include "fitz/log.h"
 #include "fitz/date.h"
+#include "fitz/stdlib_values.h"
 #include "fitz/db.h"
 #include "fitz/orm.h"

@@ -64,18 +64,17 @@ for zone in UTC America/Argentina/Buenos_Aires Asia/Kolkata; do
 
   # ---- Postgres ----
   if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
+    # The server's own text for the timestamptz follows the session zone; the instant does not.
     for pg_zone in UTC Pacific/Auckland America/New_York; do
+      case $pg_zone in
+        UTC) server_text="2024-03-01 02:30:00.123456+00" ;;
+        Pacific/Auckland) server_text="2024-03-01 15:30:00.123456+13" ;;
+        America/New_York) server_text="2024-02-29 21:30:00.123456-05" ;;
+      esac
       req GET "/db/roundtrip?zone=$pg_zone"
-      got=$(jq -c 'del(.server_text, .bad)' <<<"$body" 2>/dev/null)
-      [[ $status == 200 && $got == '{"d":"2024-02-29","t":"2024-03-01T02:30:00Z","t_ts":1709260200,"same_instant":true,"u":"6f9619ff-8b86-d011-b42d-00c04fc964ff","same_id":true,"next":"2024-03-01","arrays":"{2024-02-29,2024-03-01} {6f9619ff-8b86-d011-b42d-00c04fc964ff,00000000-0000-0000-0000-000000000000}","utc_text":"2024-03-01 02:30:00.123456"}' ]]
-      check "[$zone/pg $pg_zone] date, timestamptz, uuid and arrays round trip: $status $body" $?
-      bad=$(jq -r .bad <<<"$body" 2>/dev/null)
-      [[ $bad == 'column "t": expected a date, got a timestamptz value `'* ]]
-      check "[$zone/pg $pg_zone] get_date on a timestamptz column is an Err naming it: $bad" $?
+      expect "[$zone/pg $pg_zone] date, timestamptz, uuid and arrays round trip; get_date on a timestamptz column is an Err naming it" 200 \
+        "{\"d\":\"2024-02-29\",\"t\":\"2024-03-01T02:30:00Z\",\"t_ts\":1709260200,\"same_instant\":true,\"u\":\"6f9619ff-8b86-d011-b42d-00c04fc964ff\",\"same_id\":true,\"next\":\"2024-03-01\",\"arrays\":\"{2024-02-29,2024-03-01} {6f9619ff-8b86-d011-b42d-00c04fc964ff,00000000-0000-0000-0000-000000000000}\",\"utc_text\":\"2024-03-01 02:30:00.123456\",\"server_text\":\"$server_text\",\"bad\":\"column \\\"t\\\": expected a date, got a timestamptz value \`$server_text\`\"}"
     done
-    server_text=$(jq -r .server_text <<<"$body" 2>/dev/null)
-    [[ $server_text == "2024-02-29 21:30:00.123456-05" ]]
-    check "[$zone] the server wrote the instant in its session zone ($server_text), read back unchanged" $?
     req GET /db/orm
     expect "[$zone] ORM: Uuid, Date, DateTime fields inserted, filtered and read back" 200 \
       '{"inserted_same":true,"early":1,"early_day":"2026-01-31","by_ref_day":"2026-01-31","second_day":"2026-02-28"}'

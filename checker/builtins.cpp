@@ -217,7 +217,6 @@ const std::vector<BuiltinValue> kCoreValues = {
   {"smtp", "Any", "Outbound mail (not available yet: E0214).", "fitz_mod_smtp", false},
   {"log", "LogModule", "Structured logs: `log.info`, `log.warn`, `log.error`, `log.debug`.", "fitz_mod_log"},
   {"flags", "FlagsModule", "Feature flags: `flags.is_enabled`, `flags.list`.", "fitz_mod_flags"},
-  {"sql", "Any", "SQL helpers (not available yet: E0214).", "fitz_mod_sql", false},
 };
 
 const std::vector<BuiltinNominal> kCoreNominals = {

@@ -23,6 +23,7 @@ enum class BuiltinRule : uint8_t {
   Fields,         // named arguments are free-form record fields, not parameters (log.info)
   DateFormat,     // a string-literal argument must hold only known strftime specifiers (E0720)
   StrOrBytes,     // the second argument must be a Str or Bytes (fs.write, fs.append)
+  SqlLiteral,     // the argument must be a plain string literal (sql.raw, E0722)
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters

@@ -109,6 +109,9 @@ const std::vector<BuiltinEntry>& value_builtin_entries() {
     {"NumModule", "percent", "(x: Float, locale: Str, digits: Int) -> Str", "The fraction `x` as a percentage with `digits` decimals: en-US 42.0%, es-AR 42,0 %.", false, false, "fitz_num_percent"},
     {"NumModule", "currency", "(x: Float, locale: Str, code: Str) -> Str", "`x` as money: en-US $1,250.00, es-AR $ 1.250,00; `$` for ARS/USD/MXN/CAD/AUD/CLP/COP, € EUR, £ GBP, ¥ JPY, R$ BRL, any other code as is.", false, false, "fitz_num_currency"},
 
+    // ---- sql ------------------------------------------------------------------------------------
+    {"SqlModule", "now", "() -> SqlExpr", "`NOW()` as the value of a column in an ORM `.update(db, {...})` map literal.", false, false, "fitz_sql_now"},
+    {"SqlModule", "raw", "(fragment: Str) -> SqlExpr", "A SQL fragment written verbatim (in parentheses) as the value of a column in an ORM `.update` map literal, e.g. `sql.raw(\"hits + 1\")`. Only a string literal is accepted (E0722), so a user value can never become SQL text.", false, false, "fitz_sql_raw", R::SqlLiteral},
   };
   return kRows;
 }
@@ -118,6 +121,7 @@ const std::vector<BuiltinValue>& value_builtin_values() {
     {"Date", "DateModule", "Calendar dates: `Date.today()`, `Date.parse(s)`, `Date.from_ymd(y, m, d)`.", "fitz_mod_date"},
     {"DateTime", "DateTimeModule", "Instants in UTC: `DateTime.now()`, `DateTime.parse(s)`, `DateTime.from_timestamp(secs)`.", "fitz_mod_datetime"},
     {"Uuid", "UuidModule", "UUIDs: `Uuid.v4()`, `Uuid.v7()`, `Uuid.parse(s)`, `Uuid.nil()`.", "fitz_mod_uuid"},
+    {"sql", "SqlModule", "SQL expressions for ORM updates: `.update(db, {\"seen_at\": sql.now(), \"hits\": sql.raw(\"hits + 1\")})`.", "fitz_mod_sql"},
     {"rand", "RandModule", "Random values: `rand.int(1, 6)`, `rand.choice(xs)`, `rand.seeded(42)` for a reproducible sequence, `rand.bytes(32)` for tokens.", "fitz_mod_rand"},
     {"fs", "FsModule", "Files relative to the working directory: `fs.read`, `fs.write`, `fs.list`, `fs.mkdir_all`, ...", "fitz_mod_fs"},
     {"num", "NumModule", "Numbers for people: `num.format(1234.5, \"es-AR\")`, `num.percent`, `num.currency`.", "fitz_mod_num"},
@@ -133,6 +137,8 @@ const std::vector<BuiltinNominal>& value_builtin_nominals() {
     {"Date", {}, false, false, "A calendar date (no time, no zone). Prints and travels in JSON as `YYYY-MM-DD`; Postgres `date`. Compare with `<`, `==`."},
     {"DateTime", {}, false, false, "An instant in UTC, to the microsecond. Prints and travels in JSON as `YYYY-MM-DDTHH:MM:SSZ`; Postgres `timestamptz`."},
     {"Uuid", {}, false, false, "A UUID. Prints and travels in JSON in its canonical form; Postgres `uuid`. No ordering."},
+    {"SqlModule", {}, false, false, "The SQL expression module: `sql.now()`, `sql.raw(\"...\")`."},
+    {"SqlExpr", {}, false, false, "Constant SQL (`sql.now()`, `sql.raw(\"...\")`) for a column value in an ORM `.update` map literal; not JSON, prints as `<sql-expr ...>`."},
     {"RandModule", {}, false, false, "The random module: `rand.int`, `rand.float`, `rand.choice`, `rand.seeded`, `rand.bytes`, ..."},
     {"RandGen", {}, false, false, "A seeded SplitMix64 generator (`rand.seeded(n)`): the same seed replays the same sequence."},
     {"FsModule", {}, false, false, "The file module: `fs.read`, `fs.write`, `fs.append`, `fs.exists`, `fs.list`, `fs.remove`, `fs.mkdir_all`."},

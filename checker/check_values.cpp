@@ -39,6 +39,14 @@ void Checker::check_value_builtin_args(const BuiltinEntry& entry, const CallExpr
             fmt::format("method `{}`: the content must be `Str` or `Bytes`, received `{}`", entry.name, show(t)));
     return;
   }
+  if (entry.rule == BuiltinRule::SqlLiteral && c.args.size() == 1) {
+    // Verbatim SQL from the program text only: interpolation or a variable could carry a user
+    // value into the statement.
+    if (!plain_string_literal(*ast_, c.args[0].value))
+      error(DiagKind::SqlRawLiteral, span_of(c.args[0].value), "`sql.raw` takes a string literal (no interpolation, no variable)")
+          .with_hint("pass user values as ordinary map values: `.update(db, {\"n\": n})` binds them as parameters");
+    return;
+  }
   if (entry.rule != BuiltinRule::DateFormat || c.args.empty()) return;
   ExprId arg = c.args[0].value;
   std::optional<std::string> fmt = plain_string_literal(*ast_, arg);

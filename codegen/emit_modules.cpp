@@ -17,7 +17,7 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
   if (name == "Date") return "fitz::date_module()";  // fitz/date.h
   if (name == "DateTime") return "fitz::datetime_module()";
   if (name == "Uuid") return "fitz::uuid_module()";
-  if (name == "rand" || name == "fs" || name == "num") return fmt::format("fitz::{}_module()", name);  // fitz/stdlib_values.h
+  if (name == "rand" || name == "fs" || name == "num" || name == "sql") return fmt::format("fitz::{}_module()", name);  // fitz/stdlib_values.h
   // `log` and `flags` calls are direct runtime calls, and modules without a runtime
   // (BuiltinValue::compiled) are a checker error (E0214): neither reaches here.
   (void)at;

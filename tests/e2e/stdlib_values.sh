@@ -77,7 +77,7 @@ for zone in UTC America/Argentina/Buenos_Aires Asia/Kolkata; do
     done
     req GET /db/orm
     expect "[$zone] ORM: Uuid, Date, DateTime fields inserted, filtered and read back" 200 \
-      '{"inserted_same":true,"early":1,"early_day":"2026-01-31","by_ref_day":"2026-01-31","second_day":"2026-02-28"}'
+      '{"inserted_same":true,"early":1,"early_day":"2026-01-31","by_ref_day":"2026-01-31","second_day":"2026-02-28","touched":1,"moved_day":"2026-02-01","now_is_recent":true}'
   fi
   stop "$name"
 done

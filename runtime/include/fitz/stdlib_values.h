@@ -31,6 +31,9 @@ struct SplitMix64 {
 Any rand_module();
 Any fs_module();
 Any num_module();
+// `sql.now()` / `sql.raw("...")` as values: the ORM inlines them into UPDATE statements at
+// compile time; a value that escapes elsewhere only prints as `<sql-expr NOW()>`.
+Any sql_module();
 
 // `to_json(x)` of Fitz (named apart from http::to_json, which ADL would otherwise compete with).
 Str to_json_text(const Any& value);

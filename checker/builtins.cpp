@@ -206,24 +206,9 @@ const std::vector<BuiltinEntry> kCoreEntries = {
   {"LogModule", "error", "(message: Any, ...more: Any) -> Null", "Writes an error record.", false, false, "fitz_log_error", R::Fields},
   {"FlagsModule", "is_enabled", "(name: Str) -> Bool", "Whether the feature flag `name` is on (same as `flag(name)`).", false, false, "fitz_flags_is_enabled"},
   {"FlagsModule", "list", "() -> Map<Str, Bool>", "Every known feature flag and whether it is on.", false, false, "fitz_flags_list"},
-  {"DateTimeModule", "now", "() -> DateTime", "The current time (UTC).", false, false, "fitz_datetime_now"},
-  {"DateTime", "timestamp", "() -> Int", "Seconds since 1970-01-01 00:00:00 UTC (what JWT `exp`, `iat` and `nbf` claims hold).", false, false, "fitz_datetime_timestamp"},
-  {"UuidModule", "v4", "() -> Str", "A random (version 4) UUID in its 36-character text form, e.g. for a JWT `jti` claim.", false, false, "fitz_uuid_v4"},
 };
 
-// clang-format on
-// Function-local: the rows of builtins_net.cpp are another file's static.
-const std::vector<BuiltinEntry>& all_entries() {
-  static const std::vector<BuiltinEntry> all = [] {
-    auto rows = kCoreEntries;
-    rows.insert(rows.end(), net_builtin_entries().begin(), net_builtin_entries().end());
-    return rows;
-  }();
-  return all;
-}
-// clang-format off
-
-const std::vector<BuiltinValue> kValues = {
+const std::vector<BuiltinValue> kCoreValues = {
   {"db", "Db", "Postgres: `db.connect(url)` leases a pooled connection.", "fitz_mod_db"},
   {"jwt", "JwtModule", "JSON Web Tokens: `jwt.encode`, `jwt.decode`.", "fitz_mod_jwt"},
   {"hash", "HashModule", "Password hashing: `hash.password`, `hash.verify`.", "fitz_mod_hash"},
@@ -232,13 +217,9 @@ const std::vector<BuiltinValue> kValues = {
   {"smtp", "SmtpModule", "Outbound mail: `smtp.send(to, subject, body_text: ..., body_html: ...)` (a future of `Result<SmtpResult>`).", "fitz_mod_smtp"},
   {"log", "LogModule", "Structured logs: `log.info`, `log.warn`, `log.error`, `log.debug`.", "fitz_mod_log"},
   {"flags", "FlagsModule", "Feature flags: `flags.is_enabled`, `flags.list`.", "fitz_mod_flags"},
-  {"sql", "Any", "SQL helpers (not available yet: E0214).", "fitz_mod_sql", false},
-  {"Date", "Any", "Calendar dates (not available yet: E0214).", "fitz_mod_date", false},
-  {"DateTime", "DateTimeModule", "Timestamps: `DateTime.now()`.", "fitz_mod_datetime"},
-  {"Uuid", "UuidModule", "UUIDs: `Uuid.v4()`.", "fitz_mod_uuid"},
 };
 
-const std::vector<BuiltinNominal> kNominals = {
+const std::vector<BuiltinNominal> kCoreNominals = {
   {"Request", {"method: Str", "path: Str", "headers: Map<Str, Str>"}, false, false, "The HTTP request a middleware or handler receives."},
   {"Response", {"status: Int = 200", "content_type: Str = \"application/json\"", "headers: Map<Str, Str> = {}", "body: Str?", "body_bytes: Bytes?"}, false, false, "A response built by hand (other content types, headers)."},
   {"File", {"name: Str?", "content_type: Str?", "content: Bytes"}, false, false, "A file part of a multipart/form-data body."},
@@ -252,17 +233,25 @@ const std::vector<BuiltinNominal> kNominals = {
   {"AuthModule", {}, false, false, "The token revocation module: `auth.revoke`, `auth.blacklist`, ..."},
   {"LogModule", {}, false, false, "The structured log module: `log.debug`, `log.info`, `log.warn`, `log.error`."},
   {"FlagsModule", {}, false, false, "The feature flag module: `flags.is_enabled`, `flags.list`."},
-  {"DateTimeModule", {}, false, false, "The timestamp module: `DateTime.now()`."},
-  {"UuidModule", {}, false, false, "The UUID module: `Uuid.v4()`."},
   {"DbConn", {}, true, false, "A pooled Postgres connection."},
   {"DbRow", {}, true, false, "One row of a query result."},
   {"WsConn", {}, true, true, "A WebSocket connection: WsConn<In, Out> receives In and sends Out messages; WsConn<T> is WsConn<T, T>; WsConn<Bytes> uses binary frames."},
   {"Secret", {}, true, true, "A value that prints as *** and is never serialised."},
-  {"Date", {}, true, false, "A calendar date."},
-  {"DateTime", {}, true, false, "A point in time (UTC)."},
-  {"Uuid", {}, true, false, "A UUID."},
 };
 // clang-format on
+
+template <class T> std::vector<T> joined(const std::vector<T>& a, const std::vector<T>& b) {
+  std::vector<T> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  return all;
+}
+// Function-local: the rows of builtins_net.cpp and builtins_values.cpp are other files' statics.
+const std::vector<BuiltinEntry>& all_entries() {
+  static const std::vector<BuiltinEntry> all = joined(joined(kCoreEntries, net_builtin_entries()), value_builtin_entries());
+  return all;
+}
+const std::vector<BuiltinValue> kValues = joined(kCoreValues, value_builtin_values());
+const std::vector<BuiltinNominal> kNominals = joined(kCoreNominals, value_builtin_nominals());
 
 // A tiny recursive-descent reader of the table's type syntax.
 class SigReader {

@@ -25,6 +25,9 @@ enum class BuiltinRule : uint8_t {
   HttpOptions,    // a literal options map is checked key by key (http.request({...}))
   JsonTarget,     // `T` is the declared type the result flows into (r.json())
   SmtpOptions,    // a literal options map is checked key by key (smtp.send({...}))
+  DateFormat,     // a string-literal argument must hold only known strftime specifiers (E0720)
+  StrOrBytes,     // the second argument must be a Str or Bytes (fs.write, fs.append)
+  SqlLiteral,     // the argument must be a plain string literal (sql.raw, E0722)
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters
@@ -72,6 +75,10 @@ const std::vector<BuiltinEntry>& builtin_entries();
 const std::vector<BuiltinEntry>& net_builtin_entries();  // builtins_net.cpp
 const std::vector<BuiltinValue>& builtin_values();
 const std::vector<BuiltinNominal>& builtin_nominals();
+// The rows of builtins_values.cpp (Date, DateTime, Uuid), appended to the tables above.
+const std::vector<BuiltinEntry>& value_builtin_entries();
+const std::vector<BuiltinValue>& value_builtin_values();
+const std::vector<BuiltinNominal>& value_builtin_nominals();
 
 struct BuiltinParam {
   std::string name;

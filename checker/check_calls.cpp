@@ -275,6 +275,7 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
       coerce(a.value, got, want);
   }
   if (entry.name == "spawn") check_spawn_arg(e, c);
+  check_value_builtin_args(entry, c);
   if (entry.rule == BuiltinRule::JsonTarget && !bind_json_target(sig, expected, bind, name_span)) {
     info.builtin = id;
     add_call(e, std::move(info));

@@ -341,6 +341,7 @@ TypeId Checker::binary_result(BinaryOp op, Span op_span, ExprId lhs, TypeId l, E
         return types_->bool_();
       }
       if ((l == types_->str() && r == types_->str()) || dyn) return types_->bool_();
+      if (date_comparison(l, r, op_span)) return types_->bool_();
       nullable_hint(error(DiagKind::InvalidOperands, op_span,
                           fmt::format("comparison between `{}` and `{}` not supported", show(l), show(r))));
       return types_->bool_();

@@ -21,6 +21,8 @@ bool is_scalar(TypeStore& types, TypeId t) {
     case TypeKind::Any:
     case TypeKind::Error:
       return true;
+    case TypeKind::Struct:
+      return is_date_value(types, t);  // parsed from its text form
     default:
       return false;
   }
@@ -113,6 +115,7 @@ bool Checker::json_type_ok(TypeId t, bool decode, std::string& why, int depth) {
       return true;
     case TypeKind::Struct: {
       const StructInfo& info = types_->struct_info(types_->struct_of(t));
+      if (info.builtin && is_date_value(*types_, t)) return true;  // a JSON string in its text form
       if (info.builtin) {
         static constexpr std::string_view kOpaque[] = {"Secret", "DbConn", "WsConn", "DbRow", "Request", "File"};
         bool opaque = std::find(std::begin(kOpaque), std::end(kOpaque), info.name) != std::end(kOpaque);
@@ -242,7 +245,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
             .with_hint("make it a query parameter (`?name={name}`) to make it optional");
       else if (!is_scalar(*types_, p.type))
         error(DiagKind::HandlerParam, p.span,
-              fmt::format("path parameter `{}` must be `Int`, `Float`, `Str` or `Bool`, not `{}`", p.name,
+              fmt::format("path parameter `{}` must be `Int`, `Float`, `Str`, `Bool`, `Date`, `DateTime` or `Uuid`, not `{}`", p.name,
                           show(p.type)));
     } else if (qi != tmpl.query.end()) {
       b.kind = BindingKind::Query;
@@ -254,7 +257,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
       }
       if (!is_scalar(*types_, types_->non_null(p.type)))
         error(DiagKind::HandlerParam, p.span,
-              fmt::format("query parameter `{}` must be `Int`, `Float`, `Str` or `Bool` (or `T?` when optional), not `{}`",
+              fmt::format("query parameter `{}` must be `Int`, `Float`, `Str`, `Bool`, `Date`, `DateTime` or `Uuid` (or `T?` when optional), not `{}`",
                           p.name, show(p.type)));
     } else if (hi != header_params.end()) {
       b.kind = BindingKind::Header;

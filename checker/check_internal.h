@@ -18,6 +18,9 @@ namespace fitz::checker::detail {
 
 using namespace frontend;
 
+// Date, DateTime and Uuid: built-in value types with a text form (check_values.cpp).
+bool is_date_value(const TypeStore& types, TypeId t);
+
 // Definite assignment: which variables of one function scope are assigned on every path here.
 struct FlowState {
   std::vector<uint64_t> bits;
@@ -243,6 +246,11 @@ class Checker {
   // names the offending part.
   bool json_type_ok(TypeId t, bool decode, std::string& why, int depth = 0);
   bool is_builtin_struct(TypeId t, std::string_view name) const;
+  // ---- Date, DateTime, Uuid (check_values.cpp) ----
+  // Rules of the value built-ins a signature cannot say (a literal format string).
+  void check_value_builtin_args(const BuiltinEntry& entry, const CallExpr& c);
+  // `<` and friends on two values of one date type; false when `l`/`r` are not date values.
+  bool date_comparison(TypeId l, TypeId r, Span op_span);
 
   // ---- helpers ----
   Diagnostic& error(DiagKind kind, Span span, std::string message);

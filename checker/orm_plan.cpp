@@ -108,7 +108,9 @@ void add_decoder(const TypeStore& ts, StructId sid, const orm::TableModel& table
     r.name = col.name;
     TypeId ft = strip_nullable(ts, si.fields[fi->second].type);
     if (col.type == orm::ColumnType::Jsonb) r.reader = OrmColumnRead::Json;
-    else if (col.shape.kind == orm::FieldShape::DateTime) r.reader = OrmColumnRead::DateTime;
+    else if (col.shape.kind == orm::FieldShape::DateTime || col.shape.kind == orm::FieldShape::Date ||
+             col.shape.kind == orm::FieldShape::Uuid)
+      r.reader = OrmColumnRead::DateTime;  // parsed from the column's text by its type
     TypeKind k = ft.valid() ? ts.kind(ft) : TypeKind::Any;
     r.binary = r.reader == OrmColumnRead::Value && (k == TypeKind::Int || k == TypeKind::Float || k == TypeKind::Bool);
     d.columns.push_back(std::move(r));

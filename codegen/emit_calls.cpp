@@ -12,6 +12,7 @@ namespace {
 // C++ spellings of built-ins whose Fitz name is a C++ keyword or clashes with a macro.
 std::string_view runtime_name(std::string_view fitz_name) {
   if (fitz_name == "assert") return "assert_";
+  if (fitz_name == "to_json") return "to_json_text";  // http::to_json is another function
   return fitz_name;
 }
 
@@ -149,6 +150,9 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       if (auto n = net_call(id, c, *ci)) return *n;
       if (types_.is_dynamic(recv_type) || rk == TypeKind::Struct) {
         auto parts = dynamic_args({child_of(this, fe->object)});
+        // A built-in value type (Date, DateTime, Uuid) is boxed for the call: its methods live
+        // on the box (fitz/date.h).
+        if (rk == TypeKind::Struct && cpp_type(recv_type) != "fitz::Any") parts[0] = "fitz::to_any(" + parts[0] + ")";
         // The runtime reads arguments by position: named ones go to their parameter's place and
         // a skipped optional one is null (`http.get(url, timeout_ms: 2000)`).
         if (entry.rule != checker::BuiltinRule::Fields && ci->param_count > 0 && !c.args.empty()) {

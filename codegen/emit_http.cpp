@@ -223,7 +223,23 @@ void Gen::emit_http_wrappers() {
       std::string cname = cpp_quoted(p.key.empty() ? info.params[p.param].name : p.key);
       const char* suffix = k == TypeKind::Int ? "int" : k == TypeKind::Float ? "float" : k == TypeKind::Bool ? "bool" : "str";
       std::string code;
-      switch (p.kind) {
+      // Date, DateTime and Uuid parameters are parsed from their text forms (fitz/http/json_dates.h).
+      TypeId inner = types_.non_null(t);
+      std::string date_type = k == TypeKind::Struct && types_.struct_info(types_.struct_of(inner)).builtin
+                                  ? cpp_type(inner) : std::string();
+      if (!date_type.empty() && p.kind == checker::BindingKind::Path) {
+        code = fmt::format("fitz::http::path_date<{}>(b, {}, {})", date_type, p.path_index,
+                           cpp_quoted(info.params[p.param].name));
+      } else if (!date_type.empty() && p.kind == checker::BindingKind::Query) {
+        if (p.optional)
+          code = fmt::format("fitz::http::query_date_opt<{}>(b, {})", date_type, cname);
+        else if (p.has_default)
+          code = fmt::format("({{ auto _q = fitz::http::query_date_opt<{}>(b, {}); _q.has_value() ? _q.value() : {}; }})",
+                             date_type, cname, default_arg(info, mod_, r.handler.fn, p.param));
+        else
+          code = fmt::format("fitz::http::query_date<{}>(b, {})", date_type, cname);
+      }
+      if (code.empty()) switch (p.kind) {
         case checker::BindingKind::User:
           code = "fz_user.value()";
           break;

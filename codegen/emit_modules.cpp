@@ -14,7 +14,8 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
     result_.auth = true;
     return fmt::format("fitz::auth::{}_module()", name);
   }
-  if (name == "DateTime") return "fitz::datetime_module()";  // fitz/clock.h
+  if (name == "Date") return "fitz::date_module()";  // fitz/date.h
+  if (name == "DateTime") return "fitz::datetime_module()";
   if (name == "Uuid") return "fitz::uuid_module()";
   if (name == "http") {  // fitz/http_client.h
     net_ = true;
@@ -24,6 +25,7 @@ std::string Gen::builtin_value_ref(const std::string& name, Span at) {
     net_ = true;
     return "fitz::smtp_module()";
   }
+  if (name == "rand" || name == "fs" || name == "num" || name == "sql") return fmt::format("fitz::{}_module()", name);  // fitz/stdlib_values.h
   // `log` and `flags` calls are direct runtime calls, and modules without a runtime
   // (BuiltinValue::compiled) are a checker error (E0214): neither reaches here.
   (void)at;

@@ -34,7 +34,9 @@ std::string orm_row_decoder(Gen& g, StructId sid, const orm::TableModel& table) 
       bool json = col->type == orm::ColumnType::Jsonb;
       g.orm_json_ = g.orm_json_ || json;
       const char* reader = json ? "json_column"
-                           : col->shape.kind == orm::FieldShape::DateTime ? "datetime_column"
+                           : col->shape.kind == orm::FieldShape::DateTime || col->shape.kind == orm::FieldShape::Date ||
+                                     col->shape.kind == orm::FieldShape::Uuid
+                               ? "datetime_column"
                                                                           : "column";
       body += fmt::format("_o->fld_{} = fitz::orm::{}<{}>(_row, {}, _pos); ", f.name, reader, g.cpp_type(f.type),
                           cpp_quoted(col->name));

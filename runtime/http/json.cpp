@@ -393,6 +393,15 @@ void JsonReader::fail_duplicate(Text field) {
   fail_message(Text(m.data(), m.size()));
 }
 
+void JsonReader::fail_invalid(const char* expected, const Str& received) {
+  std::string path = JsonPath::of(*this);
+  std::string m;
+  if (!path.empty()) m = "field '" + path + "': ";
+  m += std::string("expected ") + expected + ", received '" +
+       std::string(received.data(), received.size() < 64 ? received.size() : 64) + "'";
+  fail_message(Text(m.data(), m.size()));
+}
+
 Str JsonReader::error() const { return error_; }
 
 void JsonReader::push_seg(bool is_array) { segs_.push_back(Seg{is_array, 0, Text()}); }

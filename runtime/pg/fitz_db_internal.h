@@ -29,6 +29,13 @@ void install_program_loop();
 Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index);
 Result<std::vector<pg::Param>, Str> params_from_any(const Any& list);
 
+// Date, Uuid and lists of Date, DateTime or Uuid as parameters (text with an explicit type:
+// date, uuid, date[], timestamptz[], uuid[]); nullopt for any other value (fitz_db_dates.cpp).
+std::optional<pg::Param> date_param(const Any& value);
+// A text cell of a date, timestamp, timestamptz or uuid column as a Date, DateTime or Uuid;
+// false when the column has another type or the text does not parse (infinity, BC dates).
+bool date_cell(pg::Oid type, std::string_view text, Any* out);
+
 // A text-format cell as DbRow.get gives it (by the column's type; NULL is null).
 Any cell_to_any(const pg::Column& column, std::optional<std::string_view> value);
 

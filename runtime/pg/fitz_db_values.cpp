@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "fitz/clock.h"
+#include "fitz/date.h"
 #include "fitz/db.h"
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
@@ -141,7 +141,9 @@ Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index) {
       }
       return take(pg::to_param(a));
     }
-    return fail("a list parameter must hold only Int or only Str values, got " + describe(value));
+    if (auto p = date_param(value)) return Result<pg::Param, Str>::ok(std::move(*p));
+    return fail("a list parameter must hold only Int, only Str, only Date, only DateTime or only Uuid values, got " +
+                describe(value));
   }
   if (value.is_kind(ObjKind::Map)) {
     // A map goes as jsonb text, parsed by the server.
@@ -150,8 +152,9 @@ Result<pg::Param, Str> param_from_any(const Any& value, std::size_t index) {
     return Result<pg::Param, Str>::ok(pg::Param::text(std::move(json), pg::oid::kJsonb));
   }
   if (int64_t us = 0; datetime_unix_micros(value, &us)) return take(pg::to_param(pg::Timestamptz::from_unix_micros(us)));
+  if (auto p = date_param(value)) return Result<pg::Param, Str>::ok(std::move(*p));
   return fail("cannot send a " + describe(value) +
-              " (use Int, Float, Bool, Str, DateTime, null, a List of Int or Str, or a Map)");
+              " (use Int, Float, Bool, Str, Date, DateTime, Uuid, null, a List of one of those, or a Map)");
 }
 
 Result<std::vector<pg::Param>, Str> params_from_any(const Any& list) {
@@ -248,12 +251,19 @@ class RowBox final : public AnyObj {
         *out = Any();
         return true;
       }
-      auto t = pg::decode_value<pg::Timestamptz>(v, pg::Format::Text, pg::oid::kTimestamptz);
-      if (!t || t->micros == pg::Timestamptz::kInfinity || t->micros == pg::Timestamptz::kNegInfinity)
-        runtime_error(pos, Str::from("column \"" + column + "\": \"" + std::string(*v) + "\" is not a DateTime"));
-      *out = datetime_from_unix_micros(t->unix_micros());
+      // Date, DateTime and Uuid fields alike, by the column's type.
+      const pg::Column& c = result_->columns[index_or_fail(column, "the row decoder", pos)];
+      if (!date_cell(c.type_oid == pg::oid::kDate || c.type_oid == pg::oid::kUuid || c.type_oid == pg::oid::kTimestamp
+                         ? c.type_oid
+                         : pg::oid::kTimestamptz,
+                     *v, out))
+        runtime_error(pos, Str::from("column \"" + column + "\": \"" + std::string(*v) + "\" is not a " +
+                                     pg::type_name(c.type_oid) + " value"));
       return true;
     }
+    if (m == "get_date") return date_getter(column, pg::oid::kDate, "a date", out);
+    if (m == "get_datetime") return date_getter(column, pg::oid::kTimestamptz, "a timestamptz", out);
+    if (m == "get_uuid") return date_getter(column, pg::oid::kUuid, "a uuid", out);
     return false;
   }
 
@@ -272,6 +282,25 @@ class RowBox final : public AnyObj {
     std::string s;
     for (const auto& c : result_->columns) s += (s.empty() ? "" : ", ") + c.name;
     return s;
+  }
+  // DbRow.get_date / get_datetime / get_uuid: Result<T>, Err naming the column when it is
+  // missing, NULL or of another type (a `timestamp` column reads as UTC for get_datetime).
+  bool date_getter(const std::string& column, pg::Oid want, const char* what, Any* out) const {
+    auto err = [&](std::string why) {
+      *out = to_any(Result<Any, Str>::err(Str::from("column \"" + column + "\": " + why)));
+      return true;
+    };
+    auto i = result_->column_index(column);
+    if (!i) return err("no such column (columns: " + names() + ")");
+    pg::Oid type = result_->columns[*i].type_oid;
+    auto v = result_->rows.value(index_, *i);
+    if (!v) return err("is NULL");
+    bool fits = type == want || (want == pg::oid::kTimestamptz && type == pg::oid::kTimestamp);
+    Any value;
+    if (!fits || !date_cell(type, *v, &value))
+      return err("expected " + std::string(what) + ", got a " + pg::type_name(type) + " value `" + std::string(*v) + "`");
+    *out = to_any(Result<Any, Str>::ok(value));
+    return true;
   }
   template <class T>
   bool typed(const std::string& column, const char* fitz_type, Any* out) const {

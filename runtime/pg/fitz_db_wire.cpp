@@ -1,7 +1,7 @@
 // The out-of-line half of the ORM's typed boundary (fitz/orm_wire.h): a driver result as cells
 // for the generated decoders, and the few conversions that fall back to the `db` module's
 // dynamic rules (parameters of rare types, cells of list or date fields, mismatch errors).
-#include "fitz/clock.h"
+#include "fitz/date.h"
 #include "fitz/orm_wire.h"
 #include "pg/codecs.h"
 #include "pg/fitz_db_internal.h"
@@ -76,10 +76,14 @@ Any wire_cell_any(const WireRows& r, size_t row, size_t col) {
 Any wire_datetime(const WireRows& r, size_t row, size_t col, SourcePos pos) {
   std::optional<std::string_view> v = value_of(r, row, col);
   if (!v) return Any();
-  auto t = pg::decode_value<pg::Timestamptz>(v, pg::Format::Text, pg::oid::kTimestamptz);
-  if (!t || t->micros == pg::Timestamptz::kInfinity || t->micros == pg::Timestamptz::kNegInfinity)
-    runtime_error(pos, Str::from("column \"" + r.names[col] + "\": \"" + std::string(*v) + "\" is not a DateTime"));
-  return datetime_from_unix_micros(t->unix_micros());
+  // Date, DateTime and Uuid fields alike, by the column's type.
+  pg::Oid t = r.oids[col];
+  Any out;
+  if (!db::date_cell(t == pg::oid::kDate || t == pg::oid::kUuid || t == pg::oid::kTimestamp ? t : pg::oid::kTimestamptz,
+                     *v, &out))
+    runtime_error(pos, Str::from("column \"" + r.names[col] + "\": \"" + std::string(*v) + "\" is not a " +
+                                 pg::type_name(t) + " value"));
+  return out;
 }
 
 }  // namespace fitz::orm

@@ -39,6 +39,7 @@
 #include "fitz/any.h"
 #include "fitz/builtins.h"
 #include "fitz/log.h"
-#include "fitz/clock.h"
+#include "fitz/date.h"
+#include "fitz/stdlib_values.h"
 #include "fitz/db.h"
 #include "fitz/orm.h"

@@ -252,6 +252,9 @@ class JsonReader {
   void fail_unknown(Text field);             // "unknown field 'f'"
   void fail_duplicate(Text field);           // "duplicate field 'f'"
   void fail_message(Text msg);
+  // A string that is not a valid `expected` (a Date, a Uuid): "field 'due': expected Date
+  // (YYYY-MM-DD), received '2026-02-30'".
+  void fail_invalid(const char* expected, const Str& received);
 
   bool ok() const { return kind_ == ErrorKind::None; }
   ErrorKind error_kind() const { return kind_; }
@@ -409,3 +412,5 @@ template <class T> bool from_json(JsonReader& r, T* out) {
 bool valid_utf8(const char* p, size_t n);
 
 }  // namespace fitz::http
+
+#include "fitz/http/json_dates.h"

@@ -78,8 +78,16 @@ expect_out "text on a Bytes endpoint arrives as bytes" 'binary {"text":"t"}' "$o
 # Protocol violations: an unmasked client frame (1002); a message over 1 MiB (1009).
 out=$(ws "$port" /echo raw:810568656c6c6f closed)
 expect_out "unmasked frame closes with 1002" 'closed 1002' "$out"
-out=$(ws "$port" /echo big:1100000 closed)
-expect_out "oversized message closes with 1009" 'closed 1009' "$out"
+# Beast's server teardown after the 1009 drains one read and closes: a client still sending the
+# rest of its message can get a reset that discards the close frame (about 1 run in 30). So up
+# to three tries; a 1009 must come, and a reset is the only other outcome allowed.
+big=""
+for _ in 1 2 3; do
+  out=$(ws "$port" /echo big:1100000 closed)
+  [[ $out == 'closed 1009' ]] && { big=$out; break; }
+  [[ $out == $'send failed\nclosed 0' || $out == 'closed 0' ]] || { big=$out; break; }
+done
+expect_out "oversized message closes with 1009" 'closed 1009' "$big"
 
 # A client that never reads: the flood overflows its outbox (1008); the server keeps serving.
 ws "$port" /room sleep:4000 closed >"$work/slow" &

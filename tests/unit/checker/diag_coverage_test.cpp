@@ -44,7 +44,9 @@ std::string all_fail_goldens() {
 
 // Every kind: lexical and syntax (goldens in tests/testdata/syntax), loader, manifest and I/O
 // (tests/testdata/modules), checker (tests/testdata/check).
-bool must_be_covered(const std::string& code) { return code.size() == 5; }
+// Codes nothing reports today, kept so that they keep their meaning: E0214 (a built-in module
+// without a runtime) while every module compiles.
+bool must_be_covered(const std::string& code) { return code.size() == 5 && code != "E0214"; }
 
 TEST(DiagnosticCoverage, EveryKindHasAFailingGolden) {
   std::string goldens = all_fail_goldens();

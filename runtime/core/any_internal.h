@@ -22,5 +22,7 @@ struct DynTupleBox final : AnyObj {
 bool is_num(const Any& a);
 double num(const Any& a);
 int64_t norm(const Any& recv, const Any& index, int64_t len, SourcePos pos, const char* what);
+// Whether a dynamic method's name `a` is `b` (the module boxes dispatch on it).
+inline bool is(const char* a, const char* b) { return __builtin_strcmp(a, b) == 0; }
 
 }  // namespace fitz::detail

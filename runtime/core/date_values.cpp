@@ -30,7 +30,7 @@ using detail::ObjKind;
   runtime_error(pos, Str::from(std::string(what) + ": the result is outside the years 0001..9999"));
 }
 
-bool is(const char* a, const char* b) { return __builtin_strcmp(a, b) == 0; }
+using detail::is;
 
 int64_t int_arg(const Any* args, size_t i, SourcePos pos) { return from_any<int64_t>(args[i], pos); }
 

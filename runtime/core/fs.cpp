@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fitz/runtime.h"
+#include "any_internal.h"
 
 namespace fitz {
 
@@ -21,7 +22,7 @@ namespace {
 using detail::AnyObj;
 using detail::ObjKind;
 
-bool is(const char* a, const char* b) { return __builtin_strcmp(a, b) == 0; }
+using detail::is;
 
 Any fail(const char* who, const std::string& path, int err) {
   return to_any(Result<Any, Str>::err(Str::from(std::string("fs.") + who + ": `" + path + "`: " + std::strerror(err))));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fitz/runtime.h"
+#include "any_internal.h"
 
 namespace fitz {
 
@@ -14,7 +15,7 @@ namespace {
 using detail::AnyObj;
 using detail::ObjKind;
 
-bool is(const char* a, const char* b) { return __builtin_strcmp(a, b) == 0; }
+using detail::is;
 
 struct Locale {
   char group;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fitz/runtime.h"
+#include "any_internal.h"
 
 namespace fitz {
 
@@ -17,7 +18,7 @@ namespace {
 using detail::AnyObj;
 using detail::ObjKind;
 
-bool is(const char* a, const char* b) { return __builtin_strcmp(a, b) == 0; }
+using detail::is;
 
 void os_random(void* p, size_t n, SourcePos pos) {
   size_t got = 0;

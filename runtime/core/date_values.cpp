@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "any_internal.h"
 #include "fitz/date.h"
 
 namespace fitz {

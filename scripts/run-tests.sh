@@ -172,7 +172,7 @@ if ((${#failed[@]})); then
   for name in "${failed[@]}"; do
     [[ -f $logs/$name.log ]] || continue
     printf '\n==> %s: failing lines\n' "$name"
-    grep -E -i -m 20 'FAIL|error|Assertion|Sanitizer' "$logs/$name.log" | cut -c 1-400
+    grep -E -i 'FAIL|error|Assertion|Sanitizer' "$logs/$name.log" | grep -v -E 'Passed|^ +Start ' | head -n 20 | cut -c 1-400
   done
   printf '\nFAILED: %s\n' "${failed[*]}"
   echo "groups: $passed passed, ${#failed[@]} failed"

@@ -63,6 +63,7 @@ const std::vector<BuiltinEntry>& value_builtin_entries() {
     {"DateTime", "diff_minutes", "(other: DateTime) -> Int", "Whole minutes from `other` to this instant (self - other, truncated toward 0).", false, false, "fitz_datetime_diff_minutes"},
     {"DateTime", "diff_hours", "(other: DateTime) -> Int", "Whole hours from `other` to this instant (self - other, truncated toward 0).", false, false, "fitz_datetime_diff_hours"},
     {"DateTime", "diff_days", "(other: DateTime) -> Int", "Whole days from `other` to this instant (self - other, truncated toward 0).", false, false, "fitz_datetime_diff_days"},
+    {"DateTime", "in_tz", "(iana: Str) -> Result<Str>", "ISO 8601 text of this instant in an IANA time zone of the system tz database, e.g. `2026-06-02T13:30:00-03:00` for \"America/Argentina/Buenos_Aires\", or Err(\"DateTime.in_tz: unknown time zone `x`\").", false, false, "fitz_datetime_in_tz"},
     {"DateTime", "to_local", "() -> Str", "ISO 8601 text of this instant at the host's UTC offset (TZ), e.g. `2026-06-02T10:30:00-03:00`.", false, false, "fitz_datetime_to_local"},
     // ---- Uuid -------------------------------------------------------------------------------------
     {"UuidModule", "v4", "() -> Uuid", "A random (version 4) UUID from the system's CSPRNG, e.g. for a JWT `jti` claim.", false, false, "fitz_uuid_v4"},

@@ -1,8 +1,9 @@
-// Jobs: what a `@cron` function may look like (no parameters; returns nothing or a Result,
+// Jobs: what a `@cron` or `@every` function may look like (no parameters; returns nothing or a Result,
 // since nobody receives its value) and what `spawn` accepts (a direct call to a `@background`
 // function, whose arguments are evaluated at once and whose call runs later).
 #include "checker/check_internal.h"
 #include "checker/decorators.h"
+#include "frontend/decorator_args.h"
 
 #include <array>
 
@@ -96,10 +97,21 @@ void Checker::check_job_fn(FnId id) {
               .with_hint("remove it: jobs left unfinished by a restart are not run again; `@cron(catch_up=true)` is "
                          "supported");
     }
-    if (!is_decorator(dec, DecoratorKind::Cron)) continue;
+    bool every = is_decorator(dec, DecoratorKind::Every);
+    if (!every && !is_decorator(dec, DecoratorKind::Cron)) continue;
     check_retry_policy(dec);
+    const char* which = every ? "an `@every`" : "a `@cron`";
+    if (every) {
+      if (!dec.args.empty() && !dec.args[0].name && !frontend::every_interval_ms(*ast_, dec))
+        error(DiagKind::EveryInterval, span_of(dec.args[0].value),
+              "the `@every` interval is a number literal of seconds, at least 0.001 and at most a year")
+            .with_hint("write the seconds themselves, such as `@every(30)` or `@every(0.5)`");
+      if (has_decorator(d.decorators, DecoratorKind::Cron))
+        error(DiagKind::EveryInterval, dec.span, "a function runs either `@every` or on a `@cron` schedule, not both")
+            .with_hint("keep one of the two decorators");
+    }
     // The schedule is parsed here, by the job runner's own parser, rather than at start-up.
-    if (!dec.args.empty() && !dec.args[0].name) {
+    if (!every && !dec.args.empty() && !dec.args[0].name) {
       ExprId at = dec.args[0].value;
       auto* s = std::get_if<StrLit>(&expr(at).data);
       std::optional<std::string> text = s ? plain_text(*s) : std::nullopt;
@@ -115,13 +127,13 @@ void Checker::check_job_fn(FnId id) {
       }
     }
     if (!d.params.empty())
-      error(DiagKind::JobSignature, d.params.front().span, "a `@cron` function takes no parameters")
+      error(DiagKind::JobSignature, d.params.front().span, fmt::format("{} function takes no parameters", which))
           .with_hint("read what the job needs from the database or from top-level values");
     if (!info.return_inferred && info.return_type.valid() && d.return_type.valid()) {
       TypeKind k = types_->kind(info.return_type);
       if (k != TypeKind::Null && k != TypeKind::Result && k != TypeKind::Any && k != TypeKind::Error)
         error(DiagKind::JobSignature, ast_->get(d.return_type).span,
-              fmt::format("a `@cron` function returns nothing or a `Result`, not `{}`", show(info.return_type)));
+              fmt::format("{} function returns nothing or a `Result`, not `{}`", which, show(info.return_type)));
     }
   }
 }

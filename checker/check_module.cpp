@@ -112,7 +112,7 @@ bool Checker::registers_handlers(ModuleId id) const {
   // A module that only imports such modules (`api` importing `routes.users`) brings them too.
   using K = DecoratorKind;
   static constexpr DecoratorKind kRegistering[] = {K::Get, K::Post,    K::Put,    K::Patch,  K::Delete,      K::Ws,
-                                                   K::Cron, K::Healthz, K::Readyz, K::Server, K::AuthProvider};
+                                                   K::Cron, K::Every, K::Healthz, K::Readyz, K::Server, K::AuthProvider};
   std::vector<ModuleId> todo{id};
   std::unordered_set<uint32_t> seen;
   while (!todo.empty()) {

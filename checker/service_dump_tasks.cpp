@@ -63,7 +63,8 @@ std::string dump_task_services(const TypedProgram& program, const frontend::Modu
   }
   d.out += fmt::format("cron ({})\n", sm.cron.size());
   for (const CronJob& j : sm.cron)
-    d.out += fmt::format("  {} at {}: \"{}\"{}, tz {}, retry {}, catch_up {}, store {}\n", d.fn(j.fn), d.at(j.at), j.expr,
+    d.out += fmt::format("  {} at {}: {}{}, tz {}, retry {}, catch_up {}, store {}\n", d.fn(j.fn), d.at(j.at),
+                         j.every_ms ? fmt::format("every {} ms", j.every_ms) : "\"" + j.expr + "\"",
                          j.async ? ", async" : "", d.source(j.fn.module, j.tz), d.retry(j.fn.module, j.retry),
                          d.source(j.fn.module, j.catch_up), d.source(j.fn.module, j.store));
   d.out += fmt::format("background ({})\n", sm.background.size());

@@ -205,7 +205,8 @@ struct JobRetry {
 struct CronJob {
   FnRef fn;
   std::string name;  // the function's name: the job's name in logs and the store
-  std::string expr;  // validated by the checker (fitz/cron_expr.h)
+  std::string expr;  // validated by the checker (fitz/cron_expr.h); empty for `@every`
+  int64_t every_ms = 0;  // `@every(N)`: the interval; 0 for a cron schedule
   ExprId tz;         // `tz=` (a Str), invalid: UTC
   JobRetry retry;
   ExprId catch_up;   // `catch_up=` (a Bool), invalid: false

@@ -171,10 +171,16 @@ void add_cron(ServiceBuild& b, ModuleId m, FnId fn, const Decorator& dec) {
   CronJob j;
   j.fn = FnRef{m, fn};
   j.name = d.name ? std::string(d.name->text) : std::string();
-  if (dec.args.empty() || dec.args[0].name) return;
-  std::optional<std::string> expr = plain_string_literal(ast, dec.args[0].value);
-  if (!expr) return;  // reported by check_jobs.cpp
-  j.expr = *expr;
+  if (is_decorator(dec, DecoratorKind::Every)) {
+    std::optional<int64_t> ms = every_interval_ms(ast, dec);
+    if (!ms) return;  // reported by check_jobs.cpp
+    j.every_ms = *ms;
+  } else {
+    if (dec.args.empty() || dec.args[0].name) return;
+    std::optional<std::string> expr = plain_string_literal(ast, dec.args[0].value);
+    if (!expr) return;  // reported by check_jobs.cpp
+    j.expr = *expr;
+  }
   j.tz = kwarg(dec, "tz");
   j.retry = job_retry(ast, dec);
   j.catch_up = kwarg(dec, "catch_up");
@@ -270,6 +276,7 @@ void build_task_model(ServiceBuild& b) {
       const FnDecl& d = ast.get(f->fn);
       if (const Decorator* ws = find_decorator(d.decorators, DecoratorKind::Ws)) add_ws(b, m, f->fn, *ws);
       if (const Decorator* c = find_decorator(d.decorators, DecoratorKind::Cron)) add_cron(b, m, f->fn, *c);
+      else if (const Decorator* e = find_decorator(d.decorators, DecoratorKind::Every)) add_cron(b, m, f->fn, *e);
       if (const Decorator* bg = find_decorator(d.decorators, DecoratorKind::Background)) add_background(b, m, f->fn, *bg);
     }
   }

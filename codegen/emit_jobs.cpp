@@ -1,4 +1,4 @@
-// Jobs: `@cron` functions become fitz::jobs::CronJob entries of a JobRunner that main() starts
+// Jobs: `@cron` and `@every` functions become fitz::jobs::CronJob entries of a JobRunner that main() starts
 // after the top-level code (beside the HTTP server, or alone until SIGINT/SIGTERM);
 // `@background` functions get a BackgroundJob descriptor, and `spawn(f(args))` evaluates the
 // arguments and hands the call to fitz::jobs::spawn. Everything comes from the service model
@@ -93,7 +93,8 @@ bool Gen::emit_jobs_main() {
     ++indent_;
     line("fitz::jobs::CronJob job;");
     line(fmt::format("job.name = {};", cpp_quoted(j.name)));
-    line(fmt::format("job.expr = {};", cpp_quoted(j.expr)));
+    if (j.every_ms) line(fmt::format("job.every_ms = {};", j.every_ms));
+    else line(fmt::format("job.expr = {};", cpp_quoted(j.expr)));
     if (j.tz.valid()) line(fmt::format("job.tz = fitz::from_any<fitz::Str>({}).as<std::string>();", job_value(j.fn.module, j.tz)));
     if (j.retry.policy) line(fmt::format("job.policy = {};", policy_code(*j.retry.policy)));
     if (j.retry.value.valid()) line(fmt::format("job.retry = {};", job_value(j.fn.module, j.retry.value)));

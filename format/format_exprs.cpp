@@ -154,6 +154,11 @@ Doc Formatter::chain(TSNode n) {
   }
   std::reverse(ops.begin(), ops.end());
   Doc head = node(cur);
+  // `0. 2` (index 2 of the literal 0) printed as `0.2` would read back as a float: a space
+  // before the dot keeps the integer and the index apart.
+  bool integer_head = is(cur, "integer") || (is(cur, "negative_literal") &&
+                                             is(ts_node_child(cur, ts_node_child_count(cur) - 1), "integer"));
+  if (integer_head && !ops.empty() && is(ops.front(), "tuple_index_expression")) head = concat({head, text(" ")});
   // Group the operations into links.
   std::vector<std::vector<TSNode>> links;
   std::vector<TSNode> head_ops;

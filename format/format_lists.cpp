@@ -93,7 +93,7 @@ Doc Formatter::leading_doc(const std::vector<Comment*>& comments, bool before_cl
   return concat(std::move(parts));
 }
 
-Doc Formatter::sweep(uint32_t before) {
+Doc Formatter::sweep(uint32_t before, bool before_close) {
   std::vector<Comment*> pending;
   size_t i = sweep_from_;
   for (; i < comments_.size() && comments_[i].end <= before; ++i) {
@@ -104,7 +104,7 @@ Doc Formatter::sweep(uint32_t before) {
   }
   while (sweep_from_ < comments_.size() && comments_[sweep_from_].claimed) ++sweep_from_;
   if (pending.empty()) return nullptr;
-  return leading_doc(pending);
+  return leading_doc(pending, before_close);
 }
 
 Doc Formatter::absorb(TSNode token) {
@@ -217,12 +217,14 @@ Doc Formatter::delimited(TSNode open, const std::vector<TSNode>& elems, TSNode c
     TSNode sep = next_token_sibling(e);
     if (!is(sep, ",")) sep = TSNode{};
     std::vector<Comment*> sep_trail;
+    bool last = i + 1 == elems.size();
     if (!ts_node_is_null(sep)) {
-      inner.push_back(sweep(start_of(sep)));
+      // Before the last element's comma, which a flat list drops: the comment then sits
+      // against the closing bracket, as it does once the comma is gone.
+      inner.push_back(sweep(start_of(sep), last));
       sep_trail = take_trailing(end_of(sep));
     }
     trail.insert(trail.end(), sep_trail.begin(), sep_trail.end());
-    bool last = i + 1 == elems.size();
     if (!last)
       inner.push_back(text(","));
     else if (style.single_comma && elems.size() == 1 && !ts_node_is_null(sep))

@@ -39,7 +39,7 @@ class Formatter {
   std::vector<Comment*> take_trailing(uint32_t key);
   Doc leading_doc(const std::vector<Comment*>& comments, bool before_close = false);
   Doc trailing_doc(const std::vector<Comment*>& comments);
-  Doc sweep(uint32_t before);  // unclaimed comments ending before `before`
+  Doc sweep(uint32_t before, bool before_close = false);  // unclaimed comments ending before `before`
   // The comments around a token that is not printed (a separator the layout replaces).
   Doc absorb(TSNode token);
   // Start of the first own-line comment between `begin` and `end`, else `end`.

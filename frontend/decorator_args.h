@@ -21,5 +21,8 @@ std::string string_literal_text(const Expr& e);
 // The text of a string literal with no interpolation holes; nullopt for anything else (an
 // invalid id included).
 std::optional<std::string> plain_string_literal(const Ast& ast, ExprId e);
+// The interval of `@every(N)` in milliseconds: N an Int or Float literal of seconds, at least
+// one millisecond and at most a year; nullopt for anything else.
+std::optional<int64_t> every_interval_ms(const Ast& ast, const Decorator& d);
 
 }  // namespace fitz::frontend

@@ -11,7 +11,9 @@ using namespace frontend;
 
 namespace {
 
-enum class PieceKind : uint8_t { Column, Value, Null, Bool, Numeric, Text };
+// Sql: constant SQL from the program (`sql.now()`, `sql.raw("...")`, `col.plus_days(n)`), which
+// the type checks of comparisons leave alone.
+enum class PieceKind : uint8_t { Column, Value, Null, Bool, Numeric, Text, Sql };
 
 struct Piece {
   std::string sql;
@@ -216,7 +218,8 @@ class Translator {
     }
   }
 
-  std::optional<Piece> on(ExprId, const Expr& x, const CallExpr& c) {
+  std::optional<Piece> on(ExprId e, const Expr& x, const CallExpr& c) {
+    if (auto constant = sql_constant(ast_, e)) return Piece{*constant, PieceKind::Sql};
     auto* callee = std::get_if<FieldExpr>(&ast_.get(c.callee).data);
     if (!callee) return untranslatable(x.span, "a function call");
     if (is_captured_chain(callee->object)) return untranslatable(x.span, "a method call on a captured value");
@@ -278,6 +281,25 @@ class Translator {
       auto hi = arg(1);
       if (!hi || !check_compare(*obj, *hi, x.span)) return std::nullopt;
       return bool_piece(fmt::format("({} BETWEEN {} AND {})", cs, lo->sql, hi->sql));
+    }
+    // DateTime arithmetic: `col.plus_minutes(n)` with n a value or an Int column. The interval is
+    // multiplied by n (int8 widens to float8), so a bound Int needs no cast of its own.
+    if (col.shape.kind == FieldShape::DateTime && m.starts_with("plus_")) {
+      static constexpr std::pair<std::string_view, std::string_view> kUnits[] = {
+          {"plus_seconds", "1 second"}, {"plus_minutes", "1 minute"}, {"plus_hours", "1 hour"}, {"plus_days", "1 day"}};
+      for (const auto& [name, unit] : kUnits) {
+        if (m != name) continue;
+        if (!argc(1)) return std::nullopt;
+        auto n = arg(0);
+        if (!n) return std::nullopt;
+        bool whole = (n->kind == PieceKind::Column && n->column->shape.kind == FieldShape::Int) ||
+                     (n->kind == PieceKind::Value && (n->value == ValueClass::Int || n->value == ValueClass::Unknown)) ||
+                     n->kind == PieceKind::Numeric;
+        if (!whole)
+          return fail(OrmErrorCode::TypeMismatch, ast_.get(c.args[0].value).span,
+                      fmt::format("`{}` takes an Int (a value or an Int column)", m));
+        return Piece{fmt::format("({} + ({} * interval '{}'))", cs, n->sql, unit), PieceKind::Sql};
+      }
     }
     if (is_text && (m == "like" || m == "ilike")) {
       if (!argc(1)) return std::nullopt;

@@ -261,7 +261,7 @@ class Planner {
         return fail(OrmErrorCode::UnknownColumn, ast_.get(en.key).span,
                     key ? fmt::format("table `{}` has no column `{}`", t_.name, *key)
                         : std::string("an `update` key must be a string literal naming a column"));
-      if (auto constant = sql_expr_text(en.value)) {
+      if (auto constant = sql_constant(ast_, en.value)) {
         // `sql.now()` / `sql.raw("...")`: constant SQL from the program text, never a user value.
         set += fmt::format("{}{} = {}", set.empty() ? "" : ", ", quote_ident(c->name), *constant);
         continue;
@@ -271,21 +271,6 @@ class Planner {
     }
     plan.sql = fmt::format("UPDATE {} SET {}", table, set);
     return true;
-  }
-
-  // The SQL of `sql.now()` or `sql.raw("fragment")` (a plain string literal: the checker refuses
-  // anything else, E0722), or nullopt for any other expression.
-  std::optional<std::string> sql_expr_text(ExprId e) const {
-    auto* c = std::get_if<CallExpr>(&ast_.get(e).data);
-    auto* f = c ? std::get_if<FieldExpr>(&ast_.get(c->callee).data) : nullptr;
-    auto* n = f ? std::get_if<NameRef>(&ast_.get(f->object).data) : nullptr;
-    if (!n || n->name.text != "sql") return std::nullopt;
-    if (f->field.text == "now" && c->args.empty()) return std::string("NOW()");
-    if (f->field.text == "raw" && c->args.size() == 1) {
-      auto text = frontend::plain_string_literal(ast_, c->args[0].value);
-      if (text) return "(" + *text + ")";
-    }
-    return std::nullopt;
   }
 
   // The steps as fragments, each numbered from $1 (builders and terminals over query values).
@@ -742,6 +727,19 @@ PlanResult plan_query(const QueryEnv& env, ExprId call) {
     at = f->object;
   }
   return {};
+}
+
+std::optional<std::string> sql_constant(const frontend::Ast& ast, frontend::ExprId e) {
+  auto* c = std::get_if<frontend::CallExpr>(&ast.get(e).data);
+  auto* f = c ? std::get_if<frontend::FieldExpr>(&ast.get(c->callee).data) : nullptr;
+  auto* n = f ? std::get_if<frontend::NameRef>(&ast.get(f->object).data) : nullptr;
+  if (!n || n->name.text != "sql") return std::nullopt;
+  if (f->field.text == "now" && c->args.empty()) return std::string("NOW()");
+  if (f->field.text == "raw" && c->args.size() == 1) {
+    auto text = frontend::plain_string_literal(ast, c->args[0].value);
+    if (text) return "(" + *text + ")";
+  }
+  return std::nullopt;
 }
 
 }  // namespace fitz::orm

@@ -169,6 +169,11 @@ bool is_terminal_method(std::string_view name);
 // The whole chain ending at `call` (a CallExpr whose callee is `<chain>.<method>`).
 PlanResult plan_query(const QueryEnv& env, frontend::ExprId call);
 
+// The SQL of `sql.now()` or `sql.raw("fragment")` (a plain string literal: the checker refuses
+// anything else, E0722), for `.update` map values and `.where` operands; nullopt for any other
+// expression. Constant SQL from the program text, never a user value.
+std::optional<std::string> sql_constant(const frontend::Ast& ast, frontend::ExprId e);
+
 // The SELECT list of a table: `"c1","c2",..` in column order.
 std::string column_list(const TableModel& t);
 

@@ -8,6 +8,7 @@
 
 #include "any_internal.h"
 #include "fitz/date.h"
+#include "fitz/time_zone.h"
 
 namespace fitz {
 
@@ -80,6 +81,13 @@ void random_bytes(uint8_t* p, size_t n, SourcePos pos) {
     if (k <= 0) runtime_error(pos, Str::lit("the system random source failed"));
     got += size_t(k);
   }
+}
+
+// Quotes a rejected input in an Err text, cut short so a huge value does not flood logs.
+std::string excerpt(const Str& s) {
+  std::string t(s.data(), s.size() < 64 ? s.size() : 64);
+  if (s.size() > 64) t += "...";
+  return t;
 }
 
 class DateBox final : public AnyObj {
@@ -184,6 +192,18 @@ class DateTimeBox final : public AnyObj {
       *out = Any(date::format(v_, view(from_any<Str>(args[0], pos))));
       return true;
     }
+    if (is(name, "in_tz")) {
+      Str zone_name = from_any<Str>(args[0], pos);
+      std::string error;
+      auto zone = TimeZone::load(view(zone_name), error);
+      if (!zone) {
+        *out = to_any(Result<Str, Str>::err(Str::from("DateTime.in_tz: unknown time zone `" + excerpt(zone_name) + "`")));
+        return true;
+      }
+      int32_t offset = zone->offset_at(date::floor_div(v_.micros, 1000000));
+      *out = to_any(Result<Str, Str>::ok(date::with_offset(v_, offset)));
+      return true;
+    }
     std::string_view op(name);
     if (op.substr(0, 5) == "diff_") {
       DateTime o = from_any<DateTime>(args[0], pos);
@@ -245,13 +265,6 @@ class UuidBox final : public AnyObj {
  private:
   Uuid v_;
 };
-
-// Quotes a rejected input in an Err text, cut short so a huge value does not flood logs.
-std::string excerpt(const Str& s) {
-  std::string t(s.data(), s.size() < 64 ? s.size() : 64);
-  if (s.size() > 64) t += "...";
-  return t;
-}
 
 class DateModule final : public AnyObj {
  public:

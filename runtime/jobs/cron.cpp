@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "fitz/jobs.h"
-#include "jobs/civil.h"
+#include "fitz/date.h"
 
 namespace fitz::jobs {
 
@@ -29,7 +29,7 @@ Civil civil_from(int64_t t) {
 }
 
 int64_t to_seconds(const Civil& c) {
-  return days_from_civil(c.year, unsigned(c.month), unsigned(c.day)) * kDay + c.hour * 3600 + c.minute * 60 + c.second;
+  return date::days_from_civil(c.year, c.month, c.day) * kDay + c.hour * 3600 + c.minute * 60 + c.second;
 }
 
 int days_in_month(int y, int m) {
@@ -39,7 +39,7 @@ int days_in_month(int y, int m) {
 }
 
 int weekday_of(int y, int m, int d) {
-  int64_t days = days_from_civil(y, unsigned(m), unsigned(d));  // 1970-01-01 was a Thursday (4)
+  int64_t days = date::days_from_civil(y, m, d);  // 1970-01-01 was a Thursday (4)
   return int(((days % 7) + 11) % 7);
 }
 

@@ -9,6 +9,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <chrono>
+#include <cstdio>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -24,7 +25,8 @@ namespace {
 
 struct Prepared {
   CronJob job;
-  CronSchedule schedule;
+  CronSchedule schedule;  // unused for `@every`
+  int64_t anchor_ms = 0;  // `@every`: ticks are anchor + k * every_ms
   std::shared_ptr<const TimeZone> zone;
   RetryPolicy retry;
   Str store_url;  // empty: no store
@@ -35,9 +37,36 @@ int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
-int64_t now_secs() { return now_ms() / 1000; }
+// A tick in logs: Unix seconds, with the milliseconds when an `@every` interval has them.
+std::string tick_text(int64_t tick_ms) {
+  if (tick_ms % 1000 == 0) return std::to_string(tick_ms / 1000);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(tick_ms / 1000),
+                static_cast<long long>(tick_ms % 1000));
+  return buf;
+}
 
 std::string str_of(const Str& s) { return s.as<std::string>(); }
+
+// The first tick strictly after `after_ms` (both in Unix milliseconds); empty when a cron
+// schedule never fires again.
+std::optional<int64_t> next_tick_ms(const Prepared& p, int64_t after_ms) {
+  if (int64_t every = p.job.every_ms) {
+    int64_t since = after_ms - p.anchor_ms;
+    int64_t k = since < 0 ? 0 : since / every + 1;
+    return p.anchor_ms + k * every;
+  }
+  // Cron ticks are whole seconds: the tick strictly after the second holding `after_ms`.
+  int64_t secs = after_ms >= 0 ? after_ms / 1000 : -((-after_ms + 999) / 1000);
+  std::optional<int64_t> next = next_fire(p.schedule, *p.zone, secs);
+  if (!next) return std::nullopt;
+  return *next * 1000;
+}
+
+// What the store's `schedule` column shows for the job.
+std::string schedule_text(const CronJob& job) {
+  return job.every_ms ? "@every " + std::to_string(job.every_ms) + "ms" : job.expr;
+}
 
 }  // namespace
 
@@ -75,7 +104,7 @@ struct TickGuard {
 };
 
 // One tick: claim it (with a store), then attempts until one succeeds or retries run out.
-Task<Null> run_tick(Prepared* p, int64_t tick, JobRunner::State* st) {
+Task<Null> run_tick(Prepared* p, int64_t tick_ms, JobRunner::State* st) {
   TickGuard running(&st->in_tick);
   std::atomic<bool>* stopping = &st->stopping;
   const std::string& name = p->job.name;
@@ -85,15 +114,16 @@ Task<Null> run_tick(Prepared* p, int64_t tick, JobRunner::State* st) {
     auto c = co_await store::connect(p->store_url);
     if (!c.is_ok()) {
       // Without the database no replica can claim the tick: skipping it keeps "at most once".
-      log_job("error", "job.skipped", name, {{"tick", std::to_string(tick)}, {"error", str_of(c.error())}});
+      log_job("error", "job.skipped", name, {{"tick", tick_text(tick_ms)}, {"error", str_of(c.error())}});
       co_return Null{};
     }
     conn = c.value();
-    std::vector<Any> params1{Any(Str::from(name)), Any(tick)};
+    std::vector<Any> params1{Any(Str::from(name)), Any(tick_ms)};
     auto claim = co_await store::exec(
-        conn, "INSERT INTO fitz_cron_ticks (job_name, tick_at) VALUES ($1, to_timestamp($2)) ON CONFLICT DO NOTHING", std::move(params1));
+        conn, "INSERT INTO fitz_cron_ticks (job_name, tick_at) VALUES ($1, to_timestamp($2::bigint / 1000.0)) ON CONFLICT DO NOTHING",
+        std::move(params1));
     if (!claim.is_ok()) {
-      log_job("error", "job.skipped", name, {{"tick", std::to_string(tick)}, {"error", str_of(claim.error())}});
+      log_job("error", "job.skipped", name, {{"tick", tick_text(tick_ms)}, {"error", str_of(claim.error())}});
       co_return Null{};
     }
     if (claim.value() == 0) co_return Null{};  // another replica runs this tick
@@ -123,17 +153,18 @@ Task<Null> run_tick(Prepared* p, int64_t tick, JobRunner::State* st) {
                                    std::move(params4));
       }
       if (final) {
-        auto next = next_fire(p->schedule, *p->zone, tick);
-        std::vector<Any> params5{Any(Str::from(name)), Any(tick), Any(Str(status)), err,
+        auto next = next_tick_ms(*p, tick_ms);
+        std::vector<Any> params5{Any(Str::from(name)), Any(tick_ms), Any(Str(status)), err,
                                     next ? Any(*next) : Any()};
         (void)co_await store::exec(conn,
-                                   "UPDATE fitz_cron_jobs SET last_run_at = to_timestamp($2), last_status = $3, "
-                                   "last_error = $4, next_run_at = to_timestamp($5) WHERE name = $1", std::move(params5));
+                                   "UPDATE fitz_cron_jobs SET last_run_at = to_timestamp($2::bigint / 1000.0), last_status = $3, "
+                                   "last_error = $4, next_run_at = to_timestamp($5::bigint / 1000.0) WHERE name = $1",
+                                   std::move(params5));
       }
     }
     if (o.ok) co_return Null{};
     log_job("error", final ? "job.failed" : "job.retrying", name,
-            {{"attempt", std::to_string(attempt)}, {"tick", std::to_string(tick)}, {"error", o.error}});
+            {{"attempt", std::to_string(attempt)}, {"tick", tick_text(tick_ms)}, {"error", o.error}});
     if (final || stopping->load()) co_return Null{};
     co_await fitz::detail::TimerAwait{p->retry.delay_secs(attempt) * 1000};
   }
@@ -153,7 +184,7 @@ Task<std::optional<int64_t>> setup_store(Prepared* p) {
     log_job("error", "job.store", name, {{"error", str_of(t.error())}});
     co_return std::nullopt;
   }
-  std::vector<Any> params6{Any(Str::from(name)), Any(Str::from(p->job.expr)), Any(Str::from(p->zone->name()))};
+  std::vector<Any> params6{Any(Str::from(name)), Any(Str::from(schedule_text(p->job))), Any(Str::from(p->zone->name()))};
   (void)co_await store::exec(conn,
                              "INSERT INTO fitz_cron_jobs (name, schedule, tz) VALUES ($1, $2, $3) ON CONFLICT (name) "
                              "DO UPDATE SET schedule = EXCLUDED.schedule, tz = EXCLUDED.tz", std::move(params6));
@@ -161,13 +192,13 @@ Task<std::optional<int64_t>> setup_store(Prepared* p) {
   std::vector<Any> params7{Any(Str::from(name))};
   auto rows = co_await store::query(
       conn,
-      "SELECT floor(extract(epoch FROM last_run_at))::bigint AS t FROM fitz_cron_jobs WHERE name = $1 AND last_run_at "
-      "IS NOT NULL", std::move(params7));
+      "SELECT floor(extract(epoch FROM last_run_at) * 1000)::bigint AS t FROM fitz_cron_jobs WHERE name = $1 AND "
+      "last_run_at IS NOT NULL", std::move(params7));
   if (!rows.is_ok() || rows.value().len() != 1) co_return std::nullopt;
   Any last = any_method(rows.value().at(0, {}), "get", {Any(Str::lit("t"))});
   if (!last.is_int()) co_return std::nullopt;
-  auto missed = next_fire(p->schedule, *p->zone, last.int_value());
-  if (missed && *missed < now_secs()) co_return missed;
+  auto missed = next_tick_ms(*p, last.int_value());
+  if (missed && *missed < now_ms()) co_return missed;
   co_return std::nullopt;
 }
 
@@ -176,26 +207,26 @@ Task<Null> cron_loop(Prepared* p, JobRunner::State* st) {
   if (!p->store_url.empty()) {
     std::optional<int64_t> missed = co_await setup_store(p);
     if (missed) {
-      log_job("info", "job.catch_up", p->job.name, {{"tick", std::to_string(*missed)}});
+      log_job("info", "job.catch_up", p->job.name, {{"tick", tick_text(*missed)}});
       co_await run_tick(p, *missed, st);
     }
   }
-  int64_t after = now_secs();
+  int64_t after = now_ms();
   while (!stopping->load()) {
-    std::optional<int64_t> next = next_fire(p->schedule, *p->zone, after);
+    std::optional<int64_t> next = next_tick_ms(*p, after);
     if (!next) {
       log_job("info", "job.finished", p->job.name, {{"reason", "the schedule has no further tick"}});
       co_return Null{};
     }
     for (;;) {
-      int64_t wait = *next * 1000 - now_ms();
+      int64_t wait = *next - now_ms();
       if (wait <= 0) break;
       co_await fitz::detail::TimerAwait{wait < 60000 ? wait : 60000};
       if (stopping->load()) co_return Null{};
     }
     co_await run_tick(p, *next, st);
     // A run longer than the period skips the ticks it overlapped (no pile-up).
-    after = std::max(*next, now_secs());
+    after = std::max(*next, now_ms());
   }
   co_return Null{};
 }
@@ -250,11 +281,14 @@ void JobRunner::start() {
   for (CronJob& job : state_->jobs) {
     auto p = std::make_unique<Prepared>();
     auto fail = [&](const std::string& why) {
-      runtime_error(SourcePos{}, Str::from("@cron job `" + job.name + "`: " + why));
+      runtime_error(SourcePos{}, Str::from((job.every_ms ? "@every job `" : "@cron job `") + job.name + "`: " + why));
     };
-    CronParse parsed = parse_cron(job.expr);
-    if (!parsed.schedule) fail("invalid cron expression `" + job.expr + "`: " + parsed.error);
-    p->schedule = *parsed.schedule;
+    if (job.every_ms < 0) fail("the interval must be positive");
+    if (!job.every_ms) {
+      CronParse parsed = parse_cron(job.expr);
+      if (!parsed.schedule) fail("invalid cron expression `" + job.expr + "`: " + parsed.error);
+      p->schedule = *parsed.schedule;
+    }
     std::string error;
     p->zone = TimeZone::load(job.tz, error);
     if (!p->zone) fail(error);
@@ -270,6 +304,8 @@ void JobRunner::start() {
       if (!url.is_ok()) fail(str_of(url.error()));
       p->store_url = url.value();
     }
+    // Replicas sharing a store must agree on the ticks; a lone process counts from its start.
+    p->anchor_ms = p->store_url.empty() ? now_ms() : 0;
     p->job = std::move(job);
     state_->prepared.push_back(std::move(p));
   }

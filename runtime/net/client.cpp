@@ -155,6 +155,7 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
       bhttp::request<bhttp::empty_body> req{bhttp::verb::connect, target, 11};
       req.set(bhttp::field::host, target);
       req.set(bhttp::field::user_agent, user_agent());
+      if (std::string auth = proxy_authorization(*proxy); !auth.empty()) req.set(bhttp::field::proxy_authorization, auth);
       co_await bhttp::async_write(stream, req, asio::redirect_error(asio::use_awaitable, ec));
       bhttp::response_parser<bhttp::empty_body> parser;
       parser.skip(true);
@@ -238,6 +239,7 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     std::string key = url.origin();
     if (proxy) key += " via " + proxy->origin();
     bool absolute_form = proxy && !url.tls();
+    std::string proxy_auth = proxy ? proxy_authorization(*proxy) : std::string();
     for (int attempt = 0;; ++attempt) {
       Exchange ex;
       std::unique_ptr<Conn> conn = attempt == 0 ? take_idle(key) : nullptr;
@@ -255,6 +257,9 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
         if (lower_ascii(name) == "user-agent") has_agent = true;
       }
       if (!has_agent) req.set(bhttp::field::user_agent, user_agent());
+      // Through a proxy in absolute form the proxy reads the request itself (a tunnel's CONNECT
+      // carried the credentials instead, so the origin never sees them).
+      if (absolute_form && !proxy_auth.empty()) req.set(bhttp::field::proxy_authorization, proxy_auth);
       if (body) {
         req.body() = *body;
         req.prepare_payload();

@@ -1,6 +1,8 @@
 // URL parsing, proxy selection and the redirect policy of the outbound HTTP client (no I/O).
 #include "net/url.h"
 
+#include "net/smtp_message.h"
+
 #include <cstdlib>
 
 namespace fitz::net {
@@ -150,6 +152,27 @@ std::optional<Url> proxy_for(const ProxyConfig& config, const Url& url) {
   UrlResult r = parse_url(p.find("://") == std::string::npos ? "http://" + p : p);
   if (!r.url) return std::nullopt;
   return r.url;
+}
+
+std::string proxy_authorization(const Url& proxy) {
+  if (proxy.userinfo.empty()) return "";
+  std::string decoded;
+  const std::string& u = proxy.userinfo;
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (size_t i = 0; i < u.size(); ++i) {
+    if (u[i] == '%' && i + 2 < u.size() && hex(u[i + 1]) >= 0 && hex(u[i + 2]) >= 0) {
+      decoded += static_cast<char>(hex(u[i + 1]) * 16 + hex(u[i + 2]));
+      i += 2;
+    } else {
+      decoded += u[i];
+    }
+  }
+  return "Basic " + base64(decoded);
 }
 
 // ---- redirects ----------------------------------------------------------------------------

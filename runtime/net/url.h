@@ -53,6 +53,10 @@ struct ProxyConfig {
 // and optional `:port` suffixes.
 std::optional<Url> proxy_for(const ProxyConfig& config, const Url& url);
 
+// The Proxy-Authorization value for a proxy URL with credentials (`http://user:p%40ss@proxy:3128`):
+// "Basic " and the base64 of the percent-decoded `user:pass`; empty without credentials.
+std::string proxy_authorization(const Url& proxy);
+
 // ---- redirects ----------------------------------------------------------------------------
 
 inline constexpr int kMaxRedirects = 10;

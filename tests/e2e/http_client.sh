@@ -109,5 +109,16 @@ call get "https://localhost:$TLS_SELF/json"; [[ $body == *'TLS handshake failed'
 call get "$H2/status/204"; expect "NO_PROXY host goes direct" 200 '204 '
 ! grep -qF "$H2" "$work/proxy.log"; check "NO_PROXY host never reached the proxy: $(cat "$work/proxy.log")" $?
 stop proxied
+# Credentials in the proxy URL: Basic Proxy-Authorization (percent-decoded) to the proxy only.
+: >"$work/proxy.log"
+start proxied_auth "$work/svc" SSL_CERT_FILE="$work/certs/ca.crt" SSL_CERT_DIR=/nonexistent \
+  HTTP_PROXY="http://alice:p%40ss@127.0.0.1:$PROXY" HTTPS_PROXY="alice:p%40ss@127.0.0.1:$PROXY" NO_PROXY= http_proxy= https_proxy= no_proxy=
+call get "$H/json"; expect "HTTP through a proxy with credentials" 200 '200 {"symbol":"ABC","price":12.5}'
+grep -qxF "GET $H/json auth=Basic YWxpY2U6cEBzcw==" "$work/proxy.log"
+check "the absolute-form request carried Proxy-Authorization: $(cat "$work/proxy.log")" $?
+call get "https://localhost:$TLS_OK/json"; expect "HTTPS through a proxy with credentials" 200 '200 {"symbol":"ABC","price":12.5}'
+grep -qxF "CONNECT localhost:$TLS_OK auth=Basic YWxpY2U6cEBzcw==" "$work/proxy.log"
+check "the CONNECT carried Proxy-Authorization: $(cat "$work/proxy.log")" $?
+stop proxied_auth
 echo "e2e $suite: $pass passed, $fail failed"
 [[ $fail == 0 ]]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Jobs end to end through real binaries: @background/spawn (order, results, retries), failing
 # cron jobs retried per policy and logged while the program keeps running, and two replicas of
-# one every-second cron job sharing the test Postgres (FITZ_TEST_DATABASE_URL, from
+# one every-second cron job and one `@every(0.5)` job sharing the test Postgres (FITZ_TEST_DATABASE_URL, from
 # scripts/pg-local.sh) running each tick exactly once. Fails when the URL is unset.
 set -uo pipefail
 fitz=$(realpath "${1:?usage: tests/e2e/jobs.sh path/to/fitz}")
@@ -61,6 +61,7 @@ check "top-level code runs before the jobs start" $?
 "$fitz" build "$here/service.fitz" -o "$work/service" >"$work/build.log" 2>&1
 check "service.fitz builds: $(cat "$work/build.log")" $?
 port=$((20000 + RANDOM % 20000))
+service_started=$(date +%s%N)
 PORT=$port "$work/service" >"$work/service.out" 2>"$work/service.err" &
 pid=$!
 pids+=("$pid")
@@ -73,6 +74,11 @@ wait "$pid"; rc=$?
 check "the service stops on SIGTERM with status 0 (rc $rc) $(head -c 300 "$work/service.err")" $([[ $rc == 0 ]]; echo $?)
 grep -q '^background got 7$' "$work/service.out" && grep -q '^tick$' "$work/service.out"
 check "the background job and the cron job ran in the service: $(head -c 300 "$work/service.out")" $?
+# @every(0.2): first run 0.2 s after start, missed ticks skipped (never more runs than ticks).
+every=$(grep -c '^every$' "$work/service.out")
+ms=$(( ($(date +%s%N) - service_started) / 1000000 ))
+check "the @every(0.2) job ran repeatedly beside the routes ($every runs in $ms ms)" \
+  $([[ $every -ge 5 && $every -le $((ms / 200 + 1)) ]]; echo $?)
 
 # Two replicas, one database: each every-second tick runs once.
 scratch=${FITZ_TEST_DATABASE_URL%/*}/fitz_jobs_e2e
@@ -100,6 +106,12 @@ ok_runs=$(sed -n 's/.*ok_runs=\([0-9]*\).*/\1/p' <<<"$out")
 doubled=$(sed -n 's/.*doubled=\([0-9]*\).*/\1/p' <<<"$out")
 [[ -n $runs && $runs -ge 5 && $runs == "$claims" && $runs == "$ok_runs" && $doubled == 0 ]]
 check "two replicas ran each tick once: $out $(cat "$work"/ticks_*.err | head -c 600)" $?
+every_runs=$(sed -n 's/.*interval_ran=\([0-9]*\).*/\1/p' <<<"$out")
+every_claims=$(sed -n 's/.*interval_claimed=\([0-9]*\).*/\1/p' <<<"$out")
+every_unaligned=$(sed -n 's/.*interval_unaligned=\([0-9]*\).*/\1/p' <<<"$out")
+# Ticks run while both replicas were up (at least 5 s): about two per second, each claimed once.
+[[ -n $every_runs && $every_runs -ge 8 && $every_runs == "$every_claims" && $every_unaligned == 0 ]]
+check "two replicas ran each @every(0.5, store=) tick once, on half-second boundaries: $out" $?
 admin drop >/dev/null
 
 [[ $fails == 0 ]]

@@ -3,7 +3,8 @@
 # through Debian's python3-aiosmtpd (smtp/servers.py) in plain, STARTTLS and implicit-TLS modes
 # with AUTH, reading each delivered message back (envelope, headers, RFC 2047 subject, MIME
 # parts, dot-stuffing undone); a server that closes in the middle of DATA and one that does not
-# answer give an Err, not a hang; configuration errors are the specified texts.
+# answer give an Err, not a hang; configuration errors are the specified texts. Also runs
+# examples/price-report against a local quote API and the plain server.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -83,6 +84,51 @@ grep -qxF "env_from=ops@example.com env_to=cy@example.com auth=mailer" <<<"$(mai
 send text --data-urlencode "to=not an address" --data-urlencode "subject=x"
 [[ $body == 'ERR smtp: invalid `to` address `not an address`: '* ]]; check "invalid to address: $body" $?
 stop plain
+
+# ---- examples/price-report: an outbound API call, then a mail -----------------------------------
+cat >"$work/quotes.py" <<'PY'
+import http.server, json, sys
+class Quotes(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        answers = {"/quotes/ABC": (200, {"symbol": "ABC", "price": 12.5}),
+                   "/quotes/BAD": (200, {"symbol": "BAD", "price": "high"})}
+        status, doc = answers.get(self.path, (503, {"error": "down"}))
+        body = json.dumps(doc).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quotes)
+open(sys.argv[1] + ".tmp", "w").write(str(srv.server_address[1]))
+__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+srv.serve_forever()
+PY
+"$py" "$work/quotes.py" "$work/quotes.port" &
+pids+=($!)
+disown
+for _ in $(seq 100); do [[ -f $work/quotes.port ]] && break; sleep 0.1; done
+out=$("$fitz" build "$root/examples/price-report" -o "$work/price" 2>&1); rc=$?
+[[ $rc == 0 && -x $work/price ]]; check "fitz build examples/price-report (rc $rc): $out" $?
+start price "$work/price" "${common[@]}" SMTP_PORT=$PLAIN SMTP_TLS=none QUOTE_API="http://127.0.0.1:$(cat "$work/quotes.port")" \
+  REPORT_TO=desk@example.com
+rm -f "$work/mail/PLAIN.eml"
+req POST /reports/ABC
+[[ $status == 200 && $body == '{"symbol":"ABC","price":"12.5","message_id":"'*@*'"}' ]]
+check "price-report fetched the quote and mailed it: $status $body" $?
+m=$(mail PLAIN)
+grep -qxF "subject=Price report: ABC" <<<"$m" && grep -qF " env_to=desk@example.com " <<<"$m" &&
+  grep -qxF "part=text/plain:ABC trades at 12.5." <<<"$m" && grep -qxF "part=text/html:<p><b>ABC</b> trades at 12.5.</p>" <<<"$m"
+check "the report mail has its subject, recipient and both parts: $m" $?
+req POST /reports/BAD
+[[ $status == 500 && $body == *"http: json: field 'price': expected Float, found Str"* ]]
+check "a quote with a wrong field type is an error naming the field: $status $body" $?
+req POST /reports/DOWN
+[[ $status == 500 && $body == *"quote API answered 503 after "*" ms"* ]]
+check "an API answering 503 is reported with its status: $status $body" $?
+stop price
 
 # ---- failures --------------------------------------------------------------------------------------
 start starttls_on_plain "$work/svc" "${common[@]}" SMTP_PORT=$PLAIN

@@ -59,8 +59,8 @@ for zone in UTC America/Argentina/Buenos_Aires Asia/Kolkata; do
     America/Argentina/Buenos_Aires) local_text="2026-06-02T13:30:00-03:00" ;;
     Asia/Kolkata) local_text="2026-06-02T22:00:00+05:30" ;;
   esac
-  expect "[$zone] DateTime query parameter; to_local follows TZ" 200 \
-    "{\"utc\":\"2026-06-02T16:30:00Z\",\"ts\":1780417800,\"fmt\":\"2026-06-02 16:30:00\",\"date\":\"2026-06-02\",\"local\":\"$local_text\"}"
+  expect "[$zone] DateTime query parameter; to_local follows TZ, in_tz does not" 200 \
+    "{\"utc\":\"2026-06-02T16:30:00Z\",\"ts\":1780417800,\"fmt\":\"2026-06-02 16:30:00\",\"date\":\"2026-06-02\",\"local\":\"$local_text\",\"madrid\":\"2026-06-02T18:30:00+02:00\",\"kathmandu\":\"2026-06-02T22:15:00+05:45\",\"nowhere\":\"DateTime.in_tz: unknown time zone \`Mars/Olympus\`\"}"
 
   # ---- Postgres ----
   if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
@@ -77,7 +77,7 @@ for zone in UTC America/Argentina/Buenos_Aires Asia/Kolkata; do
     done
     req GET /db/orm
     expect "[$zone] ORM: Uuid, Date, DateTime fields inserted, filtered and read back" 200 \
-      '{"inserted_same":true,"early":1,"early_day":"2026-01-31","by_ref_day":"2026-01-31","second_day":"2026-02-28","touched":1,"moved_day":"2026-02-01","now_is_recent":true}'
+      '{"inserted_same":true,"early":1,"early_day":"2026-01-31","by_ref_day":"2026-01-31","second_day":"2026-02-28","touched":1,"moved_day":"2026-02-01","now_is_recent":true,"filters":"between=1 listed=1 both=2 on_days=1 no_due=1 has_due=1 shifted=1 by_minutes=1 by_column=2 past=2 after_raw=1"}'
   fi
   stop "$name"
 done

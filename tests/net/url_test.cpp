@@ -100,6 +100,15 @@ TEST(NetRedirect, MethodsBodiesAndCredentials) {
   EXPECT_FALSE(is_credential_header("accept"));
 }
 
+TEST(NetUrl, ProxyCredentialsBecomeBasicAuthorization) {
+  ProxyConfig c{"http://alice:p%40ss%3Aword@proxy:3128", "", ""};
+  auto p = proxy_for(c, net_url_of("http://api.example.com/"));
+  ASSERT_TRUE(p);
+  // base64("alice:p@ss:word"): the user info is percent-decoded first.
+  EXPECT_EQ(proxy_authorization(*p), "Basic YWxpY2U6cEBzczp3b3Jk");
+  EXPECT_EQ(proxy_authorization(net_url_of("http://proxy:3128/")), "");
+}
+
 TEST(NetBodyText, ReplacesInvalidUtf8AndConvertsLatin1) {
   EXPECT_EQ(body_text("caf\xc3\xa9", "text/plain"), "caf\xc3\xa9");
   EXPECT_EQ(body_text("a\xff" "b", "text/plain"), "a\xEF\xBF\xBD" "b");

@@ -233,6 +233,14 @@ fn nightly() {
     print("nightly run")
 }
 ```)md"},
+      {"every", R"md(The interval is a number literal of seconds, at least 0.001 (E0535); a function has either `@every` or `@cron`. Without `store=` each process counts its ticks from its own start; with it the ticks are the multiples of the interval since the Unix epoch, claimed once across replicas. The function takes no parameters and returns nothing or a `Result` (E0530). See [chapter 14](../guide/14-jobs.md).
+
+```fitz
+@every(30)
+fn heartbeat() {
+    print("still here")
+}
+```)md"},
       {"background", R"md(Starting it any other way is an error (E0531).
 
 ```fitz
@@ -347,7 +355,7 @@ const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& g
   static const std::vector<std::pair<std::string_view, std::vector<std::string_view>>> g = {
       {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "body_limit", "flag", "trace", "metric", "healthz", "readyz"}},
       {"Auth", {"auth_provider", "authenticated", "admin", "requires"}},
-      {"WebSockets and jobs", {"ws", "cron", "background"}},
+      {"WebSockets and jobs", {"ws", "cron", "every", "background"}},
       {"Tests, benchmarks and commands", {"test", "bench", "command", "arg"}},
       {"ORM (types and fields)", {"table", "renamed_from", "index", "unique", "check_constraint", "primary", "db_default", "hidden", "column", "belongs_to", "has_many", "has_one", "example"}},
   };

@@ -15,42 +15,13 @@
 #include <vector>
 
 #include "fitz/cron_expr.h"
+#include "fitz/time_zone.h"
 #include "fitz/runtime.h"
 
 namespace fitz::jobs {
 
-// ---- time zones -------------------------------------------------------------------------------
-
-// An IANA zone read from the system tz database (TZif files, with the POSIX rule of their
-// footer for instants past the last listed transition). Times are Unix seconds.
-class TimeZone {
- public:
-  struct Transition {
-    int64_t at;      // UTC instant from which `offset` applies
-    int32_t offset;  // seconds east of UTC
-  };
-  static std::shared_ptr<const TimeZone> utc();
-  // `name` such as "Europe/Madrid" or "UTC"; nullptr and `error` set when unknown or unreadable.
-  static std::shared_ptr<const TimeZone> load(std::string_view name, std::string& error);
-  // From TZif bytes (tests, and the loader).
-  static std::shared_ptr<const TimeZone> from_tzif(std::string_view name, std::string_view data, std::string& error);
-  // From a POSIX TZ rule alone, e.g. "CET-1CEST,M3.5.0,M10.5.0/3".
-  static std::shared_ptr<const TimeZone> from_posix(std::string_view name, std::string_view rule, std::string& error);
-
-  const std::string& name() const { return name_; }
-  int32_t offset_at(int64_t utc) const;
-  // The first transition strictly after `utc` (an offset change), if any.
-  std::optional<Transition> next_transition(int64_t utc) const;
-
-  struct PosixRule;  // tz.cpp
-
- private:
-  std::string name_;
-  std::vector<Transition> transitions_;  // sorted; offsets after each listed instant
-  int32_t initial_offset_ = 0;           // before the first transition
-  std::shared_ptr<const PosixRule> rule_;  // after the last transition, when present
-  void rule_transitions(int year, std::vector<Transition>& out) const;
-};
+// Time zones are fitz::TimeZone (fitz/time_zone.h), shared with DateTime.in_tz.
+using fitz::TimeZone;
 
 // The first tick strictly after `after` (Unix seconds): an instant whose wall-clock time in
 // `zone` matches. Wall-clock times skipped by a spring-forward change do not fire; in the hour
@@ -112,7 +83,11 @@ void log_job(std::string_view level, std::string_view msg, std::string_view job,
 
 struct CronJob {
   std::string name;    // the function's name
-  std::string expr;    // as written
+  std::string expr;    // as written; unused when every_ms is set
+  // `@every(N)`: the interval. Without a store the ticks are start + k*interval (the first one
+  // interval after start); with one they are aligned to multiples of the interval since the
+  // Unix epoch, so that replicas agree on what a tick is and claim each once.
+  int64_t every_ms = 0;
   std::string tz;      // empty: UTC
   // The retry policy the compiler decided from a literal `retry={...}`; otherwise `retry`, the
   // value of a non-literal `retry=` (null: none), is checked when the runner starts.

@@ -104,7 +104,8 @@ def silent():
 
 class Proxy(socketserver.StreamRequestHandler):
     """A forward proxy: absolute-form requests are relayed (one per connection), CONNECT opens
-    a tunnel. Each request line is appended to the log the test reads."""
+    a tunnel. Each request line is appended to the log the test reads, with the credentials of a
+    Proxy-Authorization header (which, like a real proxy, it does not pass on)."""
 
     def handle(self):
         line = self.rfile.readline().decode("latin-1")
@@ -117,8 +118,10 @@ class Proxy(socketserver.StreamRequestHandler):
             if h in (b"\r\n", b"\n", b""):
                 break
             head.append(h)
+        auth = [h.split(b":", 1)[1].strip().decode("latin-1") for h in head
+                if h.split(b":", 1)[0].strip().lower() == b"proxy-authorization"]
         with open(self.server.log, "a") as f:
-            f.write("%s %s\n" % (method, target))
+            f.write("%s %s%s\n" % (method, target, "".join(" auth=" + a for a in auth)))
         if method == "CONNECT":
             host, port = target.rsplit(":", 1)
             up = socket.create_connection((host, int(port)))
@@ -134,7 +137,7 @@ class Proxy(socketserver.StreamRequestHandler):
             name = h.split(b":", 1)[0].strip().lower()
             if name == b"content-length":
                 n = int(h.split(b":", 1)[1])
-            if name not in (b"connection", b"proxy-connection"):
+            if name not in (b"connection", b"proxy-connection", b"proxy-authorization"):
                 kept.append(h)
         path = u.path + ("?" + u.query if u.query else "")
         up.sendall(("%s %s HTTP/1.1\r\n" % (method, path)).encode() + b"".join(kept) +

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "fitz/jobs.h"
-#include "jobs/civil.h"
+#include "fitz/date.h"
+#include "fitz/time_zone.h"
 
-namespace fitz::jobs {
+namespace fitz {
 
 // `std offset [dst [offset] [,start[/time],end[/time]]]`
 struct TimeZone::PosixRule {
@@ -25,21 +25,18 @@ struct TimeZone::PosixRule {
 
 namespace {
 
-using namespace std::chrono;
-
-bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 // The day (days since the epoch) a rule date falls on in year y.
 int64_t rule_day(const TimeZone::PosixRule::Date& d, int y) {
-  int64_t jan1 = days_from_civil(y, 1, 1);
-  if (d.kind == 'J') return jan1 + d.a - 1 + (leap(y) && d.a >= 60 ? 1 : 0);
+  int64_t jan1 = date::days_from_civil(y, 1, 1);
+  if (d.kind == 'J') return jan1 + d.a - 1 + (date::is_leap(y) && d.a >= 60 ? 1 : 0);
   if (d.kind == 'N') return jan1 + d.a;
   // Mm.w.d: day d (0 = Sunday) of week w (5 = last) of month m.
-  int64_t first = days_from_civil(y, unsigned(d.a), 1);
+  int64_t first = date::days_from_civil(y, d.a, 1);
   int wd_first = int(((first % 7) + 11) % 7);
   int64_t day = first + ((d.c - wd_first) % 7 + 7) % 7 + int64_t(d.b - 1) * 7;
   unsigned m = unsigned(d.a);
-  int64_t next_month = m == 12 ? days_from_civil(y + 1, 1, 1) : days_from_civil(y, m + 1, 1);
+  int64_t next_month = m == 12 ? date::days_from_civil(y + 1, 1, 1) : date::days_from_civil(y, m + 1, 1);
   while (day >= next_month) day -= 7;
   return day;
 }
@@ -252,8 +249,7 @@ void TimeZone::rule_transitions(int y, std::vector<Transition>& out) const {
 
 namespace {
 int year_of(int64_t t) {
-  int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
-  return int(year_month_day{sys_days(std::chrono::days(days))}.year());
+  return int(date::civil_from_days(date::floor_div(t, 86400)).year);
 }
 }  // namespace
 
@@ -291,4 +287,4 @@ std::optional<TimeZone::Transition> TimeZone::next_transition(int64_t t) const {
   return std::nullopt;
 }
 
-}  // namespace fitz::jobs
+}  // namespace fitz

@@ -54,6 +54,27 @@ TEST(Completion, ModuleMembersAndFromImport) {
   EXPECT_TRUE(mem.count("twice") && mem.count("RATE"));
 }
 
+TEST(Completion, StandardLibraryModulesAndValues) {
+  Fixture f;
+  f.file("main.fitz",
+         "print(http.^)\nprint(smtp.^)\nprint(sql.^)\nlet at = DateTime.now()\nprint(at.^)\nprint(Uuid.^)\n"
+         "print(rand.^)\nprint(fs.^)\nprint(num.^)\n@ev^\nfn tick() {}\n");
+  f.analyse("main.fitz");
+  auto http = complete(f, "main.fitz", 0);
+  EXPECT_TRUE(http.count("get") && http.count("post") && http.count("request"));
+  EXPECT_TRUE(complete(f, "main.fitz", 1).count("send"));
+  auto sql = complete(f, "main.fitz", 2);
+  EXPECT_TRUE(sql.count("now") && sql.count("raw"));
+  auto at = complete(f, "main.fitz", 3);
+  EXPECT_TRUE(at.count("in_tz") && at.count("to_local") && at.count("add_days") && at.count("diff_seconds"));
+  auto uuid = complete(f, "main.fitz", 4);
+  EXPECT_TRUE(uuid.count("v4") && uuid.count("v7") && uuid.count("parse"));
+  EXPECT_FALSE(complete(f, "main.fitz", 5).empty());
+  EXPECT_FALSE(complete(f, "main.fitz", 6).empty());
+  EXPECT_FALSE(complete(f, "main.fitz", 7).empty());
+  EXPECT_TRUE(complete(f, "main.fitz", 8).count("every"));
+}
+
 TEST(Completion, ImportPaths) {
   Fixture f;
   f.file("shapes/circle.fitz", "let R = 1\n");

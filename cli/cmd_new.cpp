@@ -1,7 +1,7 @@
 // `fitz new`: scaffolds a project from one of the built-in templates (a small program, an
-// in-memory HTTP service, a Postgres-backed service, a command-line tool). The templates are
-// embedded here so the binary needs no data files; `{{name}}` is the package name and
-// `{{module}}` the name the tests import it by.
+// in-memory HTTP service, a Postgres-backed service, one storing through SQLAlchemy, a
+// command-line tool). The templates are embedded here so the binary needs no data files;
+// `{{name}}` is the package name and `{{module}}` the name the tests import it by.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +20,7 @@ namespace fitz::cli {
 
 namespace {
 
-constexpr const char* kNewUsage = R"fitz(usage: fitz new NAME [--template api|api-postgres|cli] [--git]
+constexpr const char* kNewUsage = R"fitz(usage: fitz new NAME [--template api|api-postgres|api-python|cli] [--git]
 
 Creates the directory NAME with a project: fitz.toml, src/main.fitz (the program), src/lib.fitz
 (the package's code), tests/ with a passing test, .gitignore and a README. NAME (its last path
@@ -31,6 +31,7 @@ templates:
   (default)      a small program: `fitz run` prints a greeting
   api            an HTTP service keeping notes in memory
   api-postgres   an HTTP service keeping notes in Postgres (DATABASE_URL)
+  api-python     the same with SQLAlchemy as its storage, through `from python import`
   cli            a command-line tool with arguments and flags (@command)
 
 options:
@@ -127,7 +128,7 @@ constexpr const char* kApiReadme = R"fitz(# {{name}}
 
 A Fitz HTTP service that keeps notes in memory. `fitz run` serves it on 127.0.0.1:3000:
 
-    curl -d '{"text": "buy milk"}' localhost:3000/notes
+    curl -H 'Content-Type: application/json' -d '{"text": "buy milk"}' localhost:3000/notes
     curl localhost:3000/notes
     curl localhost:3000/notes/1
 )fitz";
@@ -235,7 +236,7 @@ A Fitz HTTP service that keeps notes in Postgres. Point `DATABASE_URL` at a data
 (default `postgres://fitz:fitz@localhost:5432/fitz?sslmode=disable`); the table is created
 at start-up. `fitz run` serves it on 127.0.0.1:3000:
 
-    curl -d '{"text": "buy milk"}' localhost:3000/notes
+    curl -H 'Content-Type: application/json' -d '{"text": "buy milk"}' localhost:3000/notes
     curl localhost:3000/notes
 )fitz";
 
@@ -358,6 +359,158 @@ constexpr const char* kPgGitignore = R"fitz(# Build outputs
 .env
 )fitz";
 
+// ---- api-python: an HTTP service whose storage is SQLAlchemy through Python interop -------------
+
+constexpr const char* kPyReadme = R"fitz(# {{name}}
+
+A Fitz HTTP service that keeps notes in Postgres through SQLAlchemy, called in-process with
+`from python import notes_store` (the module is `python/notes_store.py`). It needs Python 3 with
+SQLAlchemy and psycopg2 (Debian: `apt install python3-sqlalchemy python3-psycopg2`); a
+virtualenv named by `VIRTUAL_ENV` is used when set. Point `DATABASE_URL` at a database (default
+`postgres://fitz:fitz@localhost:5432/fitz`); the table is created at start-up. `fitz run`
+serves it on 127.0.0.1:3000:
+
+    curl -H 'Content-Type: application/json' -d '{"text": "buy milk"}' localhost:3000/notes
+    curl localhost:3000/notes/1
+)fitz";
+
+constexpr const char* kPyMain = R"fitz(// The HTTP service: routes over the notes table, stored by python/notes_store.py (SQLAlchemy).
+// Python values convert to `Note` where they meet the declared type; an exception is an Err.
+from python import notes_store
+from lib import Note, valid_text
+
+let BAD_REQUEST = 400
+let NOT_FOUND = 404
+
+// The body of `POST /notes`.
+type NewNote {
+    text: Str
+}
+
+let DB = env_or("DATABASE_URL", "postgres://fitz:fitz@localhost:5432/fitz")
+match notes_store.connect(DB) {
+    Ok(_) => print("notes table ready")
+    Err(e) => print("cannot prepare the database: {e}")
+}
+
+@get("/health")
+fn health() {
+    return {"status": "ok"}
+}
+
+@get("/notes?limit={limit}")
+fn list_notes(limit: Int?) -> Result<List<Note>> {
+    let n = 50
+    if limit != null {
+        n = limit
+    }
+    let notes: List<Note> = notes_store.page(n)?
+    return Ok(notes)
+}
+
+@get("/notes/{id}")
+fn get_note(id: Int) {
+    let note: Note? = notes_store.get(id)?
+    if note == null {
+        return NOT_FOUND {"error": "no note {id}"}
+    }
+    return note
+}
+
+@post("/notes")
+fn create_note(body: NewNote) {
+    if not valid_text(body.text) {
+        return BAD_REQUEST {"error": "a note needs 1 to 500 characters"}
+    }
+    let note: Note = notes_store.create(body.text)?
+    return 201 note
+}
+
+@server(3000, "127.0.0.1")
+fn main() => 0
+)fitz";
+
+constexpr const char* kPyLib = R"fitz(// What the service checks before it stores a note, apart from the routes so tests can call it.
+
+type Note {
+    id: Int
+    text: Str
+}
+
+// Text that can be stored as a note: not blank, at most 500 characters.
+fn valid_text(text: Str) -> Bool {
+    return text.trim().len() > 0 and text.len() <= 500
+}
+)fitz";
+
+constexpr const char* kPyStore = R"fitz(# Notes stored with SQLAlchemy (its 2.0-style API: `future=True` on 1.4) over psycopg2, called
+# from Fitz through `from python import notes_store`. Rows go back as dicts, which convert to
+# the Fitz type they are declared as.
+from sqlalchemy import create_engine, text
+
+_engine = None
+
+
+def sqlalchemy_url(url):
+    """postgres://... as SQLAlchemy names the psycopg2 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg2://" + url[len(prefix):]
+    return url
+
+
+def connect(url):
+    """Opens the connection pool and creates the table when it is missing."""
+    global _engine
+    _engine = create_engine(sqlalchemy_url(url), future=True, pool_size=10, pool_pre_ping=True)
+    with _engine.begin() as conn:
+        conn.execute(text("CREATE TABLE IF NOT EXISTS notes (id bigserial PRIMARY KEY, text text NOT NULL)"))
+    return True
+
+
+def create(note_text):
+    with _engine.begin() as conn:
+        row = conn.execute(text("INSERT INTO notes (text) VALUES (:text) RETURNING id, text"), {"text": note_text})
+        return dict(row.mappings().one())
+
+
+def get(note_id):
+    with _engine.connect() as conn:
+        row = conn.execute(text("SELECT id, text FROM notes WHERE id = :id"), {"id": note_id}).mappings().first()
+        return dict(row) if row else None
+
+
+def page(limit):
+    with _engine.connect() as conn:
+        rows = conn.execute(text("SELECT id, text FROM notes ORDER BY id LIMIT :n"), {"n": limit})
+        return [dict(r) for r in rows.mappings()]
+)fitz";
+
+constexpr const char* kPyTest = R"fitz(from {{module}} import valid_text
+from python import notes_store
+
+@test
+fn accepts_ordinary_text() {
+    assert(valid_text("buy milk"))
+}
+
+@test
+fn rejects_blank_text() {
+    assert(not valid_text("   "))
+}
+
+@test
+fn names_the_psycopg2_driver() {
+    match notes_store.sqlalchemy_url("postgres://u@db:5432/app") {
+        Ok(v) => {
+            let url: Str = v
+            assert_eq(url, "postgresql+psycopg2://u@db:5432/app")
+        }
+        Err(e) => assert_eq(e, "no exception")
+    }
+}
+)fitz";
+
 // ---- cli: a command-line tool ------------------------------------------------------------------
 
 constexpr const char* kCliReadme = R"fitz(# {{name}}
@@ -423,6 +576,11 @@ const std::vector<Template>& templates() {
        {{"src/main.fitz", kApiMain}, {"src/lib.fitz", kApiLib}, {"tests/notes_test.fitz", kApiTest}}},
       {"api-postgres", kPgReadme, kPgGitignore,
        {{"src/main.fitz", kPgMain}, {"src/lib.fitz", kPgLib}, {"tests/notes_test.fitz", kPgTest}}},
+      {"api-python", kPyReadme, kPgGitignore,
+       {{"src/main.fitz", kPyMain},
+        {"src/lib.fitz", kPyLib},
+        {"python/notes_store.py", kPyStore},
+        {"tests/notes_test.fitz", kPyTest}}},
       {"cli", kCliReadme, kGitignore,
        {{"src/main.fitz", kCliMain}, {"src/lib.fitz", kCliLib}, {"tests/words_test.fitz", kCliTest}}},
   };
@@ -493,7 +651,7 @@ int cmd_new(const std::vector<std::string>& args, Io io) {
   for (const Template& t : templates())
     if (t.name == template_name) chosen = &t;
   if (!chosen) {
-    io.err << "error: unknown template `" << template_name << "` (expected api, api-postgres or cli)\n";
+    io.err << "error: unknown template `" << template_name << "` (expected api, api-postgres, api-python or cli)\n";
     return kUsageError;
   }
 

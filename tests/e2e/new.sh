@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of `fitz new`: every template creates a project that `fitz check` and
 # `fitz fmt --check` accept; the default one also runs (`fitz run`) and passes its tests
-# (`fitz test`), and the cli one passes its tests. Bad names and existing directories exit 2.
+# (`fitz test`), the cli and api-python ones pass theirs, and api-python serves through
+# SQLAlchemy when FITZ_TEST_DATABASE_URL is set. Bad names and existing directories exit 2.
 # Then `fitz fmt` on a created project: --check lists files and changes nothing, a plain run
 # rewrites them, files with syntax errors are reported and left alone, `-` filters stdin.
 set -uo pipefail
@@ -16,7 +17,7 @@ check() {  # name, condition-result
 }
 cd "$work" || exit 1
 
-for template in default api api-postgres cli; do
+for template in default api api-postgres api-python cli; do
   name=app_${template//-/_}
   if [[ $template == default ]]; then args=(); else args=(--template "$template"); fi
   out=$("$fitz" new "$name" "${args[@]}" 2>&1); rc=$?
@@ -49,6 +50,33 @@ out=$(cd app_cli && "$fitz" run -- hello --times 3 --sep ", " 2>&1); rc=$?
 [[ $rc == 0 && $out == "hello, hello, hello" ]]; check "cli: fitz run -- hello --times 3 --sep ', ' (rc $rc): $out" $?
 out=$(cd app_cli && "$fitz" run -- --help 2>&1); rc=$?
 [[ $rc == 0 && $out == *"--times <INT>"* ]]; check "cli: fitz run -- --help (rc $rc): $out" $?
+
+# The api-python project: its tests call into python/notes_store.py, and with a database it
+# serves notes stored by SQLAlchemy (`fitz run`, PORT overriding the template's 3000).
+out=$(cd app_api_python && "$fitz" test 2>&1); rc=$?
+[[ $rc == 0 && $out == *"3 passed, 0 failed"* ]]; check "api-python: fitz test (rc $rc): $out" $?
+if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
+  (cd app_api_python && exec env DATABASE_URL="$FITZ_TEST_DATABASE_URL" PORT=0 "$fitz" run >"$work/py.out" 2>"$work/py.err") &
+  py_pid=$!
+  py_port=
+  for _ in $(seq 600); do  # the first run compiles the service
+    py_port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/py.err" | head -1 | sed 's/.*://')
+    [[ -n $py_port ]] && break
+    kill -0 "$py_pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  [[ -n $py_port ]]; check "api-python: fitz run serves: $(head -c 800 "$work/py.err") $(head -c 300 "$work/py.out")" $?
+  created=$(curl -s -w ' %{http_code}' -H 'Content-Type: application/json' -d '{"text": "buy milk"}' "http://127.0.0.1:$py_port/notes")
+  [[ $created == '{"id":'*',"text":"buy milk"} 201' ]]; check "api-python: POST /notes stores through SQLAlchemy: $created" $?
+  id=$(sed 's/.*"id":\([0-9]*\).*/\1/' <<<"$created")
+  got=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$py_port/notes/$id")
+  [[ $got == "{\"id\":$id,\"text\":\"buy milk\"} 200" ]]; check "api-python: GET /notes/$id reads it back: $got" $?
+  blank=$(curl -s -w ' %{http_code}' -H 'Content-Type: application/json' -d '{"text": "  "}' "http://127.0.0.1:$py_port/notes")
+  [[ $blank == *' 400' ]]; check "api-python: a blank note is a 400: $blank" $?
+  kill -TERM "$py_pid" 2>/dev/null
+  wait "$py_pid"
+  grep -q "notes table ready" "$work/py.out"; check "api-python: the table was prepared at start: $(head -c 300 "$work/py.out")" $?
+fi
 
 # Refusals: an existing directory, invalid names, an unknown template, no name.
 "$fitz" new app_default >/dev/null 2>"$work/err"; rc=$?

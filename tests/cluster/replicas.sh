@@ -79,7 +79,6 @@ is_draining() { [[ $(readyz "$1") == 503 ]]; }
 # haproxy's view of replica N: UP, DOWN, or a transition such as "UP 1/2".
 lb_state() { curl -s "http://127.0.0.1:$stats/stats;csv" | awk -F, -v s="r$1" '$1 == "replicas" && $2 == s { print $18 }'; }
 lb_is() { [[ $(lb_state "$1") == "$2" ]]; }
-alive() { kill -0 "${rpid[$1]}" 2>/dev/null; }
 
 for n in 1 2 3; do start_replica "$n"; done
 for n in 1 2 3; do
@@ -130,7 +129,9 @@ check "six WebSocket clients connect through haproxy" $? "$(tail -c 300 "$work/w
 
 # load SECONDS NAME: fitz-loadgen through haproxy in the background; $load_pid.
 load() {
-  "$loadgen" "http://127.0.0.1:$lb/hello" -c 8 -d "$1" --timeout-ms 5000 --max-error-rate 1 \
+  # Paced (2 ms between a response and the next request) to leave the machine's cores to the
+  # replicas and haproxy: continuous load, not a throughput test.
+  "$loadgen" "http://127.0.0.1:$lb/hello" -c 8 -d "$1" --think-ms 2 --timeout-ms 5000 --max-error-rate 1 \
     --json "$work/$2.json" >"$work/$2.out" 2>"$work/$2.err" &
   load_pid=$!
   others+=("$load_pid")
@@ -144,17 +145,18 @@ print(j['failures'] + j['connect_errors'], e['requests'] + e['errors'] + e['time
 }
 
 # ---- rolling restart: SIGTERM, /readyz 503, haproxy drops it, exit, start the next -------------
-load 20 rolling
+load 25 rolling
 exits=()
 for n in 1 2 3; do
   t0=$(now_ms)
   kill -TERM "${rpid[$n]}"
   poll 20 is_draining "$n"
   check "r$n answers /readyz with 503 once it got SIGTERM" $?
+  # haproxy must stop sending before the replica stops accepting: while /readyz still answers.
   poll 30 lb_is "$n" DOWN
   lb_down=$?
-  alive "$n"
-  check "haproxy drops r$n while it still runs (state '$(lb_state "$n")')" $((lb_down || $?))
+  is_draining "$n"
+  check "haproxy drops r$n while it still accepts (state '$(lb_state "$n")')" $((lb_down || $?))
   poll 400 bash -c "! kill -0 ${rpid[$n]} 2>/dev/null"
   wait "${rpid[$n]}"
   rc=$?
@@ -203,9 +205,10 @@ wait "${rpid[$victim]}" 2>/dev/null
 poll 50 lb_is "$victim" DOWN
 check "haproxy drops the killed r$victim (state '$(lb_state "$victim")')" $?
 drop_s=$(python3 -c "print(round(($(now_ms) - $t0) / 1000, 2))")
-# Check interval 100 ms, two failed checks: well under a second, plus polling slack.
-python3 -c "import sys; sys.exit(0 if $drop_s <= 1.0 else 1)"
-check "haproxy drops it within its check interval (${drop_s} s)" $?
+# Checks every 100 ms, two failures: 0.2 s on an idle machine; the bound leaves room for a
+# machine busy with other builds (the replicas, haproxy and this script share its cores).
+python3 -c "import sys; sys.exit(0 if $drop_s <= 2.0 else 1)"
+check "haproxy drops it within its check interval (${drop_s} s, at most 2)" $?
 others_serve=0
 for _ in $(seq 12); do
   out=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$lb/hello")

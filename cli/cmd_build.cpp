@@ -97,8 +97,10 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   entry_path = loaded.graph.get(loaded.graph.roots.front()).path;
   codegen::GenOptions options = gen_options;
   // A service carries its migrations (`APP migrate`); a malformed file stops the build here
-  // rather than the deployment later.
-  if (!options.test_mode) {
+  // rather than the deployment later. Scripts and tests do not read the folder.
+  const checker::ServiceModel& service = program.service;
+  bool serves = !service.routes.empty() || !service.ws.empty() || !service.cron.empty();
+  if (serves && !options.test_mode) {
     std::vector<migrate::Migration> files;
     if (!migrate::read_directory(migrations_dir_of(loaded.graph.project_root, target), files, {io.out, io.err}))
       return kUserError;

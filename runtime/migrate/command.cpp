@@ -33,8 +33,17 @@ options:
   -h, --help            show this help
 )";
 
-int usage(const std::string& message) {
-  std::cerr << "error: " << message << "\n\n" << kUsageText;
+// The usage text with the binary's own name for APP.
+std::string usage_text(const char* argv0) {
+  std::string_view name = argv0 ? argv0 : "APP";
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  std::string text = kUsageText;
+  text.replace(text.find("APP"), 3, name);
+  return text;
+}
+
+int usage(const std::string& message, const char* argv0) {
+  std::cerr << "error: " << message << "\n\n" << usage_text(argv0);
   return kUsage;
 }
 
@@ -51,27 +60,27 @@ int run_command(int argc, char** argv, const EmbeddedFile* embedded, size_t coun
   for (int i = 2; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "-h" || a == "--help") {
-      std::cout << kUsageText;
+      std::cout << usage_text(argv[0]);
       return kOk;
     }
     if (a == "--allow-destructive") s.allow_destructive = true;
     else if (a == "--dry-run") s.dry_run = true;
-    else if (a.starts_with("-")) return usage("unknown option `" + std::string(a) + "` for `migrate`");
+    else if (a.starts_with("-")) return usage("unknown option `" + std::string(a) + "` for `migrate`", argv[0]);
     else positional.emplace_back(a);
   }
   if (!positional.empty()) {
     sub = positional[0];
-    if (sub != "status" && sub != "rollback") return usage("unknown subcommand `" + sub + "` for `migrate`");
+    if (sub != "status" && sub != "rollback") return usage("unknown subcommand `" + sub + "` for `migrate`", argv[0]);
     if (sub == "rollback" && positional.size() == 2) {
       const std::string& n = positional[1];
       auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), s.count);
       if (ec != std::errc() || end != n.data() + n.size() || s.count < 1)
-        return usage("`rollback` takes a positive whole number, got `" + n + "`");
+        return usage("`rollback` takes a positive whole number, got `" + n + "`", argv[0]);
     } else if (positional.size() > 1) {
-      return usage("too many arguments for `migrate " + sub + "`");
+      return usage("too many arguments for `migrate " + sub + "`", argv[0]);
     }
   }
-  if (s.dry_run && sub != "migrate") return usage("`--dry-run` applies to `migrate` only");
+  if (s.dry_run && sub != "migrate") return usage("`--dry-run` applies to `migrate` only", argv[0]);
   if (count == 0) {
     // Built without a migrations/ folder: say so rather than report an empty, "applied" set.
     std::cerr << "error: this binary holds no migrations (its project had no migrations/ folder when it was built)\n";

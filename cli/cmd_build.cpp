@@ -12,11 +12,13 @@
 
 #include "checker/checker.h"
 #include "cli/driver.h"
+#include "cli/migrations_dir.h"
 #include "codegen/codegen.h"
 #include "codegen/toolchain.h"
 #include "frontend/manifest.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
+#include "migrate/engine.h"
 
 namespace fitz::cli {
 
@@ -93,7 +95,19 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
     return kUsageError;
   }
   entry_path = loaded.graph.get(loaded.graph.roots.front()).path;
-  out = codegen::generate_cpp(program, loaded.graph, sources, gen_options);
+  codegen::GenOptions options = gen_options;
+  // A service carries its migrations (`APP migrate`); a malformed file stops the build here
+  // rather than the deployment later. Scripts and tests do not read the folder.
+  const checker::ServiceModel& service = program.service;
+  bool serves = !service.routes.empty() || !service.ws.empty() || !service.cron.empty();
+  if (serves && !options.test_mode) {
+    std::vector<migrate::Migration> files;
+    if (!migrate::read_directory(migrations_dir_of(loaded.graph.project_root, target), files, {io.out, io.err}))
+      return kUserError;
+    for (migrate::Migration& f : files)
+      options.migrations.push_back({f.path.filename().string(), std::move(f.text)});
+  }
+  out = codegen::generate_cpp(program, loaded.graph, sources, options);
   if (time_phases)
     io.err << fmt::format("time: load+parse {:.1f} ms, check {:.1f} ms, generate {:.1f} ms\n",
                           std::chrono::duration<double, std::milli>(t1 - t0).count(),

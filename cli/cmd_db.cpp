@@ -16,6 +16,7 @@
 #include "checker/check_orm.h"
 #include "checker/checker.h"
 #include "cli/cmd_db_internal.h"
+#include "cli/migrations_dir.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
 
@@ -135,24 +136,11 @@ int run_check(const db::Options& o, pg::BlockingConnection& conn, const orm::Sch
 int run_status(const db::Options& o, pg::BlockingConnection& conn, const orm::SchemaDiff& diff, Io io) {
   std::vector<db::OnDisk> files;
   if (!db::read_migrations(o.migrations_dir, files, io)) return kUserError;
-  if (auto r = db::ensure_tracking_table(conn); !r) return db::fail(r.error(), io);
-  auto applied = conn.query("SELECT version, applied_at::text AS at FROM \"_fitz_migrations\" ORDER BY version", {},
-                            {pg::Format::Text});
-  if (!applied) return db::fail(applied.error(), io);
-  std::vector<std::string> done;
-  for (size_t i = 0; i < applied->size(); ++i) {
-    done.push_back(db::text_of(applied->row(i), "version"));
-    io.out << "applied " << done.back() << " at " << db::text_of(applied->row(i), "at") << "\n";
-  }
-  size_t pending_files = 0;
-  for (const db::OnDisk& f : files)
-    if (std::find(done.begin(), done.end(), f.file.version) == done.end()) {
-      io.out << "pending " << f.file.version << "\n";
-      ++pending_files;
-    }
+  auto pending_files = migrate::status(conn, files, db::output_of(io));
+  if (!pending_files) return db::fail(pending_files.error(), io);
   if (diff.statements.empty()) io.out << "in sync: the database matches the @table types\n";
   else io.out << "pending: " << diff.statements.size() << " statement(s); `fitz db diff` shows them\n";
-  return diff.statements.empty() && pending_files == 0 ? kOk : kUserError;
+  return diff.statements.empty() && *pending_files == 0 ? kOk : kUserError;
 }
 
 }  // namespace
@@ -215,7 +203,7 @@ int cmd_db(const std::vector<std::string>& args, Io io) {
   if (o.sub == "new") {
     if (positional.size() < 2) return usage(io, "`fitz db new` needs a migration name");
     o.name = positional[1];
-    if (!orm::valid_migration_name(o.name))
+    if (!migrate::valid_migration_name(o.name))
       return usage(io, "a migration name is lower-case letters, digits and `_`, starting with a letter; got `" +
                            o.name + "`");
     next = 2;
@@ -263,10 +251,7 @@ int cmd_db(const std::vector<std::string>& args, Io io) {
     return kUsageError;
   }
   if (!dir.empty()) o.migrations_dir = dir;
-  else if (!loaded.graph.project_root.empty()) o.migrations_dir = loaded.graph.project_root / "migrations";
-  else if (!o.target.empty() && std::filesystem::is_directory(o.target)) o.migrations_dir = std::filesystem::path(o.target) / "migrations";
-  else if (!o.target.empty()) o.migrations_dir = std::filesystem::path(o.target).parent_path() / "migrations";
-  else o.migrations_dir = "migrations";
+  else o.migrations_dir = migrations_dir_of(loaded.graph.project_root, o.target);
   if (!needs_types) {
     auto conn = open_database(o, io);
     if (!conn) return kUserError;

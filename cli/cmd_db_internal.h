@@ -1,5 +1,5 @@
 // Shared by the `fitz db` subcommands (cmd_db.cpp: options, diff, status, check;
-// cmd_db_migrations.cpp: new, migrate, rollback and the migration files; cmd_db_history.cpp:
+// cmd_db_migrations.cpp: new, migrate, rollback over the engine in runtime/migrate; cmd_db_history.cpp:
 // history, stamp, squash; cmd_db_inspect.cpp: inspect).
 #pragma once
 
@@ -13,7 +13,8 @@
 
 #include "cli/driver.h"
 #include "orm/ddl.h"
-#include "orm/migration_file.h"
+#include "migrate/engine.h"
+#include "migrate/tracking.h"
 #include "pg/blocking_conn.h"
 
 namespace fitz::cli::db {
@@ -39,21 +40,21 @@ struct Options {
   bool json = false;
 };
 
-// A migration file on disk, parsed.
-struct OnDisk {
-  orm::MigrationFile file;
-  std::filesystem::path path;
-  bool data = false;  // a `.fitz` data migration (its `up` and `down` are only descriptions)
-};
+// A migration file on disk, parsed (runtime/migrate: the engine `APP migrate` runs too).
+using OnDisk = migrate::Migration;
+using migrate::applied_versions;
+using migrate::ends_statement;
+using migrate::ensure_tracking_table;
+using migrate::only_comments;
+using migrate::record_applied;
+using migrate::text_of;
+
+inline migrate::Output output_of(Io io) { return {io.out, io.err}; }
+// The engine's settings for these options: data migrations are built and run by cmd_db_data.cpp.
+migrate::Settings settings_of(const Options& o, Io io);
 
 // The files of `dir` sorted by version; a malformed file is an error naming it.
 bool read_migrations(const std::filesystem::path& dir, std::vector<OnDisk>& out, Io io);
-// The versions recorded in _fitz_migrations (empty when the table does not exist yet).
-pg::Result<std::vector<std::string>> applied_versions(pg::BlockingConnection& conn);
-// Creates the tracking table (and the `down` column older tables lack).
-pg::Status ensure_tracking_table(pg::BlockingConnection& conn);
-// The refusal of destructive SQL without --allow-destructive; true when refused.
-bool refuse_destructive(std::string_view what, std::string_view sql, const Options& o, Io io);
 
 int run_new(const Options& o, const std::vector<const orm::TableModel*>& tables, Io io);
 int run_migrate(const Options& o, pg::BlockingConnection& conn, const orm::SchemaDiff& diff, Io io);
@@ -73,21 +74,14 @@ bool data_migration_has_rollback(const OnDisk& f);
 const OnDisk* find_migration(const std::vector<OnDisk>& files, std::string_view arg, const Options& o, Io io);
 // UTC now as 20261130120000 (file names) and 2026-11-30T12:00:00Z (file headers).
 std::pair<std::string, std::string> utc_now();
-// Only comments and blank lines: nothing to run.
-bool only_comments(std::string_view sql);
-// The last SQL line (comments and blank lines aside) ends with `;`, so text appended after it
-// starts a new statement.
-bool ends_statement(std::string_view sql);
 // Runs `sql` and the tracking change `record` in one transaction; false (after ROLLBACK and an
 // error naming `what`) on failure.
-bool in_transaction(pg::BlockingConnection& conn, std::string_view what, std::string_view sql,
-                    const std::function<pg::Status()>& record, Io io);
-// Records `version` as applied (with its UP and DOWN texts) in the current transaction.
-pg::Status record_applied(pg::BlockingConnection& conn, const std::string& version, const std::string& up,
-                          const std::string& down);
+inline bool in_transaction(pg::BlockingConnection& conn, std::string_view what, std::string_view sql,
+                           const std::function<pg::Status()>& record, Io io) {
+  return migrate::in_transaction(conn, what, sql, record, output_of(io));
+}
 
 pg::Result<orm::LiveSchema> read_schema(pg::BlockingConnection& conn);
-std::string text_of(const pg::Row& row, std::string_view column);
 int fail(const pg::Error& e, Io io);
 
 }  // namespace fitz::cli::db

@@ -12,6 +12,12 @@
 
 namespace fitz::codegen {
 
+// A file of the project's migrations/ folder, embedded in a service for `APP migrate`.
+struct EmbeddedMigration {
+  std::string name;  // YYYYMMDDHHMMSS_<name>.sql (or .fitz)
+  std::string text;
+};
+
 struct GenOptions {
   // `fitz test`: instead of running the program, main() runs the selected @test functions,
   // each isolated, and prints one line per test plus a summary.
@@ -19,6 +25,9 @@ struct GenOptions {
   std::string test_filter;      // substring of the test name
   std::string test_file;        // `fitz test --file F`: only the tests of this file; empty: all
   bool line_directives = true;  // #line so crashes and sanitizers point at Fitz source
+  // The project's migration files: a service embeds them and runs them as `APP migrate`
+  // (runtime/migrate); a service without any still answers `migrate`, saying it has none.
+  std::vector<EmbeddedMigration> migrations;
 };
 
 struct GenResult {

@@ -287,7 +287,8 @@ void Gen::emit_main() {
     if (has_http()) {
       // Top-level code runs first; the server starts once it has finished without error.
       emit_http_serve();
-      line("int main(int argc, char** argv) {" + flag_defaults());
+      std::string migrate = emit_migrate_entry();
+      line("int main(int argc, char** argv) {" + migrate + flag_defaults());
       line("  int rc = fitz::run_main(argc, argv, &fitz_program);");
       line("  return rc != 0 ? rc : fitz_serve();");
       line("}");

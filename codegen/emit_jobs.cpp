@@ -113,7 +113,8 @@ bool Gen::emit_jobs_main() {
   line("}");
   line("");
   // Top-level code first; then the jobs beside the server, or alone until SIGINT/SIGTERM.
-  line("int main(int argc, char** argv) {" + flag_defaults());
+  std::string migrate = emit_migrate_entry();
+  line("int main(int argc, char** argv) {" + migrate + flag_defaults());
   line("  int rc = fitz::run_main(argc, argv, &fitz_program);");
   line("  if (rc != 0) return rc;");
   line("  fitz::jobs::JobRunner runner;");

@@ -27,6 +27,7 @@ GenResult Gen::run() {
   if (has_http()) line("#include <fitz/http/handler_glue.h>");
   if (has_ws()) line("#include <fitz/ws.h>");
   if (result_.jobs) line("#include <fitz/jobs.h>");
+  if (is_service() && !options_.test_mode) line("#include <fitz/migrate.h>");
   for (const ModuleTir& m : prog_.modules) result_.python |= !m.python_imports.empty();
   if (result_.python) line("#include <fitz/python.h>");
   // Lowering leaves labels no jump uses, temporaries only some paths read, and coroutine frames

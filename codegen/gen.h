@@ -78,6 +78,11 @@ class Gen {
   bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
   std::string spawn_call(ExprId id, const CallExpr& c);
   bool has_http() const { return !prog_.service.routes.empty() || !ws_routes_.empty(); }
+  // A long-running service (routes or cron jobs): its main() also answers `migrate`.
+  bool is_service() const { return has_http() || !prog_.service.cron.empty(); }
+  // ---- `APP migrate` (emit_migrations.cpp): emits the embedded migration files and returns
+  // the statement that opens main() with the `migrate` dispatch.
+  std::string emit_migrate_entry();
   bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
   // The function a `@middleware(f)` argument names. emit_ws.cpp uses it until WebSocket endpoints
   // read WsEndpoint::middleware; HTTP routes read MiddlewareUse::fn.

@@ -155,6 +155,9 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
     fs::path db = lib.parent_path() / "libfitz_db.a", pg = lib.parent_path() / "libfitz_pg.a";
     if (fs::exists(db, ec) && fs::exists(pg, ec))
       loc.extra_libs = {db.string(), pg.string(), lib.string(), "-Wl,--as-needed", "-lssl", "-lcrypto"};
+    // `APP migrate` of services: the migration engine, on the blocking connection of libfitz_pg.
+    if (fs::path m = lib.parent_path() / "libfitz_migrate.a"; !loc.extra_libs.empty() && fs::exists(m, ec))
+      loc.extra_libs.insert(loc.extra_libs.begin(), m.string());
     // The outbound clients (`http`) sit beside it too; they use the HTTP runtime's JSON, so
     // that archive follows them (a second mention of an archive is harmless).
     if (fs::path net = lib.parent_path() / "libfitz_net.a", http_lib = lib.parent_path() / "libfitz_http.a";

@@ -657,6 +657,14 @@ int App::run() {
     else std::fprintf(stderr, "fitz: ignoring invalid PORT '%s'\n", p);
   }
   if (const char* h = std::getenv("HOST")) cfg.host = Str(h);
+  // The pre-stop delay must outlast the load balancer's health checks (interval x failures),
+  // which only the operator knows: an orchestrator's own pre-stop hook, or none, changes it.
+  if (const char* d = std::getenv("FITZ_DRAIN_DELAY_MS")) {
+    char* end = nullptr;
+    long v = std::strtol(d, &end, 10);
+    if (*d && end && !*end && v >= 0 && v <= 600000) cfg.drain_delay_ms = v;
+    else std::fprintf(stderr, "fitz: ignoring invalid FITZ_DRAIN_DELAY_MS '%s' (0 to 600000)\n", d);
+  }
   // Operators turn the per-request log off without a rebuild (benchmarks, log-heavy proxies).
   if (const char* l = std::getenv("FITZ_ACCESS_LOG")) {
     std::string_view v(l);

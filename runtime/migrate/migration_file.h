@@ -1,6 +1,7 @@
 // Migration files of `fitz db new|migrate|rollback|check`: `migrations/YYYYMMDDHHMMSS_<name>.sql`
 // with `-- Migration:` and `-- Created:` header lines, then an `-- UP` and a `-- DOWN` section of
-// SQL. Pure text functions (no I/O): the CLI reads the directory and runs the sections.
+// SQL. Pure text functions (no I/O): engine.cpp runs the sections, for `fitz db` and for the
+// `APP migrate` of a built service alike.
 #pragma once
 
 #include <optional>
@@ -8,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace fitz::orm {
+namespace fitz::migrate {
 
 struct MigrationFile {
   std::string version;  // the file name without `.sql`: `20261130120000_add_users`
@@ -40,4 +41,4 @@ std::string render_migration(std::string_view name, std::string_view created, co
 // dollar-quoted bodies are not read as SQL.
 std::vector<std::string> destructive_statements(std::string_view sql);
 
-}  // namespace fitz::orm
+}  // namespace fitz::migrate

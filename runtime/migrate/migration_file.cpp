@@ -1,11 +1,11 @@
 // Migration file text: parsing the `-- UP` / `-- DOWN` sections, writing new files, and spotting
 // destructive statements. The scan is lexical on purpose: it only has to find keywords outside
 // comments, literals and quoted identifiers, not to understand the SQL.
-#include "orm/migration_file.h"
+#include "migrate/migration_file.h"
 
 #include <cctype>
 
-namespace fitz::orm {
+namespace fitz::migrate {
 
 namespace {
 
@@ -218,4 +218,4 @@ std::vector<std::string> destructive_statements(std::string_view sql) {
   return out;
 }
 
-}  // namespace fitz::orm
+}  // namespace fitz::migrate

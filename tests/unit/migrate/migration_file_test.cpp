@@ -2,12 +2,12 @@
 // decides which statements need --allow-destructive.
 #include <gtest/gtest.h>
 
-#include "orm/migration_file.h"
+#include "migrate/migration_file.h"
 
-namespace fitz::orm {
+namespace fitz::migrate {
 namespace {
 
-TEST(OrmMigrationFile, NamesAndVersions) {
+TEST(MigrationFile, NamesAndVersions) {
   EXPECT_TRUE(valid_migration_name("add_users2"));
   EXPECT_FALSE(valid_migration_name(""));
   EXPECT_FALSE(valid_migration_name("2users"));
@@ -21,7 +21,7 @@ TEST(OrmMigrationFile, NamesAndVersions) {
   EXPECT_EQ(migration_version("20261130120000_.sql"), std::nullopt);
 }
 
-TEST(OrmMigrationFile, ParsesSections) {
+TEST(MigrationFile, ParsesSections) {
   std::string error;
   auto m = parse_migration("20261130120000_add", "-- Migration: add\n-- Created: x\n\n-- UP\nCREATE TABLE a (i int);\n"
                                                  "-- a comment\n--   down\nDROP TABLE a;\n",
@@ -36,7 +36,7 @@ TEST(OrmMigrationFile, ParsesSections) {
   EXPECT_EQ(up_only->down, "");
 }
 
-TEST(OrmMigrationFile, MalformedFilesAreErrors) {
+TEST(MigrationFile, MalformedFilesAreErrors) {
   std::string error;
   EXPECT_FALSE(parse_migration("v", "CREATE TABLE a (i int);\n", &error));
   EXPECT_EQ(error, "line 1: SQL before the `-- UP` line");
@@ -48,7 +48,7 @@ TEST(OrmMigrationFile, MalformedFilesAreErrors) {
   EXPECT_EQ(error, "line 1: `-- DOWN` before `-- UP`");
 }
 
-TEST(OrmMigrationFile, RenderedFilesParseBack) {
+TEST(MigrationFile, RenderedFilesParseBack) {
   std::string text = render_migration("add", "2026-11-30T12:00:00Z", {"CREATE TABLE \"a\" (\n  \"i\" bigint\n)", "-- a note"},
                                       {"DROP TABLE IF EXISTS \"a\""});
   EXPECT_EQ(text,
@@ -64,7 +64,7 @@ TEST(OrmMigrationFile, RenderedFilesParseBack) {
   EXPECT_TRUE(destructive_statements(e->up).empty());
 }
 
-TEST(OrmMigrationFile, DestructiveStatements) {
+TEST(MigrationFile, DestructiveStatements) {
   auto d = destructive_statements(
       "CREATE TABLE a (i int);\n"
       "DROP   TABLE a;\n"
@@ -81,7 +81,7 @@ TEST(OrmMigrationFile, DestructiveStatements) {
   EXPECT_EQ(d[7], "DROP SCHEMA s CASCADE");
 }
 
-TEST(OrmMigrationFile, HarmlessStatementsAndQuotedTextAreNotDestructive) {
+TEST(MigrationFile, HarmlessStatementsAndQuotedTextAreNotDestructive) {
   auto d = destructive_statements(
       "-- DROP TABLE a;\n"
       "/* TRUNCATE a; */\n"
@@ -98,4 +98,4 @@ TEST(OrmMigrationFile, HarmlessStatementsAndQuotedTextAreNotDestructive) {
 }
 
 }  // namespace
-}  // namespace fitz::orm
+}  // namespace fitz::migrate

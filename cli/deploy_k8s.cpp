@@ -164,7 +164,7 @@ Json migration_job(const AppSpec& app) {
       {"containers", Json::array({container})},
       {"volumes", Json::array({tmp_volume()})},
   };
-  // A bounded run: a binary that does not know `migrate` would otherwise serve forever.
+  // A bounded run: a migration stuck on a lock must not hold the rollout forever.
   Json spec{{"backoffLimit", 2},
             {"activeDeadlineSeconds", 600},
             {"template", {{"metadata", {{"labels", labels_of(app)}}}, {"spec", pod_spec}}}};

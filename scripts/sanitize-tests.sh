@@ -81,6 +81,7 @@ step_e2e() {
   e2e http bash tests/e2e/http.sh "$fitz"
   e2e auth bash tests/e2e/auth.sh "$fitz"
   e2e db bash tests/pg/db_e2e.sh "$fitz"
+  e2e app-migrate bash tests/e2e/app_migrate.sh "$fitz"
   e2e orm bash tests/e2e/orm.sh "$fitz"
   e2e conformance bash scripts/conformance-run.sh "$fitz"
 }

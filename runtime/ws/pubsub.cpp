@@ -7,8 +7,10 @@
 // connection is re-established every second, and broadcasts made while it is down reach this
 // replica's clients only.
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -113,6 +115,10 @@ struct PubSub::Impl {
   std::string origin;
   std::atomic<uint64_t> next_msg{1};
   std::shared_ptr<pg::AsyncConnection> conn;  // the loop thread only
+  // Set when the loop has run out of work, so shutdown waits no longer than it has to.
+  std::mutex ran_out_mutex;
+  std::condition_variable ran_out_cv;
+  bool ran_out = false;
   bool connecting = false, listening = false, warned = false;
   struct Partial {
     std::string path, data;
@@ -258,7 +264,12 @@ PubSub::PubSub(pg::ConnInfo info, int64_t max_bytes, Deliver deliver) : impl_(st
     im->connect();
     im->watch();
   });
-  impl_->thread = std::thread([im] { im->ioc.run(); });
+  impl_->thread = std::thread([im] {
+    im->ioc.run();
+    std::lock_guard<std::mutex> lock(im->ran_out_mutex);
+    im->ran_out = true;
+    im->ran_out_cv.notify_all();
+  });
 }
 
 PubSub::~PubSub() {
@@ -269,10 +280,11 @@ PubSub::~PubSub() {
     im->conn.reset();
     im->work.reset();
   });
-  // Whatever is still pending is abandoned at stop: nothing waits on it.
+  // Whatever is still pending after half a second is abandoned: nothing waits on it. A loop
+  // that runs out of work before then (the usual case) ends the wait at once.
   std::thread stopper([im] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    im->ioc.stop();
+    std::unique_lock<std::mutex> lock(im->ran_out_mutex);
+    if (!im->ran_out_cv.wait_for(lock, std::chrono::milliseconds(500), [im] { return im->ran_out; })) im->ioc.stop();
   });
   if (im->thread.joinable()) im->thread.join();
   stopper.join();

@@ -31,6 +31,8 @@ PKGS=(
   docker-compose haproxy
   # The SMTP server tests/e2e/smtp.sh sends mail to (plain, STARTTLS, implicit TLS, AUTH).
   python3-aiosmtpd
+  # examples/python-pandas: statistics computed with pandas through `from python import`.
+  python3-pandas
 )
 
 missing=()

@@ -193,12 +193,32 @@ void conversion_error(SourcePos pos, const Path& path) {
 
 bool is_none(const Object& o) { return or_none(o) == Py_None; }
 
+namespace {
+
+// Integers that are not Python ints but say they are one through `__index__`: numpy's int64
+// and friends, which pandas hands back for every integer column.
+bool int_like(PyObject* x) { return !PyBool_Check(x) && !PyFloat_Check(x) && (PyLong_Check(x) || PyIndex_Check(x)); }
+// Numbers with a `__float__` that are not ints or floats themselves: numpy's float32,
+// `decimal.Decimal` (SQLAlchemy's Numeric columns).
+bool float_like(PyObject* x) {
+  return !PyBool_Check(x) && !PyLong_Check(x) && !PyUnicode_Check(x) && Py_TYPE(x)->tp_as_number &&
+         Py_TYPE(x)->tp_as_number->nb_float;
+}
+
+}  // namespace
+
 bool FromPy<int64_t>::get(const Object& o, int64_t* out, Path& path) {
   Gil gil;
   PyObject* x = or_none(o);
-  if (!PyLong_Check(x) || PyBool_Check(x)) return path.fail_expected(Str::lit("Int"), o);
+  if (!int_like(x)) return path.fail_expected(Str::lit("Int"), o);
+  PyObject* n = PyLong_Check(x) ? (Py_INCREF(x), x) : PyNumber_Index(x);
+  if (!n) {
+    PyErr_Clear();
+    return path.fail_expected(Str::lit("Int"), o);
+  }
   int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+  long long v = PyLong_AsLongLongAndOverflow(n, &overflow);
+  Py_DECREF(n);
   if (overflow) return path.fail_message("a Python int outside the 64-bit range of Int");
   *out = v;
   return true;
@@ -211,11 +231,11 @@ bool FromPy<double>::get(const Object& o, double* out, Path& path) {
     *out = PyFloat_AS_DOUBLE(x);
     return true;
   }
-  if (PyLong_Check(x) && !PyBool_Check(x)) {
-    double v = PyLong_AsDouble(x);
+  if (int_like(x) || float_like(x)) {
+    double v = PyFloat_AsDouble(x);  // through __index__ or __float__
     if (v == -1.0 && PyErr_Occurred()) {
       PyErr_Clear();
-      return path.fail_message("a Python int too large for Float");
+      return path.fail_message("a Python number that does not fit a Float");
     }
     *out = v;
     return true;
@@ -254,7 +274,7 @@ bool FromPy<Any>::get(const Object& o, Any* out, Path& path) {
   bool scalar = false;
   {
     Gil gil;
-    scalar = x == Py_None || PyBool_Check(x) || PyLong_Check(x) || PyFloat_Check(x) || PyUnicode_Check(x);
+    scalar = x == Py_None || PyBool_Check(x) || int_like(x) || PyFloat_Check(x) || float_like(x) || PyUnicode_Check(x);
   }
   if (scalar) {
     Gil gil;
@@ -262,12 +282,14 @@ bool FromPy<Any>::get(const Object& o, Any* out, Path& path) {
       *out = Any();
     } else if (PyBool_Check(x)) {
       *out = Any(x == Py_True);
-    } else if (PyLong_Check(x)) {
+    } else if (int_like(x)) {
       int64_t v = 0;
       if (!FromPy<int64_t>::get(o, &v, path)) return false;
       *out = Any(v);
-    } else if (PyFloat_Check(x)) {
-      *out = Any(PyFloat_AS_DOUBLE(x));
+    } else if (PyFloat_Check(x) || float_like(x)) {
+      double v = 0;
+      if (!FromPy<double>::get(o, &v, path)) return false;
+      *out = Any(v);
     } else {
       *out = Any(detail::to_fitz_str(x));
     }

@@ -95,5 +95,25 @@ grep -q "ModuleNotFoundError" "$work/bad.err"; check "the error names the Python
 grep -q "main.fitz:2:" "$work/bad.err"; check "the error names the import's line: $(cat "$work/bad.err")" $?
 [[ ! -s $work/bad.out ]]; check "nothing ran after the failed import" $?
 
+# examples/python-pandas: pandas statistics served through interop; numpy integers and floats
+# convert to the declared Int and Float fields, exceptions become 400/404 answers.
+ex=$root/examples/python-pandas
+out=$("$fitz" build "$ex" -o "$work/pandas" 2>&1); rc=$?
+[[ $rc == 0 ]]; check "fitz build examples/python-pandas (rc $rc): $out" $?
+start pandas "$work/pandas" FITZ_PROJECT_DIR="$ex" SALES_CSV="$ex/data/sales.csv"
+wait_line pandas "96 sales rows loaded"
+req GET /stats/summary
+expect "pandas summary into a typed record" 200 '{"rows":96,"units":1003,"revenue":37773.75,"first_day":"2026-01-03","last_day":"2026-06-27"}'
+req GET /stats/regions
+expect "numpy integers convert to Int fields" 200 \
+  '[{"region":"east","units":260,"orders":24,"revenue":9989.25},{"region":"north","units":279,"orders":24,"revenue":10032.5},{"region":"south","units":240,"orders":24,"revenue":8762.5},{"region":"west","units":224,"orders":24,"revenue":8989.5}]'
+req GET '/stats/top?n=2'
+expect "top products" 200 '[{"product":"blender","revenue":12407.25},{"product":"grinder","revenue":11760.0}]'
+req GET '/stats/top?n=0'
+expect "a ValueError is a 400 with its message" 400 '{"error":"ValueError: n must be at least 1, not 0"}'
+req GET /stats/regions/mars/monthly
+expect "a KeyError is a 404" 404 "{\"error\":\"KeyError: \\\"no sales in region 'mars'\\\"\"}"
+stop pandas
+
 echo "e2e python: $pass passed, $fail failed"
 [[ $fail == 0 ]]

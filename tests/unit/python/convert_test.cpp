@@ -54,6 +54,20 @@ TEST(PythonConvert, ScalarsToPythonAndBack) {
   EXPECT_EQ(py_convert_error<int64_t>(py_eval("2**70")), "a Python int outside the 64-bit range of Int");
 }
 
+TEST(PythonConvert, NumbersThatAreNotBuiltinInts) {
+  // numpy's integer scalars (what pandas returns) are ints through `__index__`; Decimal (what
+  // SQLAlchemy returns for numeric columns) is a Float through `__float__`. A float never
+  // becomes an Int silently.
+  py::Object index_like = py_eval("type('I64', (), {'__index__': lambda self: 41})()");
+  EXPECT_EQ(py::from_py<int64_t>(index_like), 41);
+  EXPECT_EQ(py::from_py<double>(index_like), 41.0);
+  EXPECT_EQ(py::from_py<double>(py_eval("__import__('decimal').Decimal('2.25')")), 2.25);
+  EXPECT_EQ(py_convert_error<int64_t>(py_eval("2.5")), "expected Int, found float");
+  EXPECT_EQ(py_convert_error<int64_t>(py_eval("__import__('decimal').Decimal('2')")), "expected Int, found decimal.Decimal");
+  fitz::Any dyn = py::from_py<fitz::Any>(index_like);
+  EXPECT_TRUE(dyn.is_int());
+}
+
 TEST(PythonConvert, ContainersToPython) {
   fitz::List<int64_t> xs;
   xs.push(1);

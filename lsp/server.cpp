@@ -569,7 +569,7 @@ json Server::completion(const json& p) {
   Target t = target(p, true);
   json items = json::array();
   if (!t.analysis || !t.module.valid()) return items;
-  for (const auto& c : lsp::completion(*t.analysis, t.module, t.doc->text(), t.offset)) {
+  for (const auto& c : lsp::completion(*t.analysis, t.module, t.doc->text(), t.offset, &python_members_)) {
     json it{{"label", c.label}, {"kind", completion_kind_code(c.kind)}};
     if (!c.detail.empty()) it["detail"] = c.detail;
     if (!c.doc.empty()) it["documentation"] = {{"kind", "markdown"}, {"value", c.doc}};

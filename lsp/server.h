@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "lsp/lsp.h"
+#include "lsp/python_members.h"
 #include "lsp/transport.h"
 #include "lsp/workspace.h"
 
@@ -121,6 +122,7 @@ class Server {
   Transport& transport_;
   ServerOptions options_;
   Workspace workspace_;
+  PythonMembers python_members_;  // attributes of `from python import` modules, asked once each
   std::unordered_map<std::string, RequestHandler> requests_;
   std::unordered_map<std::string, NotificationHandler> notifications_;
   bool initialized_ = false;

@@ -5,9 +5,12 @@
 #include <filesystem>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "checker/decorators.h"
 #include "lsp/features/describe.h"
 #include "lsp/features/features.h"
+#include "lsp/python_members.h"
 
 namespace fitz::lsp {
 
@@ -195,7 +198,39 @@ checker::SymbolId visible_symbol(const Analysis& a, ModuleId m, uint32_t offset,
   return {};
 }
 
-void complete_members(Collector& c, ModuleId m, std::string_view text, uint32_t dot, FnId enclosing) {
+// The folders a built program puts first on Python's path (codegen/emit_python.cpp): `python/`
+// and `[python] path` entries, relative to the project, or to the file's folder without one.
+std::vector<std::string> python_paths(const Analysis& a, ModuleId m) {
+  std::filesystem::path root = a.graph.project_root;
+  if (root.empty()) root = std::filesystem::path(a.file(m).path()).parent_path();
+  std::vector<std::string> out = {(root / "python").string()};
+  if (a.graph.manifest)
+    for (const std::string& p : a.graph.manifest->python_path) out.push_back((root / p).lexically_normal().string());
+  return out;
+}
+
+// `np.` where `np` is a `from python import` name: what the interpreter says the module has.
+bool complete_python_module(Collector& c, ModuleId m, checker::SymbolId sym, PythonMembers* python) {
+  const checker::ModuleTir* tir = c.a.tir(m);
+  if (!python || !tir) return false;
+  for (const checker::PythonImport& pi : tir->python_imports) {
+    if (pi.symbol != sym) continue;
+    for (const PythonMember& pm : python->members(pi.module, python_paths(c.a, m))) {
+      CompletionKind kind = pm.kind == "function" ? CompletionKind::Function
+                            : pm.kind == "class"  ? CompletionKind::Type
+                            : pm.kind == "module" ? CompletionKind::Module
+                                                  : CompletionKind::Variable;
+      std::string detail = pm.kind == "value" ? fmt::format("{}: {} (Python)", pm.name, pm.doc)
+                                              : fmt::format("{}{} (Python {})", pm.name, pm.signature, pm.kind);
+      c.add({pm.name, kind, detail, pm.kind == "value" ? "" : pm.doc, "", false, "1" + pm.name});
+    }
+    return true;
+  }
+  return false;
+}
+
+void complete_members(Collector& c, ModuleId m, std::string_view text, uint32_t dot, FnId enclosing,
+                      PythonMembers* python) {
   const Analysis& a = c.a;
   const checker::ModuleTir* tir = a.tir(m);
   const Ast& ast = a.module(m).ast;
@@ -215,6 +250,7 @@ void complete_members(Collector& c, ModuleId m, std::string_view text, uint32_t 
   std::string_view word = text.substr(b, dot - b);
   if (!word.empty()) {
     checker::SymbolId sym = visible_symbol(a, m, dot, word);
+    if (sym.valid() && (b == 0 || text[b - 1] != '.') && complete_python_module(c, m, sym, python)) return;
     if (sym.valid()) {
       const auto& s = a.program.symbols[sym.index];
       SymbolKey key = key_of_symbol(a, sym);
@@ -277,7 +313,8 @@ void complete_scope(Collector& c, ModuleId m, uint32_t offset) {
 
 }  // namespace
 
-std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::string_view text, uint32_t offset) {
+std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::string_view text, uint32_t offset,
+                                       PythonMembers* python) {
   offset = std::min<uint32_t>(offset, uint32_t(text.size()));
   uint32_t word_start = offset;
   while (word_start > 0 && ident_char(text[word_start - 1])) --word_start;
@@ -348,7 +385,7 @@ std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::strin
   if (before == '.' && word_start >= 1) {
     // `1.` is not a member access, `..` is a range.
     if (word_start >= 2 && text[word_start - 2] == '.') return c.items;
-    complete_members(c, m, text, word_start - 1, enclosing);
+    complete_members(c, m, text, word_start - 1, enclosing, python);
     return c.items;
   }
   complete_scope(c, m, offset);

@@ -164,6 +164,9 @@ struct CompletionItem {
 
 // `text` is the current buffer (it may be newer than the analysis when the user is typing
 // faster than checks run; the analysis is only used for names and types).
-std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::string_view text, uint32_t offset);
+// `python`, when given, lists the attributes of modules imported with `from python import`.
+class PythonMembers;
+std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::string_view text, uint32_t offset,
+                                       PythonMembers* python = nullptr);
 
 }  // namespace fitz::lsp

@@ -1,6 +1,7 @@
 // Completion contexts: members by receiver type, decorators, imports, scope, keywords.
 #include <set>
 
+#include "lsp/python_members.h"
 #include "tests/unit/lsp/annotated.h"
 
 namespace fitz::lsp {
@@ -73,6 +74,31 @@ TEST(Completion, StandardLibraryModulesAndValues) {
   EXPECT_FALSE(complete(f, "main.fitz", 6).empty());
   EXPECT_FALSE(complete(f, "main.fitz", 7).empty());
   EXPECT_TRUE(complete(f, "main.fitz", 8).count("every"));
+}
+
+TEST(Completion, PythonModuleMembersFromTheInterpreter) {
+  Fixture f;
+  f.file("python/shapes.py",
+         "import math\nSIDES = 4\n\ndef area(w, h=1):\n    \"\"\"The area of a w by h rectangle.\"\"\"\n    return w * h\n\n"
+         "class Box:\n    pass\n\ndef _hidden():\n    pass\n");
+  f.file("main.fitz", "from python import shapes\nfrom python import json as pj\nprint(shapes.^)\nprint(pj.du^)\n");
+  f.analyse("main.fitz");
+  PythonMembers python;
+  auto items = completion(f.a(), f.module(), f.ann("main.fitz").text, f.ann("main.fitz").point(0), &python);
+  auto names = labels(items);
+  EXPECT_TRUE(names.count("area") && names.count("Box") && names.count("SIDES") && names.count("math"));
+  EXPECT_FALSE(names.count("_hidden")) << "private names stay out";
+  auto area = std::find_if(items.begin(), items.end(), [](const CompletionItem& i) { return i.label == "area"; });
+  ASSERT_NE(area, items.end());
+  EXPECT_EQ(area->detail, "area(w, h=1) (Python function)");
+  EXPECT_EQ(area->doc, "The area of a w by h rectangle.");
+  // An aliased standard-library module, filtered by the typed prefix.
+  auto json = labels(completion(f.a(), f.module(), f.ann("main.fitz").text, f.ann("main.fitz").point(1), &python));
+  EXPECT_TRUE(json.count("dumps") && json.count("dump"));
+  EXPECT_FALSE(json.count("loads"));
+  // A module that cannot be imported lists nothing (and does not hang).
+  PythonMembers missing("python3", std::chrono::milliseconds(2000));
+  EXPECT_TRUE(missing.members("no_such_module_here", {}).empty());
 }
 
 TEST(Completion, ImportPaths) {

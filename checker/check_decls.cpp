@@ -124,6 +124,14 @@ void Checker::collect_top_level() {
                fi && fi->path.size() == 1 && fi->path.front().text == "python") {
       // Python modules: module globals typed Py, set when the program starts.
       for (const ImportName& n : fi->names) {
+        std::string module(n.name.text);
+        for (const Ident& part : n.rest) module += "." + std::string(part.text);
+        if (!n.rest.empty() && !n.alias) {
+          error(DiagKind::DottedImportName, Span{n.name.span.file, n.name.span.begin, n.rest.back().span.end},
+                fmt::format("`{}` needs a name to be known by", module))
+              .with_hint(fmt::format("write `from python import {} as {}`", module, n.rest.back().text));
+          continue;
+        }
         const Ident& name = n.alias ? *n.alias : n.name;
         Symbol s;
         s.kind = SymbolKind::Global;
@@ -133,13 +141,19 @@ void Checker::collect_top_level() {
         s.type = types_->py();
         s.annotated = true;
         SymbolId id = prog_.add_symbol(std::move(s));
-        tir_->python_imports.push_back({id, std::string(n.name.text), name.span});
+        tir_->python_imports.push_back({id, module, name.span});
         declare_name(name, id, false);
       }
     } else if (auto* fi = std::get_if<FromImportStmt>(&st.data)) {
       auto it = import_target.find(sid.index);
       ModuleId target = it == import_target.end() ? ModuleId() : it->second;
       for (const ImportName& n : fi->names) {
+        if (!n.rest.empty()) {
+          error(DiagKind::DottedImportName, Span{n.name.span.file, n.name.span.begin, n.rest.back().span.end},
+                "names imported from a Fitz module are single names")
+              .with_hint("import the module itself (`import a.b`) or name what it exports");
+          continue;
+        }
         const Ident& name = n.alias ? *n.alias : n.name;
         Symbol s;
         s.kind = SymbolKind::Import;

@@ -49,6 +49,15 @@ Doc Formatter::type_expr(TSNode n) {
   }
   if (t == "keyword_argument")
     return concat({node(field(n, "name")), tok(n, "="), node(field(n, "value"))});
+  if (t == "dotted_name") {
+    std::vector<Doc> parts;
+    for (uint32_t i = 0; i < ts_node_child_count(n); ++i) {
+      TSNode part = ts_node_child(n, i);
+      if (is(part, "comment")) continue;  // printed by the tokens they are attached to
+      parts.push_back(tok(part));         // the other parts are leaves: identifiers and dots
+    }
+    return concat(std::move(parts));
+  }
   if (t == "import_name") {
     TSNode alias = field(n, "alias");
     if (ts_node_is_null(alias)) return node(field(n, "name"));

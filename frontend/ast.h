@@ -226,7 +226,8 @@ struct ForStmt {
 struct FnStmt { FnId fn; };
 struct TypeStmt { TypeDeclId type; };
 struct ImportStmt { std::vector<Ident> path; std::optional<Ident> alias; };
-struct ImportName { Ident name; std::optional<Ident> alias; };
+// `name` is the first part of a dotted name (`xml` of `xml.etree.ElementTree`), `rest` the others.
+struct ImportName { Ident name; std::optional<Ident> alias; std::vector<Ident> rest; };
 struct FromImportStmt { std::vector<Ident> path; std::vector<ImportName> names; };
 struct ErrorStmt {};
 

@@ -483,10 +483,11 @@ class Dumper {
                 head += f.path[k].text;
               }
               line(indent, role, head, sp);
-              for (const ImportName& n : f.names)
-                line(in, "name",
-                     std::string(n.name.text) + (n.alias ? std::string(" as ") + std::string(n.alias->text) : ""),
-                     n.name.span);
+              for (const ImportName& n : f.names) {
+                std::string name(n.name.text);
+                for (const Ident& part : n.rest) name += "." + std::string(part.text);
+                line(in, "name", name + (n.alias ? std::string(" as ") + std::string(n.alias->text) : ""), n.name.span);
+              }
             },
             [&](const ErrorStmt&) { line(indent, role, "ErrorStmt", sp); },
         },

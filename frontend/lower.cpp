@@ -459,7 +459,19 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
             if (kind(p) == NodeKind::Identifier) s.path.push_back(ident(p));
           });
         } else if (kind(c) == NodeKind::ImportName) {
-          ImportName in{ident(field(c, g_.f_name)), std::nullopt};
+          TSNode name = field(c, g_.f_name);
+          ImportName in{{}, std::nullopt, {}};
+          if (kind(name) == NodeKind::DottedName) {
+            bool first = true;
+            for_each_child(cursors_, name, [&](TSNode p, TSFieldId) {
+              if (kind(p) != NodeKind::Identifier) return;
+              if (first) in.name = ident(p);
+              else in.rest.push_back(ident(p));
+              first = false;
+            });
+          } else {
+            in.name = ident(name);
+          }
           TSNode alias = field(c, g_.f_alias);
           if (!ts_node_is_null(alias)) in.alias = ident(alias);
           s.names.push_back(in);

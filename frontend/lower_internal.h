@@ -117,6 +117,7 @@ NextToken next_token(std::string_view text, uint32_t offset);
   X(FromImportStatement, "from_import_statement", true)                 \
   X(ModulePath, "module_path", true)                                    \
   X(ImportName, "import_name", true)                                    \
+  X(DottedName, "dotted_name", true)                                    \
   X(NamedType, "named_type", true)                                      \
   X(GenericType, "generic_type", true)                                  \
   X(TypeArguments, "type_arguments", true)                              \

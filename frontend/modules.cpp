@@ -257,6 +257,7 @@ void ModuleLoader::resolve_imports(ModuleId id) {
 void ModuleLoader::check_imported_names(ModuleId importer, const FromImportStmt& stmt, ModuleId target) {
   std::vector<Ident> names = top_level_names(graph_.modules[target.index].ast);
   for (const ImportName& want : stmt.names) {
+    if (!want.rest.empty()) continue;  // a dotted name: the checker reports it (E0703)
     bool found = false;
     for (const Ident& have : names) found |= have.text == want.name.text;
     if (!found)

@@ -612,10 +612,14 @@ module.exports = grammar({
 
     module_path: $ => seq($.identifier, repeat(seq('.', $.identifier))),
 
+    // `xml.etree.ElementTree as ET`: a dotted name only means something for Python modules (the
+    // checker says so elsewhere, and asks for the alias).
     import_name: $ => seq(
-      field('name', $.identifier),
+      field('name', choice($.identifier, $.dotted_name)),
       optional(seq('as', field('alias', $.identifier))),
     ),
+
+    dotted_name: $ => seq($.identifier, repeat1(seq('.', $.identifier))),
 
     // ------------------------------------------------------------------
     // Types

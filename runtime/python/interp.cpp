@@ -108,22 +108,22 @@ std::string take_error() {
   return out;
 }
 
-// The end of the process: Python's buffered output is flushed and its `atexit` functions run,
-// but the interpreter is not finalised: Py_FinalizeEx frees nothing a dying process needs freed,
-// and extension modules do not all survive it. greenlet (which SQLAlchemy imports) is the known
-// case: C++ thread-local destructors run before atexit handlers, so greenlet has already torn
-// down this thread's state and queued a call that crashes as soon as Python bytecode runs again.
-// With greenlet loaded only the C-level flushes run (no bytecode, so the queued call never does).
+// The end of the process: the interpreter is finalised (Python's `atexit` functions run, its
+// buffered output is flushed, its memory is released, so leak checkers see only real leaks).
+// One exception: greenlet, which SQLAlchemy imports. C++ thread-local destructors run before
+// atexit handlers, so greenlet has already torn down this thread's state and queued a call that
+// crashes as soon as Python bytecode runs again. With greenlet loaded only the C-level flushes
+// run (no bytecode, so the queued call never does) and the memory is left to the system.
 void at_exit() {
   mark_exiting();
   if (pool_busy()) return;
   PyGILState_Ensure();
   PyObject* modules = PyImport_GetModuleDict();
-  if (modules && !PyDict_GetItemString(modules, "greenlet") && !PyDict_GetItemString(modules, "greenlet._greenlet")) {
-    if (PyObject* atexit_mod = PyDict_GetItemString(modules, "atexit")) {
-      if (PyObject* r = PyObject_CallMethod(atexit_mod, "_run_exitfuncs", nullptr)) Py_DECREF(r);
-      PyErr_Clear();
-    }
+  bool greenlet = modules && (PyDict_GetItemString(modules, "greenlet") ||
+                              PyDict_GetItemString(modules, "greenlet._greenlet"));
+  if (!greenlet) {
+    Py_FinalizeEx();
+    return;
   }
   for (const char* name : {"stdout", "stderr"}) {
     PyObject* stream = PySys_GetObject(name);  // borrowed

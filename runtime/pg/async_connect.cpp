@@ -189,7 +189,7 @@ class Connector {
     while (!flow.done()) {
       if (!out.empty()) {
         auto ec = co_await t.visit([&](auto& s) { return write_all(s, out); });
-        if (ec) co_return io_fail(ec, "during " + std::string(during == "startup" ? "authentication" : during));
+        if (ec) co_return io_fail(ec, "during " + std::string(during));
         out.clear();
       }
       auto message = c.reader_.next();

@@ -111,8 +111,9 @@ check "the load writes through the primary" $? || exit 1
 
 stopped_begin=$(now)
 as_pg "$bin/pg_ctl -D '$work/primary' -m immediate -w stop" >/dev/null
+stopped=$?
 stopped_at=$(now)
-check "the primary stopped (immediate mode) in $(python3 -c "print(f'{$stopped_at - $stopped_begin:.2f}')") s" 0
+check "the primary stopped (immediate mode) in $(python3 -c "print(f'{$stopped_at - $stopped_begin:.2f}')") s" $stopped
 poll 400 at_least 5 503 "$stopped_at"
 check "requests get 503 while there is no primary" $?
 promote_at=$(now)
@@ -125,8 +126,8 @@ touch "$work/stop"
 wait "$load_pid"
 
 sql "$p2" "SELECT id FROM failover_rows" fitz_failover >"$work/stored.txt"
-python3 "$client" verdict "$load" "$stopped_at" "$promote_at" "$promoted_at" "$work/stored.txt" 50
-fails=$((fails + $?))
+python3 "$client" verdict "$load" "$stopped_at" "$promote_at" "$promoted_at" "$work/stored.txt" 50 ||
+  { fails=$((fails + 1)); tail -20 "$work/svc.log"; }
 
 # A server that turns read-only under the pool (default_transaction_read_only, as a server
 # being demoted by its operator would): the write on the pooled connection fails with 25006,

@@ -18,16 +18,6 @@ namespace {
 
 namespace asio = boost::asio;
 
-template <class T>
-T run_until(asio::io_context& ioc, std::optional<T>& slot) {
-  while (!slot) {
-    if (ioc.stopped()) ioc.restart();
-    if (ioc.run_one() == 0) break;
-  }
-  EXPECT_TRUE(slot.has_value()) << "the io_context ran out of work before the operation completed";
-  return std::move(*slot);
-}
-
 class PgMultiHost : public testing::Test {
  protected:
   void SetUp() override {
@@ -49,20 +39,31 @@ class PgMultiHost : public testing::Test {
     return info;
   }
 
+  // Runs the loop until `*slot` is filled.
+  template <class T>
+  T run_until(std::optional<T>& slot) {
+    while (!slot) {
+      if (ioc_.stopped()) ioc_.restart();
+      if (ioc_.run_one() == 0) break;
+    }
+    EXPECT_TRUE(slot.has_value()) << "the io_context ran out of work before the operation completed";
+    return std::move(*slot);
+  }
+
   Result<AsyncConnection::Ptr> connect(ConnInfo info) {
     std::optional<Result<AsyncConnection::Ptr>> r;
     AsyncConnection::connect(ioc_, std::move(info), {}, [&](Result<AsyncConnection::Ptr> c) { r.emplace(std::move(c)); });
-    return run_until(ioc_, r);
+    return run_until(r);
   }
   Result<QueryResult> query(AsyncConnection& c, std::string_view sql) {
     std::optional<Result<QueryResult>> r;
     c.query(sql, {}, {}, [&](Result<QueryResult> q) { r.emplace(std::move(q)); });
-    return run_until(ioc_, r);
+    return run_until(r);
   }
   Result<Pool::Lease> acquire(Pool& pool) {
     std::optional<Result<Pool::Lease>> r;
     pool.acquire([&](Result<Pool::Lease> l) { r.emplace(std::move(l)); });
-    return run_until(ioc_, r);
+    return run_until(r);
   }
 
   asio::io_context ioc_;

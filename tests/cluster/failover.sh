@@ -106,7 +106,7 @@ python3 "$client" load "http://127.0.0.1:$port" 8 "$work/stop" "$load" &
 load_pid=$!
 pids+=($load_pid)
 at_least() { [[ $(python3 "$client" count "$load" "$2" "$3") -ge $1 ]]; }
-poll 600 at_least 50 2 0
+poll 600 at_least 300 2 0
 check "the load writes through the primary" $? || exit 1
 
 stopped_begin=$(now)
@@ -120,13 +120,13 @@ promote_at=$(now)
 as_pg "$bin/pg_ctl -D '$work/standby' -w -t 30 promote" >/dev/null
 check "the standby is promoted" $?
 promoted_at=$(now)
-poll 600 at_least 50 2 "$promoted_at"
+poll 600 at_least 300 2 "$promoted_at"
 check "writes succeed on the new primary" $?
 touch "$work/stop"
 wait "$load_pid"
 
 sql "$p2" "SELECT id FROM failover_rows" fitz_failover >"$work/stored.txt"
-python3 "$client" verdict "$load" "$stopped_at" "$promote_at" "$promoted_at" "$work/stored.txt" 50 ||
+python3 "$client" verdict "$load" "$stopped_at" "$promote_at" "$promoted_at" "$work/stored.txt" 300 ||
   { fails=$((fails + 1)); tail -20 "$work/svc.log"; }
 
 # A server that turns read-only under the pool (default_transaction_read_only, as a server

@@ -231,7 +231,7 @@ void AsyncConnection::complete_front() {
     // connection: the round fails as a lost connection (503 from handlers), and the pool, which
     // never reuses a broken connection, connects again through the host list.
     Error lost = Error::make(ErrorKind::Io, e.sqlstate,
-                             "the server at " + HostPort{info_.host, info_.port}.where() +
+                             "the server at " + info_.where() +
                                  " no longer accepts writes: " + e.message);
     lost.server = e.server;
     lost.sql = e.sql;

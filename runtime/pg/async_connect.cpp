@@ -27,10 +27,6 @@ constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 
 namespace {
 
-std::string where(const ConnInfo& info) {
-  return info.is_unix_socket() ? info.unix_socket_path() : info.host + ":" + std::to_string(info.port);
-}
-
 bool requires_tls(SslMode mode) {
   return mode == SslMode::Require || mode == SslMode::VerifyCa || mode == SslMode::VerifyFull;
 }
@@ -41,9 +37,9 @@ asio::awaitable<Status> open_socket(Transport& t, const ConnInfo& info, const bo
                                     std::chrono::milliseconds timeout) {
   auto fail = [&](const boost::system::error_code& ec) -> Status {
     if (timed_out)
-      return Error::connect("could not connect to " + where(info) + ": timed out after " +
+      return Error::connect("could not connect to " + info.where() + ": timed out after " +
                            std::to_string(timeout.count()) + " ms");
-    return Error::connect("could not connect to " + where(info) + ": " + ec.message());
+    return Error::connect("could not connect to " + info.where() + ": " + ec.message());
   };
   if (info.is_unix_socket()) {
     t.is_unix = true;
@@ -92,9 +88,9 @@ class Connector {
 
     auto io_fail = [&](const boost::system::error_code& ec, std::string_view during) -> Status {
       if (*timed_out)
-        return Error::connect("connecting to " + where(info) + " timed out after " + std::to_string(timeout.count()) +
+        return Error::connect("connecting to " + info.where() + " timed out after " + std::to_string(timeout.count()) +
                              " ms (" + std::string(during) + ")");
-      return Error::connect("connection to " + where(info) + " failed " + std::string(during) + ": " + ec.message());
+      return Error::connect("connection to " + info.where() + " failed " + std::string(during) + ": " + ec.message());
     };
 
     // TLS: the SSLRequest is answered with one byte, 'S' (go ahead) or 'N' (no TLS here).
@@ -136,7 +132,7 @@ class Connector {
         if (requires_tls(info.sslmode))
           co_return Error::make(ErrorKind::Io, sqlstate::kUnableToConnect,
                                 "sslmode=" + std::string(ssl_mode_name(info.sslmode)) + " but the server at " +
-                                    where(info) + " does not accept TLS connections");
+                                    info.where() + " does not accept TLS connections");
       } else {
         co_return Error::protocol("unexpected answer to the SSL request (byte " +
                                   std::to_string(static_cast<unsigned char>(answer)) + ")");
@@ -182,9 +178,9 @@ class Connector {
     const ConnInfo& info = c.info_;
     auto io_fail = [&](const boost::system::error_code& ec, std::string_view step) -> Status {
       if (timed_out)
-        return Error::connect("connecting to " + where(info) + " timed out after " + std::to_string(timeout.count()) +
+        return Error::connect("connecting to " + info.where() + " timed out after " + std::to_string(timeout.count()) +
                              " ms (" + std::string(step) + ")");
-      return Error::connect("connection to " + where(info) + " failed " + std::string(step) + ": " + ec.message());
+      return Error::connect("connection to " + info.where() + " failed " + std::string(step) + ": " + ec.message());
     };
     while (!flow.done()) {
       if (!out.empty()) {
@@ -200,7 +196,7 @@ class Connector {
             [&](auto& s) { return s.async_read_some(asio::buffer(space.data(), space.size()), kAwait); });
         if (ec) {
           if (ec == asio::error::eof && !timed_out)
-            co_return Error::connect("the server at " + where(info) + " closed the connection during " +
+            co_return Error::connect("the server at " + info.where() + " closed the connection during " +
                                      std::string(during));
           co_return io_fail(ec, "during " + std::string(during));
         }

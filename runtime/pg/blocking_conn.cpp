@@ -101,7 +101,7 @@ Result<int> open_socket(const ConnInfo& info, std::chrono::milliseconds timeout)
     return fd;
   }
   freeaddrinfo(list);
-  return Error::connect("could not connect to " + info.host + ":" + port + ": " + last);
+  return Error::connect("could not connect to " + info.where() + ": " + last);
 }
 
 }  // namespace

@@ -53,6 +53,8 @@ struct ConnInfo {
   bool is_unix_socket() const { return !host.empty() && host.front() == '/'; }
   // "<host>/.s.PGSQL.<port>" for Unix sockets.
   std::string unix_socket_path() const;
+  // The first server as HostPort::where() gives it ("host:port", "[v6]:port" or the socket path).
+  std::string where() const { return HostPort{host, port}.where(); }
   // Every server in the order they are tried: host:port, then more_hosts.
   std::vector<HostPort> hosts() const;
   // These settings narrowed to one server (what a connection keeps once it is open, so that a

@@ -258,11 +258,10 @@ TEST(PgConnInfo, MultiHostKeyValue) {
 }
 
 TEST(PgConnInfo, TargetSessionAttrsValues) {
-  for (auto [text, attrs] : {std::pair{"any", TargetSessionAttrs::Any}, std::pair{"read-write", TargetSessionAttrs::ReadWrite},
-                             std::pair{"read-only", TargetSessionAttrs::ReadOnly},
-                             std::pair{"primary", TargetSessionAttrs::Primary},
-                             std::pair{"standby", TargetSessionAttrs::Standby},
-                             std::pair{"prefer-standby", TargetSessionAttrs::PreferStandby}}) {
+  using T = TargetSessionAttrs;
+  for (auto [text, attrs] : {std::pair{"any", T::Any}, std::pair{"read-write", T::ReadWrite},
+                             std::pair{"read-only", T::ReadOnly}, std::pair{"primary", T::Primary},
+                             std::pair{"standby", T::Standby}, std::pair{"prefer-standby", T::PreferStandby}}) {
     auto parsed = parse_conninfo(std::string("postgres://h/db?target_session_attrs=") + text);
     ASSERT_TRUE(parsed.ok()) << text;
     EXPECT_EQ(parsed->target_session_attrs, attrs);
@@ -304,7 +303,8 @@ TEST(PgConnInfo, RedactedMultiHostParsesBack) {
     EXPECT_EQ(back->target_session_attrs, info->target_session_attrs) << r;
   }
   auto info = parse_conninfo(urls[0]);
-  EXPECT_EQ(info->redacted(), "postgres://app:***@h1:5432,h2:5433/db?connect_timeout=2&target_session_attrs=read-write");
+  EXPECT_EQ(info->redacted(),
+            "postgres://app:***@h1:5432,h2:5433/db?connect_timeout=2&target_session_attrs=read-write");
 }
 
 TEST(PgConnInfo, PercentDecode) {

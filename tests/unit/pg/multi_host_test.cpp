@@ -52,7 +52,8 @@ class PgMultiHost : public testing::Test {
 
   Result<AsyncConnection::Ptr> connect(ConnInfo info) {
     std::optional<Result<AsyncConnection::Ptr>> r;
-    AsyncConnection::connect(ioc_, std::move(info), {}, [&](Result<AsyncConnection::Ptr> c) { r.emplace(std::move(c)); });
+    AsyncConnection::connect(ioc_, std::move(info), {},
+                             [&](Result<AsyncConnection::Ptr> c) { r.emplace(std::move(c)); });
     return run_until(r);
   }
   Result<QueryResult> query(AsyncConnection& c, std::string_view sql) {
@@ -106,7 +107,8 @@ TEST_F(PgMultiHost, NoServerFitsNamesEachHostAndWhy) {
                 std::string::npos)
           << e.message;
       EXPECT_NE(e.message.find("could not connect to 127.0.0.1:1: "), std::string::npos) << e.message;
-      std::string why = want == TargetSessionAttrs::ReadOnly ? "session is not read-only" : "server is not in hot standby mode";
+      std::string why =
+          want == TargetSessionAttrs::ReadOnly ? "session is not read-only" : "server is not in hot standby mode";
       EXPECT_NE(e.message.find(real + ": " + why), std::string::npos) << e.message;
     }
   }

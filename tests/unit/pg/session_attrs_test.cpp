@@ -41,7 +41,8 @@ TEST(PgSessionAttrs, DecidedByReportedParameters) {
   };
   for (const auto& c : cases) {
     SessionCheck check = check_session(c.want, reporting(c.hot_standby, c.read_only));
-    EXPECT_EQ(check.verdict, c.verdict) << target_session_attrs_name(c.want) << " " << c.hot_standby << "/" << c.read_only;
+    EXPECT_EQ(check.verdict, c.verdict)
+        << target_session_attrs_name(c.want) << " " << c.hot_standby << "/" << c.read_only;
     EXPECT_EQ(check.reason, c.reason) << target_session_attrs_name(c.want);
   }
 }
@@ -70,7 +71,8 @@ TEST(PgSessionAttrs, OlderServersNeedAQuery) {
 TEST(PgSessionAttrs, PreferStandbyTriesStandbysFirstThenAnything) {
   EXPECT_EQ(connect_passes(TargetSessionAttrs::PreferStandby),
             (std::vector<TargetSessionAttrs>{TargetSessionAttrs::Standby, TargetSessionAttrs::Any}));
-  EXPECT_EQ(connect_passes(TargetSessionAttrs::ReadWrite), (std::vector<TargetSessionAttrs>{TargetSessionAttrs::ReadWrite}));
+  EXPECT_EQ(connect_passes(TargetSessionAttrs::ReadWrite),
+            (std::vector<TargetSessionAttrs>{TargetSessionAttrs::ReadWrite}));
   // Once open, a prefer-standby session on a primary is still what was asked for.
   EXPECT_TRUE(session_still_fits(TargetSessionAttrs::PreferStandby, reporting("off", "off")));
   EXPECT_FALSE(session_still_fits(TargetSessionAttrs::ReadWrite, reporting("off", "on")));

@@ -81,7 +81,7 @@ std::vector<std::string_view> split_commas(std::string_view text) {
 struct Draft {
   ConnInfo info;
   bool has_dbname = false;
-  std::vector<std::string> hosts;                // from the URL's authority or `host=`
+  std::vector<std::string> hosts;                 // from the URL's authority or `host=`
   std::vector<std::optional<uint16_t>> own_ports;  // per URL host: the port written after it
   std::vector<std::optional<uint16_t>> ports;      // from `port=`: one for every host, or one each
 };

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "pg/session_attrs.h"
 #include "pg/transport.h"
 
 namespace fitz::pg {
@@ -48,14 +49,16 @@ struct AsyncConnection::Op {
     else
       simple_done(std::move(e));
   }
-  void finish() {
+  // `judge` sees the round's error first and may turn it into another.
+  template <class Judge>
+  void finish(Judge&& judge) {
     if (extended) {
       auto r = extended->take_result();
-      if (!r) return fail(std::move(r).error());
+      if (!r) return fail(judge(std::move(r).error()));
       query_done(std::move(r));
     } else {
       auto r = simple->take_results();
-      if (!r) return fail(std::move(r).error());
+      if (!r) return fail(judge(std::move(r).error()));
       simple_done(std::move(r));
     }
   }
@@ -221,7 +224,21 @@ void AsyncConnection::complete_front() {
   std::unique_ptr<Op> op = std::move(pending_.front());
   pending_.pop_front();
   session_.status = op->status();
-  op->finish();
+  std::optional<Error> unusable;
+  op->finish([&](Error e) {
+    if (!server_turned_read_only(e, info_.target_session_attrs, session_)) return e;
+    // A server that stopped taking writes (demoted, or set read-only) is no server for this
+    // connection: the round fails as a lost connection (503 from handlers), and the pool, which
+    // never reuses a broken connection, connects again through the host list.
+    Error lost = Error::make(ErrorKind::Io, e.sqlstate,
+                             "the server at " + info_.where() +
+                                 " no longer accepts writes: " + e.message);
+    lost.server = e.server;
+    lost.sql = e.sql;
+    unusable = lost;
+    return lost;
+  });
+  if (unusable) fail_all(std::move(*unusable));
 }
 
 void AsyncConnection::fail_all(Error error) {
@@ -240,6 +257,8 @@ void AsyncConnection::close() {
     (void)::send(transport_->native_handle(), bye.data(), bye.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
   fail_all(Error::make(ErrorKind::Io, sqlstate::kConnectionFailure, "the connection was closed"));
 }
+
+bool AsyncConnection::fits_target() const { return session_still_fits(info_.target_session_attrs, session_); }
 
 bool AsyncConnection::check_alive() {
   if (broken_) return false;

@@ -68,6 +68,9 @@ class AsyncConnection : public std::enable_shared_from_this<AsyncConnection> {
   // unused. False (and the connection is marked broken) when the server closed it or reported
   // a fatal error, as after pg_terminate_backend.
   bool check_alive();
+  // False once the server reported (ParameterStatus) that it no longer is what the connection
+  // string's target_session_attrs asked for, e.g. default_transaction_read_only turned on.
+  bool fits_target() const;
 
   const SessionInfo& session() const { return session_; }
   TransactionStatus transaction_status() const { return session_.status; }

@@ -1,6 +1,7 @@
-// Opening an AsyncConnection: resolve, connect with a deadline (TCP_NODELAY on TCP), the
-// SSLRequest and TLS handshake that sslmode asks for, then the startup state machine until
-// ReadyForQuery. Also the cancel request, which opens a second short-lived socket.
+// Opening an AsyncConnection: for each server of the host list in turn, resolve, connect with a
+// deadline (TCP_NODELAY on TCP), the SSLRequest and TLS handshake that sslmode asks for, the
+// startup state machine until ReadyForQuery, then the target_session_attrs check; the first
+// server that fits wins. Also the cancel request, which opens a second short-lived socket.
 #include <netinet/in.h>
 
 #include <boost/asio/as_tuple.hpp>
@@ -14,6 +15,8 @@
 #include <boost/asio/write.hpp>
 
 #include "pg/async_conn.h"
+#include "pg/host_failures.h"
+#include "pg/session_attrs.h"
 #include "pg/transport.h"
 
 namespace fitz::pg {
@@ -23,10 +26,6 @@ using asio::ip::tcp;
 constexpr auto kAwait = asio::as_tuple(asio::use_awaitable);
 
 namespace {
-
-std::string where(const ConnInfo& info) {
-  return info.is_unix_socket() ? info.unix_socket_path() : info.host + ":" + std::to_string(info.port);
-}
 
 bool requires_tls(SslMode mode) {
   return mode == SslMode::Require || mode == SslMode::VerifyCa || mode == SslMode::VerifyFull;
@@ -38,9 +37,9 @@ asio::awaitable<Status> open_socket(Transport& t, const ConnInfo& info, const bo
                                     std::chrono::milliseconds timeout) {
   auto fail = [&](const boost::system::error_code& ec) -> Status {
     if (timed_out)
-      return Error::connect("could not connect to " + where(info) + ": timed out after " +
+      return Error::connect("could not connect to " + info.where() + ": timed out after " +
                            std::to_string(timeout.count()) + " ms");
-    return Error::connect("could not connect to " + where(info) + ": " + ec.message());
+    return Error::connect("could not connect to " + info.where() + ": " + ec.message());
   };
   if (info.is_unix_socket()) {
     t.is_unix = true;
@@ -79,8 +78,9 @@ bool is_ip_literal(const std::string& host) {
 // Runs the whole connect sequence as one coroutine on the connection's io_context.
 class Connector {
  public:
+  // One server: the socket, TLS, startup, and the check that the session is what `want` asks.
   static asio::awaitable<Status> run(std::shared_ptr<AsyncConnection> conn, std::shared_ptr<bool> timed_out,
-                                     std::chrono::milliseconds timeout) {
+                                     std::chrono::milliseconds timeout, TargetSessionAttrs want) {
     AsyncConnection& c = *conn;
     Transport& t = *c.transport_;
     const ConnInfo& info = c.info_;
@@ -88,9 +88,9 @@ class Connector {
 
     auto io_fail = [&](const boost::system::error_code& ec, std::string_view during) -> Status {
       if (*timed_out)
-        return Error::connect("connecting to " + where(info) + " timed out after " + std::to_string(timeout.count()) +
+        return Error::connect("connecting to " + info.where() + " timed out after " + std::to_string(timeout.count()) +
                              " ms (" + std::string(during) + ")");
-      return Error::connect("connection to " + where(info) + " failed " + std::string(during) + ": " + ec.message());
+      return Error::connect("connection to " + info.where() + " failed " + std::string(during) + ": " + ec.message());
     };
 
     // TLS: the SSLRequest is answered with one byte, 'S' (go ahead) or 'N' (no TLS here).
@@ -132,7 +132,7 @@ class Connector {
         if (requires_tls(info.sslmode))
           co_return Error::make(ErrorKind::Io, sqlstate::kUnableToConnect,
                                 "sslmode=" + std::string(ssl_mode_name(info.sslmode)) + " but the server at " +
-                                    where(info) + " does not accept TLS connections");
+                                    info.where() + " does not accept TLS connections");
       } else {
         co_return Error::protocol("unexpected answer to the SSL request (byte " +
                                   std::to_string(static_cast<unsigned char>(answer)) + ")");
@@ -146,10 +146,46 @@ class Connector {
     StartupFlow flow(StartupConfig::from(info));
     std::string out;
     if (auto s = flow.start(out); !s) co_return s;
+    if (auto s = co_await drive(c, flow, out, *timed_out, timeout, "startup"); !s) co_return s;
+    if (!flow.ready()) co_return flow.error() ? *flow.error() : Error::protocol("startup did not complete");
+    c.session_ = flow.take_session();
+
+    // target_session_attrs: from the parameters the server reported, or by asking it.
+    SessionCheck check = check_session(want, c.session_);
+    if (check.verdict == SessionCheck::Verdict::NeedsQuery) {
+      SimpleQuery query(check.query);
+      out.clear();
+      if (auto s = query.start(out); !s) co_return s;
+      if (auto s = co_await drive(c, query, out, *timed_out, timeout, "the session check"); !s) co_return s;
+      auto results = query.take_results();
+      if (!results) co_return std::move(results).error();
+      std::optional<std::string_view> value;
+      if (!results->empty() && results->front().rows.size() == 1 && results->front().columns.size() == 1)
+        value = results->front().rows.value(0, 0);
+      if (!value) co_return Error::protocol("unexpected answer to \"" + std::string(check.query) + "\"");
+      check = check_session_answer(want, *value);
+    }
+    if (check.rejected()) co_return Error::make(ErrorKind::Io, sqlstate::kUnableToConnect, check.reason);
+    co_return Status{};
+  }
+
+  // Feeds the messages of one flow (startup, a simple query) until it is done, writing what it
+  // produces.
+  template <class Flow>
+  static asio::awaitable<Status> drive(AsyncConnection& c, Flow& flow, std::string& out, const bool& timed_out,
+                                       std::chrono::milliseconds timeout, std::string_view during) {
+    Transport& t = *c.transport_;
+    const ConnInfo& info = c.info_;
+    auto io_fail = [&](const boost::system::error_code& ec, std::string_view step) -> Status {
+      if (timed_out)
+        return Error::connect("connecting to " + info.where() + " timed out after " + std::to_string(timeout.count()) +
+                             " ms (" + std::string(step) + ")");
+      return Error::connect("connection to " + info.where() + " failed " + std::string(step) + ": " + ec.message());
+    };
     while (!flow.done()) {
       if (!out.empty()) {
         auto ec = co_await t.visit([&](auto& s) { return write_all(s, out); });
-        if (ec) co_return io_fail(ec, "during authentication");
+        if (ec) co_return io_fail(ec, "during " + std::string(during));
         out.clear();
       }
       auto message = c.reader_.next();
@@ -159,18 +195,51 @@ class Connector {
         auto [ec, n] = co_await t.visit(
             [&](auto& s) { return s.async_read_some(asio::buffer(space.data(), space.size()), kAwait); });
         if (ec) {
-          if (ec == asio::error::eof && !*timed_out)
-            co_return Error::connect("the server at " + where(info) + " closed the connection during startup");
-          co_return io_fail(ec, "during startup");
+          if (ec == asio::error::eof && !timed_out)
+            co_return Error::connect("the server at " + info.where() + " closed the connection during " +
+                                     std::string(during));
+          co_return io_fail(ec, "during " + std::string(during));
         }
         c.reader_.commit(n);
         continue;
       }
+      if (const auto* param = std::get_if<ParameterStatus>(&**message))
+        c.session_.parameters[std::string(param->name)] = std::string(param->value);
       if (auto s = flow.on_message(**message, out); !s) co_return s;
     }
-    if (!flow.ready()) co_return flow.error() ? *flow.error() : Error::protocol("startup did not complete");
-    c.session_ = flow.take_session();
     co_return Status{};
+  }
+
+  // Tries the servers in order (each with its own connect timeout, as libpq) until one opens
+  // a session that fits target_session_attrs.
+  static asio::awaitable<Status> run_hosts(asio::io_context& ioc, ConnInfo info, AsyncOptions options,
+                                           std::shared_ptr<AsyncConnection::Ptr> opened) {
+    auto timeout = info.connect_timeout ? std::chrono::duration_cast<std::chrono::milliseconds>(*info.connect_timeout)
+                                        : options.connect_timeout;
+    std::vector<HostPort> servers = info.hosts();
+    HostFailures failures;
+    for (TargetSessionAttrs want : connect_passes(info.target_session_attrs)) {
+      failures.clear();  // the last pass's reasons are the ones that matter
+      for (const HostPort& server : servers) {
+        AsyncConnection::Ptr conn(new AsyncConnection(ioc, info.with_host(server), options));
+        auto timed_out = std::make_shared<bool>(false);
+        asio::steady_timer timer(ioc, timeout);
+        timer.async_wait([conn, timed_out](const boost::system::error_code& ec) {
+          if (ec) return;
+          *timed_out = true;
+          conn->transport_->close();
+        });
+        Status s = co_await run(conn, timed_out, timeout, want);
+        timer.cancel();
+        if (s) {
+          *opened = std::move(conn);
+          co_return Status{};
+        }
+        conn->close();  // a Terminate for a session that did not fit; nothing for a dead socket
+        failures.add(server, std::move(s).error());
+      }
+    }
+    co_return failures.error(info);
   }
 
   static asio::awaitable<Status> cancel(asio::io_context& ioc, ConnInfo info, int32_t process_id,
@@ -188,19 +257,10 @@ class Connector {
 };
 
 void AsyncConnection::connect(asio::io_context& ioc, ConnInfo info, AsyncOptions options, ConnectHandler done) {
-  auto timeout = info.connect_timeout ? std::chrono::duration_cast<std::chrono::milliseconds>(*info.connect_timeout)
-                                      : options.connect_timeout;
-  Ptr conn(new AsyncConnection(ioc, std::move(info), std::move(options)));
-  auto timed_out = std::make_shared<bool>(false);
-  auto timer = std::make_shared<asio::steady_timer>(ioc, timeout);
-  timer->async_wait([conn, timed_out](const boost::system::error_code& ec) {
-    if (ec) return;
-    *timed_out = true;
-    conn->transport_->close();
-  });
-  asio::co_spawn(ioc, Connector::run(conn, timed_out, timeout),
-                 [conn, timer, done = std::move(done)](std::exception_ptr e, Status s) {
-                   timer->cancel();
+  // co_spawn needs a default-constructible result: the winner travels in `opened`.
+  auto opened = std::make_shared<Ptr>();
+  asio::co_spawn(ioc, Connector::run_hosts(ioc, std::move(info), std::move(options), opened),
+                 [opened, done = std::move(done)](std::exception_ptr e, Status s) {
                    if (e) {
                      try {
                        std::rethrow_exception(e);
@@ -208,14 +268,8 @@ void AsyncConnection::connect(asio::io_context& ioc, ConnInfo info, AsyncOptions
                        s = Error::connect(std::string("could not connect: ") + x.what());
                      }
                    }
-                   if (!s) {
-                     conn->transport_->close();
-                     Error err = std::move(s).error();
-                     conn->broken_ = err;
-                     done(std::move(err));
-                     return;
-                   }
-                   done(conn);
+                   if (!s) return done(std::move(s).error());
+                   done(std::move(*opened));
                  });
 }
 

@@ -15,6 +15,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "pg/host_failures.h"
+#include "pg/session_attrs.h"
+
 namespace fitz::pg {
 namespace {
 
@@ -98,7 +101,7 @@ Result<int> open_socket(const ConnInfo& info, std::chrono::milliseconds timeout)
     return fd;
   }
   freeaddrinfo(list);
-  return Error::connect("could not connect to " + info.host + ":" + port + ": " + last);
+  return Error::connect("could not connect to " + info.where() + ": " + last);
 }
 
 }  // namespace
@@ -163,6 +166,21 @@ Result<BlockingConnection> BlockingConnection::connect(const ConnInfo& info, Blo
     return Error::make(ErrorKind::Unsupported, sqlstate::kFeatureNotSupported,
                        "sslmode=" + std::string(ssl_mode_name(info.sslmode)) +
                            " needs TLS, which the blocking connection does not implement");
+  std::vector<HostPort> servers = info.hosts();
+  HostFailures failures;
+  for (TargetSessionAttrs want : connect_passes(info.target_session_attrs)) {
+    failures.clear();  // the last pass's reasons are the ones that matter
+    for (const HostPort& server : servers) {
+      auto conn = connect_one(info.with_host(server), options, want);
+      if (conn) return conn;
+      failures.add(server, std::move(conn).error());
+    }
+  }
+  return failures.error(info);
+}
+
+Result<BlockingConnection> BlockingConnection::connect_one(const ConnInfo& info, const BlockingOptions& options,
+                                                           TargetSessionAttrs want) {
   auto timeout = info.connect_timeout ? std::chrono::duration_cast<std::chrono::milliseconds>(*info.connect_timeout)
                                       : options.connect_timeout;
   auto fd = open_socket(info, timeout);
@@ -171,13 +189,26 @@ Result<BlockingConnection> BlockingConnection::connect(const ConnInfo& info, Blo
 
   StartupConfig config = StartupConfig::from(info);
   config.scram_nonce = options.scram_nonce;
-  BlockingConnection conn(*fd, info, std::move(options));
+  BlockingConnection conn(*fd, info, options);
   StartupFlow flow(std::move(config));
   std::string out;
   if (auto s = flow.start(out); !s) return conn.broken(s.error());
   if (auto s = conn.drive(flow, out); !s) return conn.broken(s.error());
   conn.session_ = flow.take_session();
   conn.notices_.clear();  // startup notices are in session().notices
+
+  // target_session_attrs: from the parameters the server reported, or by asking it.
+  SessionCheck check = check_session(want, conn.session_);
+  if (check.verdict == SessionCheck::Verdict::NeedsQuery) {
+    auto results = conn.simple_query(check.query);
+    if (!results) return std::move(results).error();
+    std::optional<std::string_view> value;
+    if (!results->empty() && results->front().rows.size() == 1 && results->front().columns.size() == 1)
+      value = results->front().rows.value(0, 0);
+    if (!value) return conn.broken(Error::protocol("unexpected answer to \"" + std::string(check.query) + "\""));
+    check = check_session_answer(want, *value);
+  }
+  if (check.rejected()) return Error::make(ErrorKind::Io, sqlstate::kUnableToConnect, check.reason);
   return conn;
 }
 

@@ -33,7 +33,8 @@ struct BlockingOptions {
 
 class BlockingConnection {
  public:
-  // Connects, authenticates and waits for ReadyForQuery. sslmode require/verify-* is refused.
+  // Connects, authenticates and waits for ReadyForQuery, trying the servers of the host list in
+  // order until one fits target_session_attrs. sslmode require/verify-* is refused.
   static Result<BlockingConnection> connect(const ConnInfo& info, BlockingOptions options = {});
   static Result<BlockingConnection> connect(std::string_view url, BlockingOptions options = {});
 
@@ -65,6 +66,8 @@ class BlockingConnection {
 
  private:
   BlockingConnection(int fd, ConnInfo info, BlockingOptions options);
+  static Result<BlockingConnection> connect_one(const ConnInfo& info, const BlockingOptions& options,
+                                                TargetSessionAttrs want);
 
   template <class Flow>
   Status drive(Flow& flow, std::string& out);

@@ -58,7 +58,11 @@ void Pool::acquire(AcquireHandler done) {
   while (!idle_.empty()) {
     AsyncConnection::Ptr conn = std::move(idle_.back());
     idle_.pop_back();
-    if (conn->check_alive()) return deliver(std::move(done), Lease(shared_from_this(), std::move(conn)));
+    if (conn->check_alive() && conn->fits_target())
+      return deliver(std::move(done), Lease(shared_from_this(), std::move(conn)));
+    // Closed by the server while idle, or its server is no longer the kind the URL asks for
+    // (a primary turned read-only): the next connection goes through the host list again.
+    if (!conn->is_broken()) conn->close();
     --open_;
     ++stats_.replaced;
   }
@@ -108,7 +112,8 @@ void Pool::open_for(AcquireHandler done) {
 }
 
 void Pool::give_back(AsyncConnection::Ptr conn) {
-  bool reusable = !closed_ && !conn->is_broken() && conn->idle() && conn->transaction_status() == TransactionStatus::Idle;
+  bool reusable = !closed_ && !conn->is_broken() && conn->idle() &&
+                  conn->transaction_status() == TransactionStatus::Idle && conn->fits_target();
   if (!reusable) {
     // A lease dropped inside a transaction must not hand that transaction to the next caller.
     if (!conn->is_broken()) conn->close();

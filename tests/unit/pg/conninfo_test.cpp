@@ -93,7 +93,10 @@ TEST(PgConnInfo, BadUrls) {
       "postgres://h/db?connect_timeout=-1",
       "postgres://h/db?connect_timeout=abc",
       "postgres://h/db?novalue",
-      "postgres://h1,h2/db",           // multiple hosts
+      "postgres://h1,h2:x/db",         // a bad port in a host list
+      "postgres://h1,[::1/db",         // unterminated IPv6 in a host list
+      "postgres://h1,h2/db?port=1,2,3",  // three ports for two hosts
+      "postgres://h/db?target_session_attrs=writable",
       "postgres://h/db#frag",
       "mysql://h/db",
       "http://h/db",
@@ -142,7 +145,8 @@ TEST(PgConnInfo, KeyValueForm) {
 }
 
 TEST(PgConnInfo, BadKeyValue) {
-  for (const char* bad : {"host", "host=", "=x", "password='open", "port=abc", "bogus=1", "host = a,b"}) {
+  for (const char* bad : {"host", "host=", "=x", "password='open", "port=abc", "bogus=1", "host=a,b,c port=1,2",
+                          "host=a,b port=1,x", "target_session_attrs=master"}) {
     auto info = parse_conninfo(bad);
     if (std::string_view(bad) == "host=") {
       // An empty host falls back to localhost, as in libpq.
@@ -179,6 +183,128 @@ TEST(PgConnInfo, RedactedHidesOnlyThePassword) {
   EXPECT_EQ(back->host, info->host);
   EXPECT_EQ(back->port, info->port);
   EXPECT_EQ(back->password, "***");
+}
+
+// ---- host lists and target_session_attrs (libpq's multi-host connection strings) ----------
+
+std::vector<std::string> wheres(const ConnInfo& info) {
+  std::vector<std::string> out;
+  for (const auto& h : info.hosts()) out.push_back(h.where());
+  return out;
+}
+
+TEST(PgConnInfo, MultiHostUrls) {
+  struct Case {
+    const char* input;
+    std::vector<std::string> hosts;
+  };
+  const Case cases[] = {
+      {"postgres://u:pw@h1:5432,h2:5433/db", {"h1:5432", "h2:5433"}},
+      // A host without a port takes `port=`, or 5432 without one.
+      {"postgres://h1:6000,h2/db", {"h1:6000", "h2:5432"}},
+      {"postgres://h1:6000,h2/db?port=7000", {"h1:6000", "h2:7000"}},
+      {"postgres://h1,h2,h3/db?port=7000", {"h1:7000", "h2:7000", "h3:7000"}},
+      {"postgres://h1,h2/db?port=7001,7002", {"h1:7001", "h2:7002"}},
+      {"postgres://h1,h2/db?port=,7002", {"h1:5432", "h2:7002"}},
+      {"postgres://[::1]:6000,[2001:db8::7],h3:6002/db", {"[::1]:6000", "[2001:db8::7]:5432", "h3:6002"}},
+      // Unix-socket directories, percent-encoded in the authority or listed in `host=`.
+      {"postgres://%2Ftmp%2Fa,%2Ftmp%2Fb:5433/db", {"/tmp/a/.s.PGSQL.5432", "/tmp/b/.s.PGSQL.5433"}},
+      {"postgres:///db?host=/tmp/a,127.0.0.1&port=5440,5441", {"/tmp/a/.s.PGSQL.5440", "127.0.0.1:5441"}},
+      // `host=` in the query replaces the authority's list.
+      {"postgres://ignored:1/db?host=a,b", {"a:5432", "b:5432"}},
+  };
+  for (const auto& c : cases) {
+    auto info = parse_conninfo(c.input);
+    ASSERT_TRUE(info.ok()) << c.input << ": " << info.error().message;
+    EXPECT_EQ(wheres(*info), c.hosts) << c.input;
+    EXPECT_EQ(info->dbname, "db") << c.input;
+  }
+  auto full = parse_conninfo("postgres://app:pw@h1:5432,h2:5433/db?target_session_attrs=read-write&connect_timeout=2");
+  ASSERT_TRUE(full.ok()) << full.error().message;
+  EXPECT_EQ(full->host, "h1");
+  EXPECT_EQ(full->port, 5432);
+  ASSERT_EQ(full->more_hosts.size(), 1u);
+  EXPECT_EQ(full->more_hosts[0].host, "h2");
+  EXPECT_EQ(full->more_hosts[0].port, 5433);
+  EXPECT_EQ(full->user, "app");
+  EXPECT_EQ(full->password, "pw");
+  EXPECT_EQ(full->target_session_attrs, TargetSessionAttrs::ReadWrite);
+  EXPECT_EQ(full->connect_timeout->count(), 2);
+  // One host stays one host: nothing in more_hosts.
+  auto one = parse_conninfo("postgres://h/db");
+  ASSERT_TRUE(one.ok());
+  EXPECT_TRUE(one->more_hosts.empty());
+  EXPECT_EQ(one->target_session_attrs, TargetSessionAttrs::Any);
+}
+
+TEST(PgConnInfo, MultiHostKeyValue) {
+  auto info = parse_conninfo("host=h1,h2 port=5432,5433 target_session_attrs=read-write dbname=app");
+  ASSERT_TRUE(info.ok()) << info.error().message;
+  EXPECT_EQ(wheres(*info), (std::vector<std::string>{"h1:5432", "h2:5433"}));
+  EXPECT_EQ(info->target_session_attrs, TargetSessionAttrs::ReadWrite);
+  // The order of host= and port= does not matter; one port serves every host.
+  auto shared = parse_conninfo("port=6000 host=h1,h2,h3");
+  ASSERT_TRUE(shared.ok()) << shared.error().message;
+  EXPECT_EQ(wheres(*shared), (std::vector<std::string>{"h1:6000", "h2:6000", "h3:6000"}));
+  auto sockets = parse_conninfo("host=/var/run/postgresql,db2 port=,5433");
+  ASSERT_TRUE(sockets.ok()) << sockets.error().message;
+  EXPECT_EQ(wheres(*sockets), (std::vector<std::string>{"/var/run/postgresql/.s.PGSQL.5432", "db2:5433"}));
+  EXPECT_TRUE(sockets->is_unix_socket());
+  EXPECT_FALSE(sockets->more_hosts[0].is_unix_socket());
+  auto mismatch = parse_conninfo("host=a,b,c port=1,2");
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_EQ(mismatch.error().kind, ErrorKind::Config);
+  EXPECT_NE(mismatch.error().message.find("2 entries for 3 hosts"), std::string::npos) << mismatch.error().message;
+}
+
+TEST(PgConnInfo, TargetSessionAttrsValues) {
+  using T = TargetSessionAttrs;
+  for (auto [text, attrs] : {std::pair{"any", T::Any}, std::pair{"read-write", T::ReadWrite},
+                             std::pair{"read-only", T::ReadOnly}, std::pair{"primary", T::Primary},
+                             std::pair{"standby", T::Standby}, std::pair{"prefer-standby", T::PreferStandby}}) {
+    auto parsed = parse_conninfo(std::string("postgres://h/db?target_session_attrs=") + text);
+    ASSERT_TRUE(parsed.ok()) << text;
+    EXPECT_EQ(parsed->target_session_attrs, attrs);
+    EXPECT_EQ(target_session_attrs_name(attrs), text);
+    auto kv = parse_conninfo(std::string("target_session_attrs=") + text);
+    ASSERT_TRUE(kv.ok()) << text;
+    EXPECT_EQ(kv->target_session_attrs, attrs);
+  }
+  auto bad = parse_conninfo("postgres://h/db?target_session_attrs=master");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("read-write"), std::string::npos) << bad.error().message;
+}
+
+TEST(PgConnInfo, WithHostNarrowsToOneServer) {
+  auto info = parse_conninfo("postgres://u@h1:1,h2:2/db?target_session_attrs=primary");
+  ASSERT_TRUE(info.ok());
+  ConnInfo second = info->with_host(info->more_hosts[0]);
+  EXPECT_EQ(second.host, "h2");
+  EXPECT_EQ(second.port, 2);
+  EXPECT_TRUE(second.more_hosts.empty());
+  EXPECT_EQ(second.target_session_attrs, TargetSessionAttrs::Primary);
+  EXPECT_EQ(second.dbname, "db");
+}
+
+TEST(PgConnInfo, RedactedMultiHostParsesBack) {
+  const char* urls[] = {
+      "postgres://app:pw@h1:5432,h2:5433/db?target_session_attrs=read-write&connect_timeout=2",
+      "postgres://app:pw@[::1]:5432,h2:5433/db",
+      "postgres://app@/db?host=/tmp/a,h2&port=5440,5441&target_session_attrs=standby",
+  };
+  for (const char* url : urls) {
+    auto info = parse_conninfo(url);
+    ASSERT_TRUE(info.ok()) << url;
+    std::string r = info->redacted();
+    EXPECT_EQ(r.find(":pw@"), std::string::npos) << r;
+    auto back = parse_conninfo(r);
+    ASSERT_TRUE(back.ok()) << r << ": " << back.error().message;
+    EXPECT_EQ(wheres(*back), wheres(*info)) << r;
+    EXPECT_EQ(back->target_session_attrs, info->target_session_attrs) << r;
+  }
+  auto info = parse_conninfo(urls[0]);
+  EXPECT_EQ(info->redacted(),
+            "postgres://app:***@h1:5432,h2:5433/db?connect_timeout=2&target_session_attrs=read-write");
 }
 
 TEST(PgConnInfo, PercentDecode) {

@@ -75,17 +75,22 @@ class FitzPython(Fitz):
                          "handlers call SQLAlchemy (the Flask peer's models and queries) through `from python import`")
 
     def prepare(self, ctx):
-        check = subprocess.run([SYSTEM_PYTHON, "-c", "import sqlalchemy, psycopg2; print(sqlalchemy.__version__)"],
+        check = subprocess.run([SYSTEM_PYTHON, "-c", "import sys, sqlalchemy, psycopg2; print(sqlalchemy.__version__, sys.prefix)"],
                                capture_output=True, text=True)
         if check.returncode != 0:
             raise Unavailable("python3-sqlalchemy or python3-psycopg2 is not installed (scripts/install-deps.sh --bench)")
+        version, self.home = check.stdout.split()
         super().prepare(ctx)
-        self.note += f"; SQLAlchemy {check.stdout.strip()} (future=True) + psycopg2, pool 20+10; Python worker pool FITZ_PY_THREADS (default 2 x cores)"
+        self.note += f"; SQLAlchemy {version} (future=True) + psycopg2, pool 20+10; Python worker pool FITZ_PY_THREADS (default 2 x cores)"
 
     def command(self, ctx, port, db_url):
         argv, env, cwd = super().command(ctx, port, db_url)
         # The program finds python/bench_store.py through its project folder.
         env["FITZ_PROJECT_DIR"] = os.path.join(APPS, self.folder)
+        # The embedded interpreter takes its home from the first python3 on PATH; when a runner
+        # started from another Python (pyenv, a venv) put its own first, that home lacks the
+        # Debian packages. The home of the interpreter the program links is Debian's.
+        env["PYTHONHOME"] = self.home
         return argv, env, cwd
 
 

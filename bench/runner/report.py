@@ -164,7 +164,7 @@ def write(results, out_dir, meta):
                         parts.append(f"{fmt_ratio(f['rps'], q['rps'])} {impls[peer]['label']}")
                 pub = PUBLISHED.get((sname, p))
                 if pub and "python_rps" in pub:
-                    parts.append(f"published Fitz over its Fitz + Python interop column {pub['fitz_rps'] / pub['python_rps']:.1f}x")
+                    parts.append(f"published: native Fitz over Fitz + Python interop {pub['fitz_rps'] / pub['python_rps']:.1f}x")
                 ceiling = next((q["pgbench_tps"] for q in (phase_of(results, sname, i, p) for i in ran)
                                 if q and "pgbench_tps" in q), None)
                 if ceiling:

@@ -213,6 +213,11 @@ def targets(results):
         r = fid / other if fid and other else None
         add(f"`GET /users/{{id}}` throughput, Fitz over {label}", f"{r:.1f}x" if r else "–", f"≥ {want}x",
             None if r is None else r >= want)
+    interop, flask = (_phase(results, "orm", i, "GET /users/{id}") for i in ("fitz-python", "python"))
+    cpu = [p.get("cpu_us_per_request") if p else None for p in (interop, flask)]
+    r = cpu[1] / cpu[0] if all(cpu) else None
+    add("`GET /users/{id}` requests per CPU-second, Fitz + Python interop over Python + SQLAlchemy",
+        f"{r:.1f}x" if r else "–", "≥ 1.5x", None if r is None else r >= 1.5)
     p = _phase(results, "orm", "fitz", "GET /users/{id}")
     ceiling = next((q.get("pgbench_tps") for q in (_phase(results, "orm", i, "GET /users/{id}")
                                                    for i in results["suites"].get("orm", {}).get("results", {}))

@@ -66,6 +66,34 @@ class Fitz(Impl):
         return os.path.getsize(self.binary) if self.binary else 0
 
 
+class FitzPython(Fitz):
+    """The stack of the published tables' second column: a Fitz program whose storage is the Flask
+    peer's SQLAlchemy code, called in-process through `from python import`."""
+
+    def __init__(self):
+        super().__init__("fitz-python", "Fitz + Python interop + SQLAlchemy", "fitz-python",
+                         "handlers call SQLAlchemy (the Flask peer's models and queries) through `from python import`")
+
+    def prepare(self, ctx):
+        check = subprocess.run([SYSTEM_PYTHON, "-c", "import sys, sqlalchemy, psycopg2; print(sqlalchemy.__version__, sys.prefix)"],
+                               capture_output=True, text=True)
+        if check.returncode != 0:
+            raise Unavailable("python3-sqlalchemy or python3-psycopg2 is not installed (scripts/install-deps.sh --bench)")
+        version, self.home = check.stdout.split()
+        super().prepare(ctx)
+        self.note += f"; SQLAlchemy {version} (future=True) + psycopg2, pool 20+10; Python worker pool FITZ_PY_THREADS (default 2 x cores)"
+
+    def command(self, ctx, port, db_url):
+        argv, env, cwd = super().command(ctx, port, db_url)
+        # The program finds python/bench_store.py through its project folder.
+        env["FITZ_PROJECT_DIR"] = os.path.join(APPS, self.folder)
+        # The embedded interpreter takes its home from the first python3 on PATH; when a runner
+        # started from another Python (pyenv, a venv) put its own first, that home lacks the
+        # Debian packages. The home of the interpreter the program links is Debian's.
+        env["PYTHONHOME"] = self.home
+        return argv, env, cwd
+
+
 class CppBaseline(Impl):
     """A hand-written C++ server, built with the project: on the fitz runtime (what the language
     costs over writing the same program by hand) or on bare Beast (what the runtime costs)."""
@@ -134,6 +162,7 @@ def all_impls():
     return [
         Fitz(),
         Fitz("fitz-orm", "Fitz ORM", "fitz-orm", "the typed ORM, each query one constant SQL string"),
+        FitzPython(),
         Fitz("fitz-http", "Fitz (HTTP only)", "fitz-http", "the overhead suite's HTTP routes alone, no database"),
         CppBaseline("cpp", "C++ on the fitz runtime (hand-written)", "fitz_http_bench_app",
                     "bench/http/app.cpp: the same routes written by hand on fitz::http, access log off", ["--no-log"]),

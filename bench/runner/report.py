@@ -164,7 +164,7 @@ def write(results, out_dir, meta):
                         parts.append(f"{fmt_ratio(f['rps'], q['rps'])} {impls[peer]['label']}")
                 pub = PUBLISHED.get((sname, p))
                 if pub and "python_rps" in pub:
-                    parts.append(f"published Fitz/Python {pub['fitz_rps'] / pub['python_rps']:.1f}x")
+                    parts.append(f"published: native Fitz over Fitz + Python interop {pub['fitz_rps'] / pub['python_rps']:.1f}x")
                 ceiling = next((q["pgbench_tps"] for q in (phase_of(results, sname, i, p) for i in ran)
                                 if q and "pgbench_tps" in q), None)
                 if ceiling:
@@ -175,6 +175,7 @@ def write(results, out_dir, meta):
             lines += ["Ratios (measured in this run):", ""] + ratio_lines + [""]
         lines += cpu_table(results, sname, impls, phases, ran)
         lines += {"orm": seed_tables.orm_tables, "mixed": seed_tables.mixed_tables}.get(sname, lambda r: [])(results)
+        lines += seed_tables.interop_table(results, sname)
         lines += ["| implementation | cold start | peak RSS | idle RSS |", "|---|---|---|---|"]
         for i in ran:
             r = suite["results"][i]

@@ -166,6 +166,40 @@ def mixed_tables(results):
     return out
 
 
+def interop_table(results, suite):
+    """Native Fitz over Fitz + Python interop + SQLAlchemy, the stack the write-ups' second column
+    measured: our ratios beside the published one (their "Python+SQLAlchemy" column)."""
+    if not _run(results, suite, "fitz-python"):
+        return []
+    natives = [(i, lbl) for i, lbl in (("fitz", "Fitz"), ("fitz-orm", "Fitz ORM")) if _run(results, suite, i)]
+    if not natives:
+        return []
+    published = ({p: v["rps"] for p, v in ORM_PUBLISHED.items()} if suite == "orm"
+                 else {p: v["rps"][:2] for p, v in MIXED_PUBLISHED.items()})
+    memory = (ORM_PUBLISHED_START if suite == "orm" else MIXED_PUBLISHED_START)["peak_rss_mb"][:2]
+    cols = [f"{lbl} / Fitz + Python" for _, lbl in natives]
+    out = ["### Native Fitz over Fitz + Python interop", "",
+           "The write-ups' \"Python+SQLAlchemy\" column was this stack (a Fitz service calling SQLAlchemy "
+           "through `from python import`). Throughput and CPU per request: native over interop, higher is "
+           "better for native; the published throughput ratio is the write-up's native Fitz over that column.", "",
+           "| phase | metric | " + " | ".join(cols) + " | published |", "|---|---|" + "---|" * (len(cols) + 1)]
+    for phase in published:
+        if not _phase(results, suite, "fitz-python", phase):
+            continue
+        py = _phase(results, suite, "fitz-python", phase)
+        rps = [_ratio(_metric(results, suite, i, phase, "rps"), py["rps"], True) for i, _ in natives]
+        out.append(f"| {phase} | throughput | " + " | ".join(rps) + f" | {_pub_ratio(published[phase], True)} |")
+        cpu = []
+        for i, _ in natives:
+            p = _phase(results, suite, i, phase)
+            cpu.append(_ratio(p.get("cpu_us_per_request") if p else None, py.get("cpu_us_per_request"), False))
+        out.append(f"| {phase} | requests per CPU-second | " + " | ".join(cpu) + " | — |")
+    py_peak = _run(results, suite, "fitz-python").get("peak_rss_mb")
+    peaks = [_ratio((_run(results, suite, i) or {}).get("peak_rss_mb"), py_peak, False) for i, _ in natives]
+    out += [f"| all | memory peak (interop over native) | " + " | ".join(peaks) + f" | {_pub_ratio(memory, False)} |", ""]
+    return out
+
+
 def targets(results):
     """The project's targets for this machine, each measured in this run."""
     rows = []
@@ -179,6 +213,11 @@ def targets(results):
         r = fid / other if fid and other else None
         add(f"`GET /users/{{id}}` throughput, Fitz over {label}", f"{r:.1f}x" if r else "–", f"≥ {want}x",
             None if r is None else r >= want)
+    interop, flask = (_phase(results, "orm", i, "GET /users/{id}") for i in ("fitz-python", "python"))
+    cpu = [p.get("cpu_us_per_request") if p else None for p in (interop, flask)]
+    r = cpu[1] / cpu[0] if all(cpu) else None
+    add("`GET /users/{id}` requests per CPU-second, Fitz + Python interop over Python + SQLAlchemy",
+        f"{r:.1f}x" if r else "–", "≥ 1.5x", None if r is None else r >= 1.5)
     p = _phase(results, "orm", "fitz", "GET /users/{id}")
     ceiling = next((q.get("pgbench_tps") for q in (_phase(results, "orm", i, "GET /users/{id}")
                                                    for i in results["suites"].get("orm", {}).get("results", {}))

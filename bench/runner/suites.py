@@ -64,16 +64,18 @@ class Suite:
 
 
 PEERS = ["fitz", "fitz-orm", "python", "node", "node-orm"]
+# The two published suites also measure their second stack, Fitz calling SQLAlchemy in-process.
+PUBLISHED_PEERS = PEERS[:2] + ["fitz-python"] + PEERS[2:]
 
 SUITES = [
-    Suite("orm", "ORM versus SQLAlchemy (the published `orm-vs-sqlalchemy` benchmark)", PEERS, 50, 0, [
+    Suite("orm", "ORM versus SQLAlchemy (the published `orm-vs-sqlalchemy` benchmark)", PUBLISHED_PEERS, 50, 0, [
         Phase("GET /users", [ep("GET /users", "/users", expect=200)]),
         Phase("GET /users/{id}", [ep("GET /users/{id}", "/users/{rand:1:50}", expect=200)],
               pgbench="\\set id random(1, 50)\nSELECT id, name, email, created_at FROM users WHERE id = :id;\n"),
         Phase("POST /users", [ep("POST /users", "/users", "POST", USER_BODY, expect=201)]),
     ], "50 seeded users; 10 connections for 30 s per endpoint (the published harness used oha -c 10 -z 30s "
        "and a sequential curl loop for POST; POST here runs at the same concurrency with unique emails)."),
-    Suite("mixed", "Mixed workload (the published `mixed-workload` benchmark)", PEERS, 200, 10, [
+    Suite("mixed", "Mixed workload (the published `mixed-workload` benchmark)", PUBLISHED_PEERS, 200, 10, [
         # The published scenarios (spec/services.md 8.2): k6 virtual users that sleep after each
         # request, so the load is paced; the mix and the stages are theirs.
         Phase("mixed", [

@@ -2,6 +2,10 @@
 // Python values (attributes, items, calls, operators), each under the GIL.
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <unordered_map>
+#include <vector>
 
 #include "python/internal.h"
 
@@ -9,9 +13,13 @@ namespace fitz::py {
 
 namespace {
 
-// Nesting depth of Gil guards on this thread and the state the outermost one restores.
+// Nesting depth of Gil guards on this thread.
 thread_local int t_gil_depth = 0;
-thread_local PyGILState_STATE t_gil_state;
+// This thread's Python thread state, created by its first Gil and kept for the thread's life.
+// PyGILState_Release of the outermost guard would delete a state it had created, so a thread
+// without one (every pool worker and HTTP thread) paid a PyThreadState_New, a data-stack mmap and
+// their teardown on each operation: most of the CPU of a handler calling Python.
+thread_local PyThreadState* t_state = nullptr;
 // Set at exit: destructors of globals then leave their references to the dying process rather
 // than wait for a GIL a stuck worker may hold.
 std::atomic<bool> g_exiting{false};
@@ -44,12 +52,7 @@ PyObject* kwargs_dict(std::initializer_list<Kwarg> kwargs) {
   return d;
 }
 
-Result<Object, Str> call_raw(PyObject* fn, std::initializer_list<Object> args, std::initializer_list<Kwarg> kwargs) {
-  PyObject* t = args_tuple(args);
-  PyObject* d = kwargs_dict(kwargs);
-  PyObject* r = PyObject_Call(fn, t, d);
-  Py_DECREF(t);
-  Py_XDECREF(d);
+Result<Object, Str> call_result(PyObject* r) {
   if (!r) {
     std::string e = detail::take_error();
     return Result<Object, Str>::err(Str(e.data(), e.size()));
@@ -57,16 +60,68 @@ Result<Object, Str> call_raw(PyObject* fn, std::initializer_list<Object> args, s
   return Result<Object, Str>::ok(Object::adopt(r));
 }
 
+Result<Object, Str> call_raw(PyObject* fn, std::initializer_list<Object> args, std::initializer_list<Kwarg> kwargs) {
+  PyObject* t = args_tuple(args);
+  PyObject* d = kwargs_dict(kwargs);
+  PyObject* r = PyObject_Call(fn, t, d);
+  Py_DECREF(t);
+  Py_XDECREF(d);
+  return call_result(r);
+}
+
+// Positional calls go through vectorcall: no argument tuple, and for a method no bound-method
+// object. `stack` has a free slot before the receiver (or the first argument), which
+// PY_VECTORCALL_ARGUMENTS_OFFSET lets the callee borrow.
+constexpr size_t kStackArgs = 8;
+template <class Call> PyObject* with_stack(PyObject* first, std::initializer_list<Object> args, Call call) {
+  PyObject* small[kStackArgs + 2];
+  std::vector<PyObject*> big;
+  size_t n = args.size() + (first ? 1 : 0);
+  PyObject** stack = n + 1 <= std::size(small) ? small : (big.resize(n + 1), big.data());
+  size_t i = 1;
+  if (first) stack[i++] = first;
+  for (const Object& a : args) stack[i++] = detail::raw(a) ? detail::raw(a) : Py_None;
+  return call(stack + 1, n | PY_VECTORCALL_ARGUMENTS_OFFSET);
+}
+
+// The interned str of a method name. Generated code passes string literals, so the pointer
+// almost always identifies the name; the text is compared too, so a reused buffer is safe.
+// Guarded by the GIL. Building the str and hashing it on every call cost about a fifth of a
+// trivial call.
+PyObject* method_name(const char* name) {
+  static std::unordered_map<const char*, PyObject*>* names = new std::unordered_map<const char*, PyObject*>();
+  auto it = names->find(name);
+  if (it != names->end() && std::strcmp(PyUnicode_AsUTF8(it->second), name) == 0) {
+    Py_INCREF(it->second);
+    return it->second;
+  }
+  PyObject* s = PyUnicode_InternFromString(name);
+  if (!s) return nullptr;
+  if (it != names->end()) {
+    Py_DECREF(it->second);
+    it->second = (Py_INCREF(s), s);
+  } else if (names->size() < 4096) {  // bounded, should a caller pass ever-new buffers
+    names->emplace(name, (Py_INCREF(s), s));
+  }
+  return s;
+}
+
 }  // namespace
 
 Gil::Gil() noexcept {
-  if (t_gil_depth++ == 0) {
-    detail::ensure_started();
-    t_gil_state = PyGILState_Ensure();
+  if (t_gil_depth++ != 0) return;
+  if (t_state) {
+    PyEval_RestoreThread(t_state);
+    return;
   }
+  detail::ensure_started();
+  // Never released: the state stays registered as this thread's (PyGILState_Ensure elsewhere,
+  // in at_exit or in extension modules, finds it) and is left to the process when the thread ends.
+  PyGILState_Ensure();
+  t_state = PyThreadState_Get();
 }
 Gil::~Gil() {
-  if (--t_gil_depth == 0) PyGILState_Release(t_gil_state);
+  if (--t_gil_depth == 0) PyEval_SaveThread();
 }
 
 void Object::incref(void* p) noexcept {
@@ -152,12 +207,25 @@ Str type_name(const Object& o) {
 
 Result<Object, Str> call(const Object& fn, std::initializer_list<Object> args, std::initializer_list<Kwarg> kwargs) {
   Gil gil;
-  return call_raw(detail::raw(fn) ? detail::raw(fn) : Py_None, args, kwargs);
+  PyObject* f = detail::raw(fn) ? detail::raw(fn) : Py_None;
+  if (kwargs.size() != 0) return call_raw(f, args, kwargs);
+  return call_result(with_stack(nullptr, args, [&](PyObject** stack, size_t nargsf) {
+    return PyObject_Vectorcall(f, stack, nargsf, nullptr);
+  }));
 }
 
 Result<Object, Str> call_method(const Object& recv, const char* name, std::initializer_list<Object> args,
                                 std::initializer_list<Kwarg> kwargs) {
   Gil gil;
+  if (kwargs.size() == 0) {
+    PyObject* n = method_name(name);
+    if (!n) return call_result(nullptr);
+    PyObject* r = with_stack(detail::raw(recv) ? detail::raw(recv) : Py_None, args, [&](PyObject** stack, size_t nargsf) {
+      return PyObject_VectorcallMethod(n, stack, nargsf, nullptr);
+    });
+    Py_DECREF(n);
+    return call_result(r);
+  }
   PyObject* m = PyObject_GetAttrString(detail::raw(recv) ? detail::raw(recv) : Py_None, name);
   if (!m) {
     std::string e = detail::take_error();

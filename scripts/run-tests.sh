@@ -126,13 +126,14 @@ release_lane() {
   stage e2e-deploy-manifests bash tests/e2e/deploy_manifests.sh "$fitz"
   stage e2e-app-migrate bash tests/e2e/app_migrate.sh "$fitz"
   stage cluster-replicas bash tests/cluster/replicas.sh "$fitz"
+  stage cluster-failover bash tests/cluster/failover.sh "$fitz"
   stage lsp env FITZ_BIN="$fitz" node --test tests/lsp/
   stage neovim bash tests/editors/neovim.sh "$fitz"
   stage extension env FITZ_BIN="$fitz" bash scripts/test-extension.sh --with-lsp
 }
 lane_stages grammar-regen grammar-corpus conformance e2e e2e-command demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-observability e2e-auth e2e-ws \
-  e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas lsp neovim extension
+  e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension
 
 step "the sanitized and the release lanes, side by side"
 if [[ ${FITZ_CI_LANES:-2} == 1 ]]; then

@@ -10,40 +10,11 @@ import os
 import random
 
 from flask import Flask, Response, jsonify, request
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, Text, create_engine, select
+from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, declarative_base
+from sqlalchemy.orm import Session
 
-Base = declarative_base()
-
-
-class User(Base):
-    __tablename__ = "users"
-    id = Column(BigInteger, primary_key=True)
-    name = Column(Text, nullable=False)
-    email = Column(Text, nullable=False, unique=True)
-    created_at = Column(DateTime(timezone=True), nullable=False, server_default="now()")
-
-
-class Post(Base):
-    __tablename__ = "posts"
-    id = Column(BigInteger, primary_key=True)
-    user_id = Column(BigInteger, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
-    title = Column(Text, nullable=False)
-    body = Column(Text, nullable=False, server_default="")
-    created_at = Column(DateTime(timezone=True), nullable=False, server_default="now()")
-
-
-class World(Base):
-    __tablename__ = "world"
-    id = Column(Integer, primary_key=True)
-    randomnumber = Column(Integer, nullable=False)
-
-
-class Fortune(Base):
-    __tablename__ = "fortune"
-    id = Column(Integer, primary_key=True)
-    message = Column(Text, nullable=False)
+from models import Fortune, Post, User, World
 
 
 url = os.environ.get("DATABASE_URL", "postgresql://fitz:fitz@127.0.0.1:5432/fitz")

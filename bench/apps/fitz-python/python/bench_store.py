@@ -4,29 +4,11 @@
 import datetime
 import os
 
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Text, create_engine, select
+from sqlalchemy import create_engine, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, declarative_base
+from sqlalchemy.orm import Session
 
-Base = declarative_base()
-
-
-class User(Base):
-    __tablename__ = "users"
-    id = Column(BigInteger, primary_key=True)
-    name = Column(Text, nullable=False)
-    email = Column(Text, nullable=False, unique=True)
-    created_at = Column(DateTime(timezone=True), nullable=False, server_default="now()")
-
-
-class Post(Base):
-    __tablename__ = "posts"
-    id = Column(BigInteger, primary_key=True)
-    user_id = Column(BigInteger, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
-    title = Column(Text, nullable=False)
-    body = Column(Text, nullable=False, server_default="")
-    created_at = Column(DateTime(timezone=True), nullable=False, server_default="now()")
-
+from models import Post, User  # bench/apps/python/models.py, through [python] path
 
 url = os.environ.get("DATABASE_URL", "postgresql://fitz:fitz@127.0.0.1:5432/fitz")
 url = url.replace("postgres://", "postgresql://", 1)

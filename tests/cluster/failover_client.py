@@ -14,49 +14,20 @@ count: how many requests that started after SINCE got a status starting with STA
 
 verdict: prints one `ok`/`FAIL` line per check and a summary line; exits 1 when a check failed.
 """
-import http.client
 import os
 import sys
-import threading
-import time
-from urllib.parse import urlparse
 
-
-def worker(base, index, stop_file, out, lock):
-    url = urlparse(base)
-    conn = None
-    n = 0
-    while not os.path.exists(stop_file):
-        key = f"w{index}-{n}"
-        n += 1
-        started = time.time()
-        try:
-            if conn is None:
-                conn = http.client.HTTPConnection(url.hostname, url.port, timeout=15)
-            conn.request("POST", f"/rows/{key}", body=b"", headers={"Content-Length": "0"})
-            response = conn.getresponse()
-            response.read()
-            result = str(response.status)
-        except (OSError, http.client.HTTPException) as e:
-            result = "error:" + type(e).__name__
-            if conn is not None:
-                conn.close()
-            conn = None
-        with lock:
-            out.write(f"{started:.6f} {time.time():.6f} {key} {result}\n")
-            out.flush()
-    if conn is not None:
-        conn.close()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import post_load  # noqa: E402  (tests/support/post_load.py)
 
 
 def load(base, workers, stop_file, out_file):
-    lock = threading.Lock()
     with open(out_file, "a") as out:
-        threads = [threading.Thread(target=worker, args=(base, i, stop_file, out, lock)) for i in range(int(workers))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        def record(started, finished, key, result):
+            out.write(f"{started:.6f} {finished:.6f} {key} {result}\n")
+            out.flush()
+
+        post_load.run(base, "/rows", workers, stop_file, record)
 
 
 def read_lines(out_file):

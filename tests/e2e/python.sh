@@ -5,7 +5,8 @@
 # "Class: message" while the server keeps serving, a failed conversion naming the field path,
 # a Python call that never returns not stopping other requests (one HTTP thread: the handler
 # runs on the Python worker pool; an async handler's Python calls are awaited on the pool), and a failing import exiting 1 at start with the Fitz line.
-# With FITZ_TEST_DATABASE_URL: users created and read through SQLAlchemy (1.4, future=True).
+# With FITZ_TEST_DATABASE_URL: users created and read through SQLAlchemy (1.4, future=True), and
+# two psycopg2 queries on two threads running at the same time.
 #   usage: python.sh FITZ
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +27,7 @@ ldd "$work/service" | grep -q libpython3; check "the service links libpython" $?
 
 db_env=()
 [[ -n ${FITZ_TEST_DATABASE_URL:-} ]] && db_env=(DATABASE_URL="$FITZ_TEST_DATABASE_URL")
-start service "$work/service" FITZ_HTTP_THREADS=1 FITZ_PY_THREADS=3 FITZ_PROJECT_DIR="$project" "${db_env[@]}"
+start service "$work/service" FITZ_HTTP_THREADS=1 FITZ_PY_THREADS=5 FITZ_PROJECT_DIR="$project" "${db_env[@]}"
 
 req GET /greet/ada
 expect "a converted Str, keyword argument" 200 '"hello ada!"'
@@ -44,7 +45,8 @@ expect "a Python exception is a 500 with Class: message" 500 '{"error":"ValueErr
 req GET /bad
 expect "a failed conversion names the field path" 500 \
   '{"error":"cannot convert the Python value: field '"'"'[1].count'"'"': expected Int, found str"}'
-grep -q '"at":"[^"]*main.fitz:51:' "$work/service.err"; check "the conversion error names its Fitz line" $?
+bad_line=$(grep -n 'helpers.bad_stats()' "$project/src/main.fitz" | cut -d: -f1)
+grep -q "\"at\":\"[^\"]*main.fitz:$bad_line:" "$work/service.err"; check "the conversion error names its Fitz line ($bad_line)" $?
 req GET /greet/again
 expect "the server keeps serving after the errors" 200 '"hello again!"'
 
@@ -79,6 +81,17 @@ if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
   expect "SQLAlchemy read by id" 200 '{"id":2,"name":"Bob","email":"bob@example.com"}'
   req GET /users/9
   expect "a missing row (None) is null: 404" 404 '{"error":"no user 9"}'
+  # Two requests whose psycopg2 queries sleep in the server: on two worker threads they overlap
+  # (psycopg2 releases the GIL while it waits), so each starts before the other ends. Two of the
+  # five workers are still held by the calls above that never return.
+  curl -s -m 20 -o "$work/sleep1.json" "http://127.0.0.1:$port/pg-sleep" &
+  s1=$!
+  curl -s -m 20 -o "$work/sleep2.json" "http://127.0.0.1:$port/pg-sleep" &
+  s2=$!
+  wait "$s1" "$s2"
+  overlap=$(/usr/bin/python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print("yes" if a["start"] < b["end"] and b["start"] < a["end"] else "no", a, b)' \
+    "$work/sleep1.json" "$work/sleep2.json" 2>&1)
+  [[ $overlap == yes* ]]; check "two psycopg2 queries on two threads ran at the same time: $overlap" $?
   req GET /users
   expect "SQLAlchemy list" 200 '[{"id":1,"name":"Ada","email":"ada@example.com"},{"id":2,"name":"Bob","email":"bob@example.com"}]'
 else

@@ -34,3 +34,13 @@ def get_user(user_id):
 def list_users():
     with engine.connect() as conn:
         return [dict(r) for r in conn.execute(text("SELECT id, name, email FROM py_e2e_users ORDER BY id")).mappings()]
+
+
+def timed_sleep(secs):
+    """A query that waits in the server, timed from here: psycopg2 lets go of the GIL while it
+    waits, so two of these on two threads overlap."""
+    import time
+    with engine.connect() as conn:
+        start = time.time()
+        conn.execute(text("SELECT pg_sleep(:s)"), {"s": secs})
+        return {"start": start, "end": time.time()}

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "lint/lint.h"
+
 namespace fitz::lsp {
 
 namespace fs = std::filesystem;
@@ -80,6 +82,18 @@ std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::Diag
   return out;
 }
 
+// What `fitz lint` adds to the checker's diagnostics, at the levels of the project's `[lint]`
+// (an unknown lint name there is reported by `fitz lint`, not in every file). Reported into
+// the checker's bag so the order and de-duplication stay the CLI's. Only a program without
+// errors is linted: findings on half-checked code would be noise.
+void add_lints(const Analysis& a, frontend::DiagnosticBag& diags) {
+  if (a.fatal || diags.has_errors()) return;
+  std::string unknown;
+  lint::LintLevels levels = lint::manifest_levels(a.graph, unknown);
+  for (frontend::Diagnostic& d : lint::apply_levels(lint::lint_modules(a.program, a.graph, a.graph.roots), levels))
+    diags.report(std::move(d));
+}
+
 }  // namespace
 
 std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
@@ -100,6 +114,7 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
     for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
   }
   a->check_ms = ms_between(loaded_at, Clock::now());
+  add_lints(*a, diags);
   a->diagnostics = sorted(*a, diags, cache != nullptr);
   a->elapsed_ms = ms_between(start, Clock::now());
   return a;
@@ -146,6 +161,7 @@ bool continue_analysis(PendingCheck& p, checker::CheckSession& session, size_t m
   a.program = session.finish(p.load_diagnostics);
   a.rechecked = session.rechecked();
   a.full_check = session.last_was_full();
+  add_lints(a, p.load_diagnostics);
   a.diagnostics = sorted(a, p.load_diagnostics, p.use_cache);
   p.check_ms += ms_between(t, Clock::now());
   a.check_ms = p.check_ms;

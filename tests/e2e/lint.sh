@@ -16,7 +16,7 @@ cat >"$work/proj/fitz.toml" <<'TOML'
 [package]
 name = "linted"
 version = "0.1.0"
-edition = "2025"
+edition = "2026"
 TOML
 cat >"$work/proj/src/main.fitz" <<'FITZ'
 fn save(name: Str, verbose: Bool) -> Result<Int> {

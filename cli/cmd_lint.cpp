@@ -89,13 +89,7 @@ int lint_target(const std::string& target, const LintOptions& opt, frontend::Dia
   for (const auto& n : opt.allow)
     if (std::find(opt.deny.begin(), opt.deny.end(), n) == opt.deny.end()) levels.denied.erase(*lint::lint_by_name(n));
   checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
-  std::vector<frontend::Diagnostic> all(diags.begin(), diags.end());
-  if (!diags.has_errors()) {
-    std::vector<frontend::Diagnostic> found = lint::lint_modules(program, loaded.graph, loaded.graph.roots);
-    all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
-  }
-  frontend::DiagnosticBag leveled;
-  for (frontend::Diagnostic& d : lint::apply_levels(std::move(all), levels)) leveled.report(std::move(d));
+  frontend::DiagnosticBag leveled = lint::lint_diagnostics(program, loaded.graph, diags, levels);
   std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
   for (const auto& d : leveled.sorted()) {
     sink << frontend::render(d, sources, format, text_options_of(io));

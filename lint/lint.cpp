@@ -3,6 +3,7 @@
 #include "lint/lint.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -33,12 +34,14 @@ std::optional<LintId> lint_of_kind(frontend::DiagKind kind) {
 std::string_view lint_name(LintId id) { return all_lints()[static_cast<size_t>(id)].name; }
 
 std::string add_lints(const std::vector<std::string>& names, std::set<LintId>& into) {
+  std::string unknown;
   for (const std::string& n : names) {
-    auto id = lint_by_name(n);
-    if (!id) return n;
-    into.insert(*id);
+    if (auto id = lint_by_name(n))
+      into.insert(*id);
+    else if (unknown.empty())
+      unknown = n;
   }
-  return {};
+  return unknown;
 }
 
 LintLevels manifest_levels(const frontend::ModuleGraph& graph, std::string& unknown) {
@@ -84,6 +87,18 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
     d.message += fmt::format(" [{}]", name);
     out.push_back(std::move(d));
   }
+  return out;
+}
+
+frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels) {
+  std::vector<frontend::Diagnostic> all(checked.begin(), checked.end());
+  if (!checked.has_errors()) {
+    std::vector<frontend::Diagnostic> found = lint_modules(program, graph, graph.roots);
+    all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  }
+  frontend::DiagnosticBag out;
+  for (frontend::Diagnostic& d : apply_levels(std::move(all), levels)) out.report(std::move(d));
   return out;
 }
 

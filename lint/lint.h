@@ -41,6 +41,7 @@ struct LintLevels {
 };
 
 // Adds the lints named in `names` to `into`; returns the first unknown name (empty: all known).
+// Known names are added even when an unknown one comes first.
 std::string add_lints(const std::vector<std::string>& names, std::set<LintId>& into);
 
 // The levels `[lint]` of a project's fitz.toml sets; the first unknown name goes to `unknown`.
@@ -57,5 +58,11 @@ std::vector<frontend::Diagnostic> lint_modules(const checker::TypedProgram& prog
 // with its lint's name in brackets, so every output format shows it. Other diagnostics pass unchanged.
 std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic> diagnostics,
                                                const LintLevels& levels);
+
+// What `fitz lint` reports and the language server publishes, one definition for both: the
+// checker's diagnostics plus the pass's findings on `modules` (only for a program without
+// errors: findings on half-checked code would be noise), with `levels` applied to every lint.
+frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels);
 
 }  // namespace fitz::lint

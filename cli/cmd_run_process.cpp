@@ -36,6 +36,15 @@ void give_terminal(pid_t pgid) {
   sigprocmask(SIG_SETMASK, &old, nullptr);
 }
 
+// Ctrl+Z stopped the program (the terminal's foreground): stop `fitz run` too, so the shell
+// sees its job stopped, and on `fg` hand the terminal back and continue the program.
+void follow_stop(pid_t pid) {
+  give_terminal(getpgrp());
+  raise(SIGTSTP);
+  give_terminal(pid);
+  kill(-pid, SIGCONT);
+}
+
 [[noreturn]] void exec_child(char* const* argv, pid_t parent, bool terminal, const sigset_t& old_mask) {
   setpgid(0, 0);
   if (terminal) give_terminal(getpid());
@@ -79,6 +88,11 @@ int run_forwarding_signals(const std::vector<std::string>& argv) {
     // the rest of its group is killed below.
     siginfo_t ended{};
     if (waitid(P_PID, id_t(pid), &ended, WEXITED | WNOHANG | WNOWAIT) == 0 && ended.si_pid == pid) break;
+    siginfo_t stopped{};
+    if (terminal && waitid(P_PID, id_t(pid), &stopped, WSTOPPED | WNOHANG) == 0 && stopped.si_pid == pid) {
+      follow_stop(pid);
+      continue;
+    }
     int sig = sigwaitinfo(&waited, &info);
     if (sig < 0) {
       if (errno == EINTR) continue;

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <variant>
 
 #include <fmt/format.h>
@@ -40,6 +41,7 @@ class ModuleLinter {
       : prog_(program), tir_(tir), ast_(ast), out_(out) {}
 
   void run() {
+    find_functions_used_as_values();
     for (StmtId s : ast_.top_level) stmt(s, false);
   }
 
@@ -49,6 +51,19 @@ class ModuleLinter {
     SymbolId symbol;
     Span span;
   };
+
+  // Functions named anywhere but as a callee (a callback, a middleware, a handler passed on)
+  // must keep the signature their user expects, so their parameters are not reported.
+  void find_functions_used_as_values() {
+    std::vector<bool> callee(ast_.exprs.size(), false);
+    for (const Expr& e : ast_.exprs)
+      if (const auto* c = std::get_if<CallExpr>(&e.data); c && c->callee.valid()) callee[c->callee.index] = true;
+    for (uint32_t i = 0; i < ast_.exprs.size() && i < tir_.refs.size(); ++i) {
+      const checker::Ref& r = tir_.refs[i];
+      if (callee[i] || r.kind != checker::RefKind::Symbol || !std::holds_alternative<NameRef>(ast_.exprs[i].data)) continue;
+      if (prog_.symbol(SymbolId(r.id)).kind == SymbolKind::Function) used_as_value_.insert(r.id);
+    }
+  }
 
   // ---- scopes (shadowed_variable) ----------------------------------------------------------
 
@@ -106,6 +121,7 @@ class ModuleLinter {
   // arguments): renaming one changes the program's interface, so they are left alone.
   void unused_parameters(const FnDecl& d, const checker::FnInfo& fi) {
     if (!d.decorators.empty()) return;
+    if (fi.symbol.valid() && used_as_value_.count(fi.symbol.index)) return;
     for (const checker::ParamInfo& p : fi.params) {
       if (!p.symbol.valid() || p.name.starts_with("_")) continue;
       if (prog_.symbol(p.symbol).used) continue;
@@ -146,7 +162,7 @@ class ModuleLinter {
                    },
                    [&](const AnnotatedAssignStmt& a) {
                      expr(a.value);
-                     declare(tir_.annotated_symbols[id.index], a.name.span);
+                     if (id.index < tir_.annotated_symbols.size()) declare(tir_.annotated_symbols[id.index], a.name.span);
                    },
                    [&](const LetPatternStmt& l) {
                      expr(l.value);
@@ -264,7 +280,9 @@ class ModuleLinter {
   void pattern(PatternId id) {
     if (!id.valid()) return;
     std::visit(Overloaded{
-                   [&](const BindPat& b) { declare(tir_.pattern_symbols[id.index], b.name.span); },
+                   [&](const BindPat& b) {
+                     if (id.index < tir_.pattern_symbols.size()) declare(tir_.pattern_symbols[id.index], b.name.span);
+                   },
                    [&](const ResultPat& r) { pattern(r.inner); },
                    [&](const TuplePat& t) {
                      for (PatternId p : t.elems) pattern(p);
@@ -377,6 +395,7 @@ class ModuleLinter {
   std::vector<Diagnostic>& out_;
   std::vector<std::vector<Binding>> scopes_;
   std::vector<const checker::FnInfo*> fns_;  // the enclosing functions, innermost last
+  std::unordered_set<uint32_t> used_as_value_;  // SymbolId indexes of functions named as values
 };
 
 }  // namespace

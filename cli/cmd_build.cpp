@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/checker.h"
+#include "cli/cmd_run_process.h"
 #include "cli/driver.h"
 #include "cli/migrations_dir.h"
 #include "codegen/codegen.h"
@@ -31,6 +32,8 @@ constexpr const char* kBuildUsage = R"(usage: fitz build [PATH] [-o OUT] [--emit
 
 Checks the program (errors stop the build), generates C++, and compiles it with the system
 C++ compiler against the fitz runtime. Builds are cached: an unchanged program rebuilds at once.
+`fitz run` passes SIGINT, SIGTERM and SIGHUP on to the program and exits with its status
+(128+N when it died of signal N); the program does not outlive `fitz run`.
 
 options:
   -o OUT          where to write the binary (default: beside the entry file, without .fitz;
@@ -248,18 +251,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   io.err.flush();
   std::vector<std::string> argv = {output.string()};
   argv.insert(argv.end(), opt.run_args.begin(), opt.run_args.end());
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execv(cargv[0], cargv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
+  return run_forwarding_signals(argv);
 }
 
 }  // namespace fitz::cli

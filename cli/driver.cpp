@@ -20,6 +20,7 @@ commands:
   run [PATH]     build (cached) and run
   test [PATH]    run @test functions
   fmt [PATH]     format source files
+  lint [FILES]   check and report lint warnings (unused parameters, shadowing, ...)
   lsp            start the language server on stdio
   bench          run the bundled benchmarks
   new NAME       create a project
@@ -60,6 +61,7 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "run") return cmd_run(rest, io);
   if (cmd == "test") return cmd_test(rest, io);
   if (cmd == "fmt") return cmd_fmt(rest, io);
+  if (cmd == "lint") return cmd_lint(rest, io);
   if (cmd == "new") return cmd_new(rest, io);
   if (cmd == "openapi") return cmd_openapi(rest, io);
   if (cmd == "bench") return cmd_bench(rest, io);

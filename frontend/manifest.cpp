@@ -575,6 +575,7 @@ class ManifestBuilder {
   void read_dependency(TomlEntry const& e, Manifest& m);
   void read_flags(TomlEntry const& e, Manifest& m);
   void read_python(TomlEntry const& e, Manifest& m);
+  void read_lint(TomlEntry const& e, Manifest& m);
 
   DiagnosticBag& diags_;
   bool ok_ = true;
@@ -603,6 +604,8 @@ bool ManifestBuilder::build(TomlValue const& root, Manifest& m) {
       read_flags(e, m);
     } else if (e.key == "python") {
       read_python(e, m);
+    } else if (e.key == "lint") {
+      read_lint(e, m);
     } else {
       diags_.warning(DiagKind::ManifestUnknownKey, e.key_span,
                      fmt::format("unknown table or key `{}` in fitz.toml; it is ignored", e.key));
@@ -838,6 +841,25 @@ void ManifestBuilder::read_python(TomlEntry const& e, Manifest& m) {
       else
         error(DiagKind::ManifestInvalidField, item.span,
               fmt::format("`python.path` must hold strings, found {}", kind_name(item)));
+    }
+  }
+}
+
+void ManifestBuilder::read_lint(TomlEntry const& e, Manifest& m) {
+  if (!expect(e, Kind::Table, "a table", "lint")) return;
+  for (auto const& f : e.value.entries) {
+    if (f.key != "deny" && f.key != "allow") {
+      unknown(f, "`[lint]`");
+      continue;
+    }
+    std::string const name = "lint." + f.key;
+    if (!expect(f, Kind::Array, "an array of lint names", name)) continue;
+    for (auto const& item : f.value.items) {
+      if (item.kind == Kind::String)
+        (f.key == "deny" ? m.lint_deny : m.lint_allow).push_back(item.string);
+      else
+        error(DiagKind::ManifestInvalidField, item.span,
+              fmt::format("`{}` must hold strings, found {}", name, kind_name(item)));
     }
   }
 }

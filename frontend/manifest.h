@@ -52,6 +52,9 @@ struct Manifest {
   // `[python] path = [...]`: folders (relative to the project) Python modules are found in,
   // after the project's `python/` folder.
   std::vector<std::string> python_path;
+  // `[lint] deny = [...]`, `allow = [...]`: lint names as written (`fitz lint` checks them).
+  std::vector<std::string> lint_deny;
+  std::vector<std::string> lint_allow;
 };
 
 // `^[a-z][a-z0-9_-]{0,63}$`

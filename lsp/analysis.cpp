@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "lint/lint.h"
+
 namespace fitz::lsp {
 
 namespace fs = std::filesystem;
@@ -80,6 +82,16 @@ std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::Diag
   return out;
 }
 
+// The diagnostics `fitz lint` prints for the same files: the checker's with the lint warnings,
+// at the levels of the project's `[lint]` (an unknown name there is `fitz lint`'s to report,
+// not every file's), sorted as the CLI sorts them.
+std::vector<frontend::Diagnostic> with_lints(const Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache) {
+  if (a.fatal) return sorted(a, diags, use_cache);
+  std::string unknown;
+  lint::LintLevels levels = lint::manifest_levels(a.graph, unknown);
+  return sorted(a, lint::lint_diagnostics(a.program, a.graph, diags, levels), use_cache);
+}
+
 }  // namespace
 
 std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
@@ -100,7 +112,7 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
     for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
   }
   a->check_ms = ms_between(loaded_at, Clock::now());
-  a->diagnostics = sorted(*a, diags, cache != nullptr);
+  a->diagnostics = with_lints(*a, diags, cache != nullptr);
   a->elapsed_ms = ms_between(start, Clock::now());
   return a;
 }
@@ -146,7 +158,7 @@ bool continue_analysis(PendingCheck& p, checker::CheckSession& session, size_t m
   a.program = session.finish(p.load_diagnostics);
   a.rechecked = session.rechecked();
   a.full_check = session.last_was_full();
-  a.diagnostics = sorted(a, p.load_diagnostics, p.use_cache);
+  a.diagnostics = with_lints(a, p.load_diagnostics, p.use_cache);
   p.check_ms += ms_between(t, Clock::now());
   a.check_ms = p.check_ms;
   a.elapsed_ms = a.load_ms + p.check_ms;
@@ -165,7 +177,11 @@ std::vector<frontend::Diagnostic> focus_diagnostics(const PendingCheck& p, const
   session.for_each_done_diagnostic([&](const frontend::Diagnostic& d) {
     if (d.span.file == file) bag.report(d);
   });
-  out.assign(bag.begin(), bag.end());
+  // The lint levels apply here too; the lint pass's own warnings need the whole program and
+  // come with the complete publish.
+  std::string unknown;
+  out = lint::apply_levels(std::vector<frontend::Diagnostic>(bag.begin(), bag.end()),
+                           lint::manifest_levels(p.analysis->graph, unknown));
   std::stable_sort(out.begin(), out.end(), [](const frontend::Diagnostic& x, const frontend::Diagnostic& y) {
     return std::pair(x.span.begin, x.span.end) < std::pair(y.span.begin, y.span.end);
   });

@@ -52,7 +52,7 @@ json diagnostic_to_json(const Analysis& a, const frontend::Diagnostic& d) {
     if (!rel.empty()) j["relatedInformation"] = rel;
   }
   if (d.kind == frontend::DiagKind::UnusedVariable || d.kind == frontend::DiagKind::UnusedImport ||
-      d.kind == frontend::DiagKind::DuplicateImport)
+      d.kind == frontend::DiagKind::DuplicateImport || d.kind == frontend::DiagKind::LintUnusedParameter)
     j["tags"] = json::array({1});  // Unnecessary
   if (d.kind == frontend::DiagKind::UnreachableCode) j["tags"] = json::array({1});
   return j;

@@ -34,6 +34,7 @@ const std::vector<Suite>& suites() {
       {"orm", {"check", "--dump=orm"}},
       {"services", {"check", "--dump=services"}},
       {"openapi", {"openapi"}},
+      {"lint", {"lint"}},
   };
   return s;
 }

@@ -1,7 +1,8 @@
 // CLI/server parity: every .fitz file of the corpus (tests/testdata/**, and the shared
 // conformance corpus when present: FITZ_CONFORMANCE_DIR, default ../shared/conformance) is
-// checked by `fitz check --format=json` and opened in one `fitz lsp`; the diagnostics of the
-// file must be the same: code, severity, range (converted to UTF-16), message with its hint,
+// checked by `fitz lint --format=json` (the checker's diagnostics with the lint warnings, which
+// the server publishes too) and opened in one `fitz lsp`; the diagnostics of the file must be
+// the same: code, severity, range (converted to UTF-16), message with its hint,
 // labels as related information.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -112,9 +113,9 @@ describe(`CLI and server agree on ${corpus.length} files`, { timeout: 600000 }, 
       const entry = materialise(src, dir);
       let out = '';
       try {
-        out = execFileSync(FITZ, ['check', '--format=json', path.basename(entry)], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        out = execFileSync(FITZ, ['lint', '--format=json', path.basename(entry)], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
       } catch (e) {
-        if (e.status !== 1) throw new Error(`fitz check exited with ${e.status} (signal ${e.signal})`);
+        if (e.status !== 1) throw new Error(`fitz lint exited with ${e.status} (signal ${e.signal})`);
         out = e.stdout;
       }
       const expected = expectedFromCli(out, entry, dir);

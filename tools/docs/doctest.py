@@ -13,6 +13,7 @@ Info strings (words after ```fitz, in any order):
   orm              checked clean; the next ```output block equals `fitz check --dump=orm`
                    (the SQL of each ORM query)
   fail CODE...     `fitz check` must report each CODE (E0301, W0200, ...)
+  lint CODE...     `fitz lint` must report each CODE (W1000, ...) and nothing that is an error
   file=PATH        the block is also written to PATH (imports of other blocks can then find it)
   dir=NAME         files of this block live in the sub-folder NAME of the page's folder
   project          run the command in the block's folder without a PATH (project mode)
@@ -39,7 +40,7 @@ import urllib.request
 
 CODE = re.compile(r"^[EW]\d{4}$")
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-MODES = {"run", "test", "fail", "project", "db", "orm", "serve"}
+MODES = {"run", "test", "fail", "lint", "project", "db", "orm", "serve"}
 
 
 class Block:
@@ -133,7 +134,7 @@ class Runner:
     def __init__(self, fitz, timeout):
         self.fitz, self.timeout = fitz, timeout
         self.actual = {}  # block -> stdout, for --update
-        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "orm": 0, "serve": 0}
+        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "lint": 0, "orm": 0, "serve": 0}
 
     def call(self, args, cwd, env=None):
         try:
@@ -228,6 +229,20 @@ class Runner:
                         f"{describe(diags) or 'no diagnostic'} {err.strip()}").strip()
             if any(c.startswith("E") for c in want) and rc != 1:
                 return f"`fitz check` exited {rc}, expected 1"
+            return None
+        if "lint" in b.words:
+            self.counts["lint"] += 1
+            want = [w for w in b.words if CODE.match(w)]
+            if not want:
+                return "`lint` needs the lint code(s) the example must produce"
+            rc, out, err = self.call(["lint", "--format=json"] + target, cwd)
+            diags = diagnostics(out)
+            missing = [c for c in want if c not in {d.get("code") for d in diags}]
+            if missing:
+                return (f"expected {' '.join(missing)} from `fitz lint`, got "
+                        f"{describe(diags) or 'no diagnostic'} {err.strip()}").strip()
+            if rc != 0:
+                return f"`fitz lint` exited {rc}, expected 0 (warnings only)"
             return None
         rc, diags, err = self.check(b, cwd, target)
         if diags or rc != 0:
@@ -336,7 +351,7 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     c = runner.counts
     print(f"doc tests: {len(pages)} pages, {c['check']} checked, {c['run']} run, "
-          f"{c['test']} tested, {c['serve']} served, {c['orm']} ORM dumps, {c['fail']} failing as expected, "
+          f"{c['test']} tested, {c['serve']} served, {c['orm']} ORM dumps, {c['fail']} failing as expected, {c['lint']} linted, "
           f"{len(failures)} broken")
     for f in failures:
         print(f"{f}", file=sys.stderr)

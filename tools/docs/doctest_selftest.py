@@ -18,6 +18,7 @@ EXPECTED = {
     27: "unknown word",
     31: "follows no",
     35: "`fitz test` exited 1",
+    42: "expected W1001 from `fitz lint`",
 }
 
 

@@ -1,6 +1,6 @@
 // Every diagnostic kind must have a golden test that shows it: a `fail_*.fitz` (or a fail_*
-// case folder) under tests/testdata/{syntax,modules,check}/ whose expected output contains
-// its code.
+// case folder) under tests/testdata/{syntax,modules,check,lint}/ whose expected output contains
+// its code (lint/: the lints of `fitz lint`).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,7 +28,7 @@ std::string read_all(const fs::path& p) {
 std::string all_fail_goldens() {
   std::string all;
   fs::path root = fs::path(fitz_test_source_dir()) / "tests" / "testdata";
-  for (const char* suite : {"check", "syntax", "modules"}) {
+  for (const char* suite : {"check", "syntax", "modules", "lint"}) {
     fs::path dir = root / suite;
     if (!fs::is_directory(dir)) continue;
     for (auto& e : fs::recursive_directory_iterator(dir)) {
@@ -43,7 +43,7 @@ std::string all_fail_goldens() {
 }
 
 // Every kind: lexical and syntax (goldens in tests/testdata/syntax), loader, manifest and I/O
-// (tests/testdata/modules), checker (tests/testdata/check).
+// (tests/testdata/modules), checker (tests/testdata/check), lints (tests/testdata/lint).
 // Codes nothing reports today, kept so that they keep their meaning: E0214 (a built-in module
 // without a runtime) while every module compiles.
 bool must_be_covered(const std::string& code) { return code.size() == 5 && code != "E0214"; }

@@ -100,8 +100,10 @@ class Recheck : public testing::Test {
     auto fresh = analyze(root_, root_, ws_.reader());
     ASSERT_FALSE(fresh->fatal) << *fresh->fatal;
     std::vector<std::string> want;
+    // The lint pass (W1000-W1099) needs the whole program: its warnings come with the complete
+    // publish, not the focus one.
     for (const std::string& r : render(*fresh))
-      if (r.starts_with(focus + " ")) want.push_back(r);
+      if (r.starts_with(focus + " ") && r.find("\"code\":\"W10") == std::string::npos) want.push_back(r);
     EXPECT_EQ(got, want) << when;
   }
 

@@ -1,0 +1,146 @@
+// `fitz lint`: checks files or the project like `fitz check`, runs the lint pass over the typed
+// program, applies lint levels (fitz.toml `[lint]`, then --allow/--deny) and prints everything
+// in the formats of `fitz check`. Only errors (a denied lint included) make it fail.
+#include <algorithm>
+#include <ostream>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "checker/checker.h"
+#include "cli/driver.h"
+#include "frontend/project.h"
+#include "frontend/render.h"
+#include "lint/lint.h"
+
+namespace fitz::cli {
+
+namespace {
+
+constexpr const char* kLintUsage = R"(usage: fitz lint [FILES...] [options]
+
+Checks each FILE (or, with none, the project around the current directory) and reports the
+checker's diagnostics together with lint warnings. A lint is a warning unless it is denied;
+only errors, and denied lints, make `fitz lint` exit 1. Each warning names its lint, e.g.
+`unused variable `x` [unused_variable]`; JSON output carries its fix-its.
+
+options:
+  --deny LINT                 report LINT as an error (repeatable; also `[lint] deny` in fitz.toml)
+  --allow LINT                do not report LINT (repeatable; also `[lint] allow` in fitz.toml)
+  --format=text|json|github   as `fitz check`: text (default), JSON Lines, or GitHub annotations
+  -h, --help                  show this help
+
+lints:
+)";
+
+struct LintOptions {
+  std::vector<std::string> targets;
+  std::string format = "text";
+  std::vector<std::string> deny, allow;
+};
+
+// `--flag=value` or `--flag value`; advances `i` over a separate value.
+bool option_value(const std::vector<std::string>& args, size_t& i, std::string_view flag, std::string& out) {
+  std::string_view a = args[i];
+  if (a.starts_with(flag) && a.size() > flag.size() && a[flag.size()] == '=') {
+    out = std::string(a.substr(flag.size() + 1));
+    return true;
+  }
+  if (a == flag && i + 1 < args.size()) {
+    out = args[++i];
+    return true;
+  }
+  return false;
+}
+
+void print_usage(std::ostream& os) {
+  os << kLintUsage;
+  for (const lint::LintInfo& l : lint::all_lints())
+    os << fmt::format("  {:<26}  {} ({})\n", l.name, l.summary, frontend::diag_code(l.kind));
+}
+
+struct Totals {
+  size_t errors = 0, warnings = 0;
+  bool unreadable = false;
+};
+
+// Loads, checks and lints one target; prints its diagnostics. Returns kUsageError for a bad
+// request (also an unknown lint name in fitz.toml), else kOk with the counts in `totals`.
+int lint_target(const std::string& target, const LintOptions& opt, frontend::DiagnosticFormat format, Io io,
+                Totals& totals) {
+  frontend::SourceManager sources;
+  frontend::DiagnosticBag diags;
+  frontend::LoadRequest req;
+  req.target = target;
+  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  if (loaded.fatal) {
+    io.err << "error: " << *loaded.fatal << "\n";
+    return kUsageError;
+  }
+  std::string unknown;
+  lint::LintLevels levels = lint::manifest_levels(loaded.graph, unknown);
+  if (!unknown.empty()) {
+    io.err << "error: unknown lint `" << unknown << "` in `[lint]` of fitz.toml (`fitz lint --help` lists them)\n";
+    return kUsageError;
+  }
+  lint::add_lints(opt.deny, levels.denied);  // names checked by cmd_lint
+  lint::add_lints(opt.allow, levels.allowed);
+  // The command line wins over fitz.toml: `--allow x` lifts a `deny` of the project.
+  for (const auto& n : opt.allow)
+    if (std::find(opt.deny.begin(), opt.deny.end(), n) == opt.deny.end()) levels.denied.erase(*lint::lint_by_name(n));
+  checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
+  frontend::DiagnosticBag leveled = lint::lint_diagnostics(program, loaded.graph, diags, levels);
+  std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
+  for (const auto& d : leveled.sorted()) {
+    sink << frontend::render(d, sources, format, text_options_of(io));
+    if (d.kind == frontend::DiagKind::CannotReadFile) totals.unreadable = true;
+  }
+  totals.errors += leveled.error_count();
+  totals.warnings += leveled.warning_count();
+  return kOk;
+}
+
+}  // namespace
+
+int cmd_lint(const std::vector<std::string>& args, Io io) {
+  LintOptions opt;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (a == "-h" || a == "--help") {
+      print_usage(io.out);
+      return kOk;
+    }
+    std::string value;
+    if (option_value(args, i, "--format", opt.format)) continue;
+    if (option_value(args, i, "--deny", value) || option_value(args, i, "--allow", value)) {
+      if (!lint::lint_by_name(value)) {
+        io.err << "error: unknown lint `" << value << "`\n\n";
+        print_usage(io.err);
+        return kUsageError;
+      }
+      (a.starts_with("--deny") ? opt.deny : opt.allow).push_back(value);
+      continue;
+    }
+    if (a.starts_with("-")) {
+      io.err << "error: unknown option `" << a << "` for `fitz lint`\n\n";
+      print_usage(io.err);
+      return kUsageError;
+    }
+    opt.targets.emplace_back(a);
+  }
+  auto format = frontend::parse_diagnostic_format(opt.format);
+  if (!format) {
+    io.err << "error: unknown format `" << opt.format << "` (expected text, json or github)\n";
+    return kUsageError;
+  }
+  if (opt.targets.empty()) opt.targets.emplace_back();
+  Totals totals;
+  for (const std::string& t : opt.targets)
+    if (int rc = lint_target(t, opt, *format, io, totals); rc != kOk) return rc;
+  if (*format == frontend::DiagnosticFormat::Text)
+    io.err << frontend::render_summary(totals.errors, totals.warnings, io.color);
+  if (totals.unreadable) return kUsageError;
+  return totals.errors > 0 ? kUserError : kOk;
+}
+
+}  // namespace fitz::cli

@@ -74,6 +74,7 @@ Json Schemas::of_type(TypeId t) {
     case TypeKind::Error:
     case TypeKind::Never:
     case TypeKind::Any:
+    case TypeKind::Py:  // a Python value sent as it converts at run time: any JSON
     case TypeKind::Range:
     case TypeKind::Fn:
     case TypeKind::Module:

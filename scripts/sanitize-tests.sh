@@ -43,6 +43,10 @@ reports=$out/sanitizer-reports
 export ASAN_OPTIONS=log_path=$reports/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$reports/ubsan
 export LSAN_OPTIONS=suppressions=$root/scripts/lsan.supp:print_suppressions=0
+# Python objects on malloc, not on pymalloc's arenas (mmap, which LeakSanitizer does not scan):
+# otherwise whatever only Python objects point to looks leaked whenever the interpreter is not
+# finalised at exit.
+export PYTHONMALLOC=malloc
 fitz=$out/bin/fitz
 failed=()
 

@@ -33,6 +33,14 @@ PKGS=(
   python3-aiosmtpd
   # examples/python-pandas: statistics computed with pandas through `from python import`.
   python3-pandas
+  # The compiled peers of `fitz bench` (bench/apps/go, bench/apps/rust), built offline from
+  # Debian's Go packages and Debian's crate registry (/usr/share/cargo/registry).
+  golang-go golang-github-jackc-pgx-v4-dev
+  cargo rustc librust-hyper-dev librust-tokio-dev librust-tokio-postgres-dev librust-serde-json-dev
+  # `fitz debug`: LLDB and its Debug Adapter Protocol server (lldb-vscode-14).
+  lldb-14
+  # The fastest linker Debian has, used by `fitz build` when present.
+  mold
 )
 
 missing=()

@@ -136,6 +136,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
     for (size_t i = 0; i < d.args.size(); ++i) {
       const DecoratorArg& a = d.args[i];
       if (a.name && a.name->text == "max_body_bytes") check_body_size(a.value, "`@server(max_body_bytes=)`");
+      if (a.name && a.name->text == "static") check_static_dirs(a.value);
       bool is_port = (a.name && a.name->text == "port") || (!a.name && i == 0);
       if (!is_port) continue;
       if (auto* lit = std::get_if<IntLit>(&ast_->get(a.value).data))
@@ -163,6 +164,54 @@ void Checker::check_body_size(ExprId e, std::string_view what) {
   if (byte_size_arg(*ast_, e)) return;
   error(DiagKind::BodySize, span_of(e), fmt::format("{} takes a size: an Int of bytes or a string such as \"20MB\"", what))
       .with_hint("units are B, KB, MB, GB (powers of 1000) and KiB, MiB, GiB (powers of 1024); the size is above zero and at most 1 TiB");
+}
+
+// `@server(static={"/assets": "public"})`: a map literal of string literals, each prefix a
+// path and each folder one that exists in the project (or beside the program's entry file).
+void Checker::check_static_dirs(ExprId e) {
+  auto* map = std::get_if<MapExpr>(&ast_->get(e).data);
+  if (!map) {
+    error(DiagKind::StaticFiles, span_of(e), "`static=` takes a map literal from URL prefix to folder")
+        .with_hint("write `static={\"/assets\": \"public\"}`");
+    return;
+  }
+  auto text_of = [&](ExprId x, std::string& out) {
+    auto* s = std::get_if<StrLit>(&ast_->get(x).data);
+    if (!s) return false;
+    out.clear();
+    for (const StrPart& p : s->parts) {
+      if (p.is_hole()) return false;
+      out += p.text;
+    }
+    return true;
+  };
+  std::filesystem::path base = !graph_.project_root.empty() ? graph_.project_root
+                                                             : std::filesystem::path(graph_.get(mod_).path).parent_path();
+  for (const MapEntry& entry : map->entries) {
+    std::string prefix, folder;
+    if (!text_of(entry.key, prefix) || !text_of(entry.value, folder)) {
+      error(DiagKind::StaticFiles, span_of(text_of(entry.key, prefix) ? entry.value : entry.key),
+            "the URL prefixes and folders of `static=` are string literals without `{holes}`");
+      continue;
+    }
+    if (!prefix.starts_with("/") || prefix.find_first_of("{}?#") != std::string::npos) {
+      error(DiagKind::StaticFiles, span_of(entry.key),
+            fmt::format("`{}` is not a URL prefix: it starts with `/` and has no `{{`, `}}`, `?` or `#`", prefix));
+      continue;
+    }
+    std::filesystem::path dir(folder);
+    bool climbs = std::any_of(dir.begin(), dir.end(), [](const std::filesystem::path& p) { return p == ".."; });
+    if (dir.is_absolute() || climbs || folder.empty()) {
+      error(DiagKind::StaticFiles, span_of(entry.value),
+            fmt::format("the static folder `{}` must be a folder of the project, relative to it and without `..`", folder));
+      continue;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_directory(base / dir, ec))
+      error(DiagKind::StaticFiles, span_of(entry.value),
+            fmt::format("there is no folder `{}` in `{}`", folder, frontend::display_path(base)))
+          .with_hint("create it, or name the folder (relative to the project) that holds the files");
+  }
 }
 
 void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {

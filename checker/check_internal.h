@@ -221,6 +221,7 @@ class Checker {
   bool check_decorator(const Decorator& d, int target, const FnDecl* fn);
   // A request body limit: an Int or a size string (byte_size.h), else E0541.
   void check_body_size(ExprId e, std::string_view what);
+  void check_static_dirs(ExprId e);
   // ---- @command functions (check_cli.cpp) ----
   void check_command(const FnDecl& fn, const Decorator& command);
   std::string command_name(const FnDecl& fn, const Decorator& command) const;

@@ -129,6 +129,13 @@ std::optional<ServerSettings> find_server(ServiceBuild& b) {
         if (std::holds_alternative<StrLit>(ast.get(a.value).data)) setting.literal = text;
         if (auto* n = std::get_if<frontend::IntLit>(&ast.get(a.value).data)) setting.int_literal = n->value;
         if (setting.key == "max_body_bytes") setting.int_literal = byte_size_arg(ast, a.value);
+        if (setting.key == "static")
+          if (auto* m = std::get_if<frontend::MapExpr>(&ast.get(a.value).data))
+            for (const frontend::MapEntry& e : m->entries) {
+              bool ok_key = false, ok_value = false;
+              std::string prefix = literal_text(ast, e.key, &ok_key), folder = literal_text(ast, e.value, &ok_value);
+              if (ok_key && ok_value) out.static_dirs.emplace_back(prefix, folder);
+            }
         out.settings.push_back(std::move(setting));
       }
       return out;

@@ -158,6 +158,8 @@ struct ServerSettings {
     std::optional<int64_t> int_literal;
   };
   std::vector<Setting> settings;
+  // `static={"/assets": "public"}`: URL prefix and folder, as written (checked by the checker).
+  std::vector<std::pair<std::string, std::string>> static_dirs;
   const Setting* find(std::string_view key) const {
     for (const Setting& s : settings)
       if (s.key == key) return &s;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
 #include <ostream>
 #include <regex>
@@ -280,11 +281,18 @@ int deploy_image(const std::vector<std::string>& args, Io io) {
   spec.tag = opt.tag;
   spec.layout = opt.out.empty() ? root_dir / "dist" / "image" : fs::absolute(opt.out);
   spec.port = deploy::facts_of(program, graph).port;
-  // The runtime serves no files itself and fitz.toml names no asset folder, so the folders a
-  // program would read at run time by relative path are taken by their conventional names.
+  // The folders a program would read at run time by relative path are taken by their
+  // conventional names.
   if (!graph.project_root.empty())
     for (const char* dir : {"static", "public"})
       if (fs::is_directory(graph.project_root / dir)) spec.static_dirs.push_back(graph.project_root / dir);
+  // And the folders `@server(static=...)` serves, which the program looks for beside itself.
+  if (program.service.server)
+    for (const auto& [prefix, folder] : program.service.server->static_dirs) {
+      fs::path d = root_dir / folder;
+      if (fs::is_directory(d) && std::find(spec.static_dirs.begin(), spec.static_dirs.end(), d) == spec.static_dirs.end())
+        spec.static_dirs.push_back(d);
+    }
 
   std::string error;
   auto runtime = codegen::find_runtime(error);

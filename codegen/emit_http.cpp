@@ -2,6 +2,8 @@
 // Handlers and middleware are emitted a second time as `hm_*` functions whose returns are
 // answers (`fzh::Out`: a response, or "continue" for a before middleware); a wrapper per route
 // binds the request with fitz::http::Binder and calls it. See runtime/http/README.md.
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -328,6 +330,15 @@ void Gen::emit_http_serve() {
         line(fmt::format("cfg.{} = fitz::Str({});", s.key, v));
       else if (s.key == "docs" || s.key == "observability" || s.key == "prometheus")
         line(fmt::format("cfg.{} = bool({});", s.key, v));
+    }
+    for (const auto& [prefix, folder] : model.server->static_dirs)
+      line(fmt::format("cfg.static_dirs.emplace_back(fitz::Str::lit({}), fitz::Str::lit({}));", cpp_quoted(prefix),
+                       cpp_quoted(folder)));
+    if (!model.server->static_dirs.empty()) {
+      // Where a relative folder is found when it is not beside the executable (`fitz run`
+      // runs a binary in the build cache).
+      std::filesystem::path base = !graph_.project_root.empty() ? graph_.project_root : graph_.get(mod_).path.parent_path();
+      line(fmt::format("cfg.project_dir = fitz::Str::lit({});", cpp_quoted(base.string())));
     }
   }
   for (size_t ri = 0; ri < model.routes.size(); ++ri) {

@@ -625,7 +625,10 @@ std::vector<Decorator> Lowerer::lower_decorators(TSNode n) {
         if (!ts_node_is_named(a) || kind(a) == NodeKind::Comment || kind(a) == NodeKind::Error) return;
         NodeKind ak = kind(a);
         if (ak == NodeKind::KeywordArgument || ak == NodeKind::DecoratorColonArgument) {
-          Ident name = ident(field(a, g_.f_name));
+          // A decorator's option names come from its registry and bind nothing, so a keyword
+          // is a fine one (`@server(static={...})`).
+          TSNode name_node = field(a, g_.f_name);
+          Ident name = ts_node_is_null(name_node) ? ident(name_node) : Ident{text(name_node), span(name_node)};
           TSNode value = field(a, g_.f_value);
           if (ak == NodeKind::DecoratorColonArgument) {
             TSNode colon = token(a, NodeKind::TokColon);

@@ -75,6 +75,14 @@ bool finalize(AppState& app) {
     });
   }
 
+  if (!app.cfg.static_dirs.empty()) {
+    std::string static_error;
+    if (!resolve_static_mounts(app.cfg.static_dirs, std::string_view(app.cfg.project_dir.data(), app.cfg.project_dir.size()),
+                               app.statics, static_error)) {
+      app.finalize_error = static_error;
+      return false;
+    }
+  }
   std::string err;
   for (size_t i = 0; i < app.routes.size(); ++i) {
     RouteEntry& r = app.routes[i];
@@ -232,7 +240,7 @@ Outcome dispatch(AppState& app, Request& req) {
                                                                        : std::string_view(req.raw_path.data, req.raw_path.size),
                                      &req.params);
   if (m.kind == Router::Match::NotFound) {
-    o.response = not_found();
+    if (app.statics.empty() || !serve_static(app.statics, req, o.response)) o.response = not_found();
     return o;
   }
   if (m.kind == Router::Match::MethodNotAllowed) {

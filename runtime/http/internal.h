@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "fitz/http.h"
+#include "http/static_files.h"
 
 namespace fitz::http {
 
@@ -124,6 +125,7 @@ struct AppState {
   int64_t body_limit_max = 0;
   bool route_body_limits = false;
   std::string finalize_error;
+  std::vector<StaticMount> statics;  // cfg.static_dirs, resolved by finalize
   std::atomic<bool> draining{false};
   std::mutex metrics_mu;
   std::vector<MetricsShard*> shards;

@@ -247,6 +247,11 @@ struct ServerConfig {
   int64_t max_connections = 10000;     // further connections are closed at once
   bool handle_signals = true;       // SIGINT / SIGTERM start a graceful shutdown
   bool banner = true;               // print the address and routes at startup
+  // `@server(static={"/assets": "public"})`: URL prefix and folder; a relative folder is found
+  // beside the executable, in `project_dir` (where the program was built from) or the working
+  // directory (runtime/http/static_files.h).
+  std::vector<std::pair<Str, Str>> static_dirs;
+  Str project_dir;
 };
 
 class Next;

@@ -118,6 +118,7 @@ release_lane() {
   stage e2e-jobs bash tests/e2e/jobs.sh "$fitz"
   stage e2e-migrations bash tests/pg/migrations_e2e.sh "$fitz"
   stage e2e-http bash tests/e2e/http.sh "$fitz"
+  stage e2e-static-files bash tests/e2e/static_files.sh "$fitz"
   stage e2e-observability bash tests/e2e/observability.sh "$fitz"
   stage e2e-auth bash tests/e2e/auth.sh "$fitz"
   stage e2e-ws bash tests/e2e/ws.sh "$fitz" "$build/bin/fitz_ws_client"
@@ -136,7 +137,7 @@ release_lane() {
   stage extension env FITZ_BIN="$fitz" bash scripts/test-extension.sh --with-lsp
 }
 lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-run-signals e2e-dev e2e-repl e2e-lint demo e2e-new e2e-db \
-  e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-observability e2e-auth e2e-ws \
+  e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-observability e2e-auth e2e-ws \
   e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension
 
 step "the sanitized and the release lanes, side by side"

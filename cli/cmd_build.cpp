@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/checker.h"
+#include "cli/build_program.h"
 #include "cli/cmd_run_process.h"
 #include "cli/driver.h"
 #include "cli/migrations_dir.h"
@@ -40,6 +41,8 @@ options:
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
   --sanitize      build with address and undefined-behaviour sanitizers
+  --debug         build for a debugger: debug info mapping to .fitz lines, no optimisation
+                  (see `fitz debug`)
   -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
                   fitz built with sanitizers)
   --time-phases   print how long each phase took
@@ -55,6 +58,7 @@ struct BuildOptions {
   std::string output;
   std::string emit;
   bool sanitize = false;
+  bool debug = false;
   bool time_phases = false;
   std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
@@ -170,6 +174,8 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       }
     } else if (a == "--sanitize") {
       opt.sanitize = true;
+    } else if (a == "--debug") {
+      opt.debug = true;
     } else if (a == "--werror") {
       opt.werror = true;
     } else if (a == "--syntax-only" && !is_run) {
@@ -223,6 +229,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   copts.python = gen.python;
   copts.ws = gen.ws;
   copts.sanitize = opt.sanitize;
+  copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
   copts.syntax_only = opt.syntax_only;
@@ -244,6 +251,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   copts.python = gen.python;
   copts.ws = gen.ws;
   copts.sanitize = opt.sanitize;
+  copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
   if (int rc = compile_generated(gen.cpp, output, copts, io, opt.time_phases); rc != kOk) return rc;

@@ -1,0 +1,249 @@
+// The DAP relay behind `fitz debug --dap` (see dap_relay.h).
+#include "cli/dap_relay.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "cli/debug_names.h"
+
+extern char** environ;
+
+namespace fitz::cli {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+// Content-Length framed messages read from a file descriptor.
+class FrameReader {
+ public:
+  explicit FrameReader(int fd) : fd_(fd) {}
+
+  // The next message body; false at end of stream or on a malformed header.
+  bool next(std::string& body) {
+    size_t length = 0;
+    bool have_length = false;
+    while (true) {
+      std::string line;
+      if (!read_line(line)) return false;
+      if (line.empty()) break;
+      if (line.size() > 15 && strncasecmp(line.c_str(), "Content-Length:", 15) == 0) {
+        char* end = nullptr;
+        unsigned long long n = std::strtoull(line.c_str() + 15, &end, 10);
+        if (end == line.c_str() + 15 || n > (uint64_t(256) << 20)) return false;
+        length = size_t(n);
+        have_length = true;
+      }
+    }
+    if (!have_length) return false;
+    while (buf_.size() < length)
+      if (!fill()) return false;
+    body = buf_.substr(0, length);
+    buf_.erase(0, length);
+    return true;
+  }
+
+ private:
+  bool fill() {
+    char chunk[65536];
+    ssize_t n;
+    do n = read(fd_, chunk, sizeof chunk);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0) return false;
+    buf_.append(chunk, size_t(n));
+    return true;
+  }
+  bool read_line(std::string& line) {
+    size_t nl;
+    while ((nl = buf_.find('\n')) == std::string::npos)
+      if (!fill()) return false;
+    line = buf_.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    buf_.erase(0, nl + 1);
+    return true;
+  }
+
+  int fd_;
+  std::string buf_;
+};
+
+bool write_all(int fd, const std::string& data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += size_t(n);
+  }
+  return true;
+}
+
+// One writer per destination: messages are written whole, never interleaved.
+class FrameWriter {
+ public:
+  explicit FrameWriter(int fd) : fd_(fd) {}
+  bool send(const std::string& body) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return write_all(fd_, "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+  }
+
+ private:
+  int fd_;
+  std::mutex mutex_;
+};
+
+// Bytes that are not UTF-8 (a string read from the debuggee) are replaced, not fatal.
+std::string dumped(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+bool needs_build(const std::string& program) {
+  std::error_code ec;
+  return program.ends_with(".fitz") || fs::is_directory(program, ec);
+}
+
+std::string quote_for_lldb(const std::string& path) {
+  std::string q = "\"";
+  for (char c : path) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return q + "\"";
+}
+
+// lldb-vscode writes a summary without a value as " summary"; the editor shows it as it is.
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
+  return s;
+}
+
+void rewrite_variable(json& v) {
+  if (auto n = v.find("name"); n != v.end() && n->is_string()) *n = fitz_local_name(n->get<std::string>());
+  if (auto val = v.find("value"); val != v.end() && val->is_string()) *val = trimmed(val->get<std::string>());
+  if (auto t = v.find("type"); t != v.end() && t->is_string()) *t = fitz_type_name(t->get<std::string>());
+}
+
+}  // namespace
+
+bool prepare_launch(json& request, const std::string& formatters, const DebugBuild& build, std::string& error) {
+  if (!request.contains("arguments") || !request["arguments"].is_object()) request["arguments"] = json::object();
+  json& args = request["arguments"];
+  if (auto p = args.find("program"); p != args.end() && p->is_string() && needs_build(p->get<std::string>())) {
+    std::string binary = build(p->get<std::string>(), error);
+    if (binary.empty()) return false;
+    *p = binary;
+  } else if (p == args.end() || !p->is_string()) {
+    error = "the launch configuration needs a \"program\": a .fitz file, a project directory or a binary";
+    return false;
+  }
+  // Editors write the environment as an object; lldb-vscode takes "NAME=value" strings.
+  if (auto env = args.find("env"); env != args.end() && env->is_object()) {
+    json list = json::array();
+    for (auto& [name, value] : env->items())
+      list.push_back(name + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    *env = list;
+  }
+  json commands = json::array({"command script import " + quote_for_lldb(formatters)});
+  if (auto init = args.find("initCommands"); init != args.end() && init->is_array())
+    for (const json& c : *init) commands.push_back(c);
+  args["initCommands"] = commands;
+  return true;
+}
+
+void rewrite_adapter_message(json& message) {
+  if (!message.is_object() || message.value("type", "") != "response" || !message.contains("body")) return;
+  std::string command = message.value("command", "");
+  json& body = message["body"];
+  if (!body.is_object()) return;
+  if (command == "stackTrace" && body.contains("stackFrames") && body["stackFrames"].is_array()) {
+    for (json& f : body["stackFrames"])
+      if (f.is_object() && f.contains("name") && f["name"].is_string())
+        f["name"] = fitz_function_name(f["name"].get<std::string>());
+  } else if (command == "variables" && body.contains("variables") && body["variables"].is_array()) {
+    for (json& v : body["variables"])
+      if (v.is_object()) rewrite_variable(v);
+  } else if (command == "evaluate" && body.contains("result") && body["result"].is_string()) {
+    body["result"] = trimmed(body["result"].get<std::string>());
+    if (body.contains("type") && body["type"].is_string()) body["type"] = fitz_type_name(body["type"].get<std::string>());
+  }
+}
+
+int relay_dap(const std::vector<std::string>& adapter, const std::string& formatters, const DebugBuild& build) {
+  // A closed editor or adapter shows up as a failed write, not as a fatal SIGPIPE.
+  signal(SIGPIPE, SIG_IGN);
+  int to_child[2], from_child[2];
+  if (pipe(to_child) != 0) return -1;
+  if (pipe(from_child) != 0) return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, to_child[1]);
+  posix_spawn_file_actions_addclose(&actions, from_child[0]);
+  std::vector<char*> argv;
+  for (const auto& a : adapter) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(to_child[0]);
+  close(from_child[1]);
+  if (rc != 0) {
+    close(to_child[1]);
+    close(from_child[0]);
+    return -1;
+  }
+  fcntl(to_child[1], F_SETFD, FD_CLOEXEC);
+  fcntl(from_child[0], F_SETFD, FD_CLOEXEC);
+  // Shared with the reader thread, which may outlive this function.
+  auto to_editor = std::make_shared<FrameWriter>(STDOUT_FILENO);
+  auto to_adapter = std::make_shared<FrameWriter>(to_child[1]);
+
+  // Editor -> adapter. Detached: it may stay blocked reading stdin after the adapter is gone.
+  std::thread([to_editor, to_adapter, child_in = to_child[1], formatters, build] {
+    FrameReader in(STDIN_FILENO);
+    std::string body;
+    while (in.next(body)) {
+      json msg = json::parse(body, nullptr, false);
+      if (msg.is_object() && msg.value("type", "") == "request" && msg.value("command", "") == "launch") {
+        std::string error;
+        if (!prepare_launch(msg, formatters, build, error)) {
+          json out = {{"seq", 0}, {"type", "event"}, {"event", "output"},
+                      {"body", {{"category", "stderr"}, {"output", error}}}};
+          to_editor->send(dumped(out));
+          json reply = {{"seq", 0}, {"type", "response"}, {"request_seq", msg.value("seq", 0)},
+                        {"command", "launch"}, {"success", false}, {"message", error}};
+          to_editor->send(dumped(reply));
+          continue;
+        }
+        body = dumped(msg);
+      }
+      if (!to_adapter->send(body)) break;
+    }
+    close(child_in);
+  }).detach();
+
+  FrameReader from_adapter(from_child[0]);
+  std::string body;
+  while (from_adapter.next(body)) {
+    json msg = json::parse(body, nullptr, false);
+    if (!msg.is_discarded()) {
+      rewrite_adapter_message(msg);
+      body = dumped(msg);
+    }
+    if (!to_editor->send(body)) break;
+  }
+  close(from_child[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace fitz::cli

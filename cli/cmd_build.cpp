@@ -212,7 +212,9 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   if (int rc = parse_build_args(args, opt, io, false); rc != kOk) return rc < 0 ? kOk : rc;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  codegen::GenOptions gopts;
+  gopts.debug_line_info = opt.debug;
+  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
   if (opt.emit == "cpp") {
     if (opt.output.empty() || opt.output == "-") {
       io.out << gen.cpp;
@@ -241,7 +243,9 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   if (int rc = parse_build_args(args, opt, io, true); rc != kOk) return rc < 0 ? kOk : rc;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  codegen::GenOptions gopts;
+  gopts.debug_line_info = opt.debug;
+  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
   // The binary lives in the cache; `run` never writes next to the sources.
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts;

@@ -3,6 +3,7 @@
 // editors (through the relay in dap_relay.cpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -15,13 +16,15 @@
 #include "cli/dap_relay.h"
 #include "cli/driver.h"
 
+extern char** environ;
+
 namespace fitz::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kDebugUsage = R"(usage: fitz debug [PATH] [-- ARGS...]
+constexpr const char* kDebugUsage = R"(usage: fitz debug [PATH] [--batch FILE] [-- ARGS...]
        fitz debug --dap
        fitz debug --print-config [PATH]
 
@@ -31,6 +34,7 @@ Fitz function names, and `frame variable` shows Str, List, Map, nullables, Resul
 instances of your types as Fitz values. ARGS are passed to the program.
 
 options:
+  --batch FILE    run the LLDB commands in FILE, then exit (for scripts and CI)
   --dap           speak the Debug Adapter Protocol on stdin and stdout, for editors; a launch
                   request's "program" may be a .fitz file or a project directory, which is
                   built with debug info first
@@ -56,6 +60,59 @@ std::optional<std::string> find_on_path(std::initializer_list<const char*> names
   return std::nullopt;
 }
 
+// The folder holding LLDB's own Python package (lldb/embedded_interpreter.py) beside the LLDB
+// installation `exe` belongs to (prefix/bin/lldb -> prefix/lib/python3*/dist-packages). Some
+// packagings (Debian's lldb-14) look for it elsewhere and then run no Python at all, so no
+// formatter; naming it in PYTHONPATH fixes that.
+std::optional<fs::path> lldb_python_dir(const std::string& exe) {
+  std::error_code ec;
+  fs::path prefix = fs::canonical(exe, ec).parent_path().parent_path();
+  if (ec) return std::nullopt;
+  fs::path lib = prefix / "lib";
+  std::vector<fs::path> found;
+  for (fs::directory_iterator it(lib, ec), end; !ec && it != end; it.increment(ec)) {
+    fs::path dir = it->path() / "dist-packages";
+    if (it->path().filename().string().starts_with("python3") && fs::exists(dir / "lldb" / "embedded_interpreter.py", ec))
+      found.push_back(dir);
+  }
+  if (found.empty()) return std::nullopt;
+  std::sort(found.begin(), found.end());
+  return found.back();
+}
+
+// The home of the Python that LLDB embeds (the one whose lib/python3.X holds `python_dir`):
+// embedded, it guesses its home from the first python3 on PATH, which under pyenv or a
+// virtualenv is another installation, without the modules LLDB's package imports.
+std::optional<fs::path> lldb_python_home(const fs::path& python_dir) {
+  std::string version = python_dir.parent_path().filename().string();  // python3.X
+  for (const char* home : {"/usr", "/usr/local"}) {
+    std::error_code ec;
+    if (fs::exists(fs::path(home) / "lib" / version / "os.py", ec)) return fs::path(home);
+  }
+  return std::nullopt;
+}
+
+// The environment LLDB runs in: ours, with its Python package on PYTHONPATH and its Python's
+// home as PYTHONHOME when they are found (and PYTHONHOME is not set already).
+std::vector<std::string> lldb_environment(const std::string& exe) {
+  std::vector<std::string> env;
+  std::optional<fs::path> python = lldb_python_dir(exe);
+  std::optional<fs::path> home = python ? lldb_python_home(*python) : std::nullopt;
+  std::string pythonpath = python ? python->string() : "";
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    if (python && entry.starts_with("PYTHONPATH=")) {
+      if (entry.size() > 11) pythonpath += ":" + std::string(entry.substr(11));
+      continue;
+    }
+    if (entry.starts_with("PYTHONHOME=")) home.reset();
+    env.emplace_back(entry);
+  }
+  if (python) env.push_back("PYTHONPATH=" + pythonpath);
+  if (home) env.push_back("PYTHONHOME=" + home->string());
+  return env;
+}
+
 // fitz_lldb.py ships with the runtime: beside its headers in a source or build tree
 // (runtime/include -> runtime/debug), under share/fitz of an installed prefix.
 std::optional<std::string> find_formatters(std::string& error) {
@@ -76,7 +133,9 @@ std::optional<std::string> find_formatters(std::string& error) {
 std::string build_for_debugging(const std::string& target, Io io) {
   codegen::GenResult gen;
   fs::path entry;
-  if (generate_program(target, {}, io, gen, entry, false) != kOk) return "";
+  codegen::GenOptions gopts;
+  gopts.debug_line_info = true;
+  if (generate_program(target, gopts, io, gen, entry, false) != kOk) return "";
   fs::path output = codegen::cache_dir() / "debug" / codegen::content_hash(fs::absolute(entry).string()) / entry.stem();
   codegen::CompileOptions copts;
   copts.http = gen.http;
@@ -113,7 +172,7 @@ int print_config(const std::string& target, Io io) {
 }  // namespace
 
 int cmd_debug(const std::vector<std::string>& args, Io io) {
-  std::string target;
+  std::string target, batch;
   std::vector<std::string> program_args;
   bool dap = false, config = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -126,7 +185,18 @@ int cmd_debug(const std::vector<std::string>& args, Io io) {
       io.out << kDebugUsage;
       return kOk;
     }
-    if (a == "--dap") {
+    if (a == "--batch" || a.starts_with("--batch=")) {
+      if (a == "--batch" && i + 1 == args.size()) {
+        io.err << "error: `--batch` needs a file of LLDB commands\n\n" << kDebugUsage;
+        return kUsageError;
+      }
+      batch = a == "--batch" ? args[++i] : a.substr(8);
+      std::error_code ec;
+      if (!fs::is_regular_file(batch, ec)) {
+        io.err << "error: no such file `" << batch << "`\n";
+        return kUsageError;
+      }
+    } else if (a == "--dap") {
       dap = true;
     } else if (a == "--print-config") {
       config = true;
@@ -140,7 +210,7 @@ int cmd_debug(const std::vector<std::string>& args, Io io) {
       return kUsageError;
     }
   }
-  if (dap && (config || !target.empty() || !program_args.empty())) {
+  if (dap && (config || !target.empty() || !program_args.empty() || !batch.empty())) {
     io.err << "error: `fitz debug --dap` takes no path: the editor's launch request names the program\n";
     return kUsageError;
   }
@@ -165,7 +235,7 @@ int cmd_debug(const std::vector<std::string>& args, Io io) {
       message = err.str();
       return binary;
     };
-    int rc = relay_dap({*adapter}, *formatters, build);
+    int rc = relay_dap({*adapter}, lldb_environment(*adapter), *formatters, build);
     if (rc < 0) {
       io.err << "error: cannot start " << *adapter << "\n";
       return kInternal;
@@ -180,14 +250,20 @@ int cmd_debug(const std::vector<std::string>& args, Io io) {
   }
   std::string binary = build_for_debugging(target, io);
   if (binary.empty()) return kUserError;
-  std::vector<std::string> argv = {*lldb, "-o", "command script import \"" + *formatters + "\"", "--", binary};
+  std::vector<std::string> argv = {*lldb, "-o", "command script import \"" + *formatters + "\""};
+  // -b: quit after the commands (unless the program crashed: then LLDB stays at the crash).
+  if (!batch.empty()) argv.insert(argv.end(), {"-b", "-s", batch});
+  argv.insert(argv.end(), {"--", binary});
   argv.insert(argv.end(), program_args.begin(), program_args.end());
-  std::vector<char*> cargv;
+  std::vector<std::string> env = lldb_environment(*lldb);
+  std::vector<char*> cargv, cenv;
   for (auto& s : argv) cargv.push_back(s.data());
   cargv.push_back(nullptr);
+  for (auto& s : env) cenv.push_back(s.data());
+  cenv.push_back(nullptr);
   io.out.flush();
   io.err.flush();
-  execv(cargv[0], cargv.data());
+  execve(cargv[0], cargv.data(), cenv.data());
   io.err << "error: cannot start " << *lldb << "\n";
   return kInternal;
 }

@@ -16,8 +16,6 @@
 
 #include "cli/debug_names.h"
 
-extern char** environ;
-
 namespace fitz::cli {
 
 namespace fs = std::filesystem;
@@ -174,7 +172,8 @@ void rewrite_adapter_message(json& message) {
   }
 }
 
-int relay_dap(const std::vector<std::string>& adapter, const std::string& formatters, const DebugBuild& build) {
+int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::string>& env,
+              const std::string& formatters, const DebugBuild& build) {
   // A closed editor or adapter shows up as a failed write, not as a fatal SIGPIPE.
   signal(SIGPIPE, SIG_IGN);
   int to_child[2], from_child[2];
@@ -189,8 +188,11 @@ int relay_dap(const std::vector<std::string>& adapter, const std::string& format
   std::vector<char*> argv;
   for (const auto& a : adapter) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close(to_child[0]);
   close(from_child[1]);

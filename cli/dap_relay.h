@@ -26,8 +26,9 @@ bool prepare_launch(nlohmann::json& request, const std::string& formatters, cons
 // values and types, evaluate results.
 void rewrite_adapter_message(nlohmann::json& message);
 
-// Runs the adapter (argv) and relays DAP between it and stdin/stdout until it exits. Returns
-// its exit status.
-int relay_dap(const std::vector<std::string>& adapter, const std::string& formatters, const DebugBuild& build);
+// Runs the adapter (argv, with the environment `env`) and relays DAP between it and
+// stdin/stdout until it exits. Returns its exit status, or -1 when it cannot be started.
+int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::string>& env,
+              const std::string& formatters, const DebugBuild& build);
 
 }  // namespace fitz::cli

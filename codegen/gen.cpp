@@ -2,6 +2,8 @@
 // functions, module initialisers, main), naming, C++ types, and output helpers.
 #include "codegen/gen.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 namespace fitz::codegen {
@@ -179,10 +181,18 @@ void Gen::line(const std::string& text) {
   out_ += '\n';
 }
 
-void Gen::line_directive(Span s) {
+void Gen::line_directive(Span s) { line_directive_at(s, s.begin); }
+
+void Gen::line_directive_at(Span s, uint32_t offset) {
   if (!options_.line_directives || !s.file.valid()) return;
   const SourceFile& f = sources_.file(s.file);
-  out_ += fmt::format("#line {} \"{}\"\n", f.line_col(s.begin).line, f.path());
+  std::string path = f.path();
+  if (options_.debug_line_info) {
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(path, ec);
+    if (!ec) path = abs.lexically_normal().string();
+  }
+  out_ += fmt::format("#line {} \"{}\"\n", f.line_col(offset).line, path);
 }
 
 std::string Gen::take_block_text(const std::function<void()>& body) {

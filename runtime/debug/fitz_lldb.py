@@ -58,6 +58,28 @@ def str_summary(valobj, _dict=None):
     return "<unreadable Str>" if raw is None else _quote(raw, truncated)
 
 
+class LeafProvider:
+    """A value shown whole by its summary (Str): no children, not its raw bytes."""
+
+    def __init__(self, valobj, _dict=None):
+        pass
+
+    def update(self):
+        return False
+
+    def num_children(self):
+        return 0
+
+    def get_child_index(self, _name):
+        return -1
+
+    def get_child_at_index(self, _index):
+        return None
+
+    def has_children(self):
+        return False
+
+
 def _ref_target(ref):
     """The value a fitz::Ref<T> points at (its Block's `value`), or None when it is empty."""
     block = ref.GetChildMemberWithName("b_")
@@ -313,7 +335,7 @@ def struct_summary(valobj, _dict=None):
 
 FORMATTERS = [
     # (type regex, summary function, synthetic provider class or None)
-    (r"^fitz::Str$", "str_summary", None),
+    (r"^fitz::Str$", "str_summary", "LeafProvider"),
     (r"^fitz::List<.+>$", "list_summary", "ListProvider"),
     (r"^fitz::Map<.+>$", "map_summary", "MapProvider"),
     (r"^fitz::Nullable<.+>$", "nullable_summary", "WrapperProvider"),

@@ -56,7 +56,7 @@ def line_of(path, text):
 def main():
     fitz, service = sys.argv[1], os.path.abspath(sys.argv[2])
     stop_line = line_of(service, "let message =")
-    next_line = line_of(service, 'return {"message"')
+    next_line = line_of(service, "let size =")
     port = free_port()
     client = DapClient([fitz, "debug", "--dap"])
     try:

@@ -2,7 +2,8 @@
 #include "cli/dap_relay.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,7 +27,13 @@ namespace {
 // Content-Length framed messages read from a file descriptor.
 class FrameReader {
  public:
-  explicit FrameReader(int fd) : fd_(fd) {}
+  // With `closed_fd`: once that descriptor reports end of file, reading gives up after
+  // `grace_ms` without data.
+  explicit FrameReader(int fd, int closed_fd = -1, int grace_ms = 0)
+      : fd_(fd), closed_fd_(closed_fd), grace_ms_(grace_ms) {}
+
+  // True when reading stopped because the grace period passed.
+  bool timed_out() const { return timed_out_; }
 
   // The next message body; false at end of stream or on a malformed header.
   bool next(std::string& body) {
@@ -54,6 +61,20 @@ class FrameReader {
 
  private:
   bool fill() {
+    while (closed_fd_ >= 0 || closing_) {
+      pollfd fds[2] = {{fd_, POLLIN, 0}, {closed_fd_, POLLIN, 0}};
+      int n = poll(fds, closing_ ? 1 : 2, closing_ ? grace_ms_ : -1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        timed_out_ = n == 0;
+        return false;
+      }
+      if (fds[0].revents) break;
+      if (!closing_ && fds[1].revents) {
+        closing_ = true;
+        closed_fd_ = -1;
+      }
+    }
     char chunk[65536];
     ssize_t n;
     do n = read(fd_, chunk, sizeof chunk);
@@ -73,8 +94,14 @@ class FrameReader {
   }
 
   int fd_;
+  int closed_fd_;
+  int grace_ms_;
+  bool closing_ = false;
+  bool timed_out_ = false;
   std::string buf_;
 };
+
+constexpr int kGraceMs = 2000;
 
 bool write_all(int fd, const std::string& data) {
   size_t done = 0;
@@ -176,39 +203,34 @@ int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::st
               const std::string& formatters, const DebugBuild& build) {
   // A closed editor or adapter shows up as a failed write, not as a fatal SIGPIPE.
   signal(SIGPIPE, SIG_IGN);
-  int to_child[2], from_child[2];
-  if (pipe(to_child) != 0) return -1;
-  if (pipe(from_child) != 0) return -1;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, to_child[1]);
-  posix_spawn_file_actions_addclose(&actions, from_child[0]);
-  std::vector<char*> argv;
+  int to_child[2], from_child[2], editor_gone[2];
+  if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0 || pipe2(editor_gone, O_CLOEXEC) != 0)
+    return -1;
+  std::vector<char*> argv, envp;
   for (const auto& a : adapter) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  std::vector<char*> envp;
   for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    // The adapter (and with it the debuggee) goes when this relay goes, even when killed.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    dup2(to_child[0], STDIN_FILENO);
+    dup2(from_child[1], STDOUT_FILENO);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
   close(to_child[0]);
   close(from_child[1]);
-  if (rc != 0) {
-    close(to_child[1]);
-    close(from_child[0]);
-    return -1;
-  }
-  fcntl(to_child[1], F_SETFD, FD_CLOEXEC);
-  fcntl(from_child[0], F_SETFD, FD_CLOEXEC);
   // Shared with the reader thread, which may outlive this function.
   auto to_editor = std::make_shared<FrameWriter>(STDOUT_FILENO);
   auto to_adapter = std::make_shared<FrameWriter>(to_child[1]);
 
   // Editor -> adapter. Detached: it may stay blocked reading stdin after the adapter is gone.
-  std::thread([to_editor, to_adapter, child_in = to_child[1], formatters, build] {
+  std::thread([to_editor, to_adapter, child_in = to_child[1], gone = editor_gone[1], formatters, build] {
     FrameReader in(STDIN_FILENO);
     std::string body;
     while (in.next(body)) {
@@ -229,9 +251,13 @@ int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::st
       if (!to_adapter->send(body)) break;
     }
     close(child_in);
+    close(gone);
   }).detach();
 
-  FrameReader from_adapter(from_child[0]);
+  // Adapter -> editor, until the adapter closes its output. Once the editor has closed its
+  // side, the adapter gets a grace period to finish: lldb-vscode 14 never exits when no
+  // program was launched.
+  FrameReader from_adapter(from_child[0], editor_gone[0], kGraceMs);
   std::string body;
   while (from_adapter.next(body)) {
     json msg = json::parse(body, nullptr, false);
@@ -243,7 +269,16 @@ int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::st
   }
   close(from_child[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (waitpid(pid, &status, WNOHANG) == 0) {
+    for (int waited = 0; !from_adapter.timed_out() && waited < kGraceMs && waitpid(pid, &status, WNOHANG) == 0;
+         waited += 50)
+      usleep(50 * 1000);
+    if (waitpid(pid, &status, WNOHANG) == 0) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return 0;  // the session was over; only the adapter lingered
+    }
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

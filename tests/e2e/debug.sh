@@ -42,17 +42,22 @@ check "--debug changes the binary (its own cache key)" $?
 check "the default build carries no line table" $?
 out=$("$work/script-debug"); [[ $out == "alpha and 2 more" ]]; check "the debug build runs: $out" $?
 
-# The LLDB command line: a breakpoint on a .fitz line, Fitz function names, Fitz values.
-out=$(cd "$work" && printf '%s\n' 'breakpoint set --file script.fitz --line 6' run bt 'frame variable' quit \
-  | timeout 120 "$fitz" debug script.fitz 2>&1); rc=$?
-[[ $out == *"stop reason = breakpoint"* ]]; check "lldb stops at script.fitz:6: $out" $?
-[[ $out == *"describe(fitz::List<fitz::Str>"* && $out == *"at script.fitz:6"* ]]
-check "the backtrace shows describe at script.fitz:6" $?
-[[ $out == *'first_'*'= "alpha"'* ]]; check "a Str local reads \"alpha\"" $?
-[[ $out == *'= ["alpha", "beta", "gamma"]'* ]]; check "a List<Str> reads [\"alpha\", \"beta\", \"gamma\"]" $?
-[[ $out == *'= [5, 4, 5]'* ]]; check "a List<Int> reads [5, 4, 5]" $?
+# The LLDB command line (--batch runs a file of commands): a breakpoint on a .fitz line, Fitz
+# function names, Fitz values.
+printf '%s\n' 'breakpoint set --file script.fitz --line 6' run bt 'frame variable' next >"$work/commands.lldb"
+out=$(cd "$work" && timeout 120 "$fitz" debug script.fitz --batch commands.lldb 2>&1); rc=$?
+[[ $rc == 0 && $out == *"stop reason = breakpoint"* ]]; check "lldb stops at script.fitz:6 (rc $rc): $out" $?
+[[ $out == *"f_describe(words_"*'=["alpha", "beta", "gamma"], limit_'*"=null) at script.fitz:6"* ]]
+check "the backtrace shows describe with Fitz values at script.fitz:6" $?
+[[ $out == *'(fitz::Str) first_'*' = "alpha"'* ]]; check "a Str local reads \"alpha\"" $?
+[[ $out == *'= ["alpha", "beta", "gamma"] {'* ]]; check "a List<Str> reads [\"alpha\", \"beta\", \"gamma\"]" $?
+[[ $out == *'= [5, 4, 5] {'* ]]; check "a List<Int> reads [5, 4, 5]" $?
 [[ $out == *'limit_'*'= null'* ]]; check "a null Int? reads null" $?
 [[ $out == *'shown_'*'= "alpha and 2 more"'* ]]; check "an interpolated Str reads as text" $?
+[[ $out != *raw_* ]]; check "a Str shows no raw bytes" $?
+[[ $out == *"stop reason = step over"*"at script.fitz:7"* ]]; check "next steps to the function's closing line" $?
+out=$("$fitz" debug "$work/script.fitz" --batch "$work/missing.lldb" 2>&1); rc=$?
+[[ $rc == 2 && $out == *"no such file"* ]]; check "--batch with a missing file (rc $rc): $out" $?
 
 # A whole DAP session on a service.
 python3 "$here/debug/debug_session.py" "$fitz" "$work/service.fitz" >"$work/session.log" 2>&1; rc=$?

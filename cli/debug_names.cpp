@@ -104,7 +104,7 @@ std::string fitz_type_name(std::string_view cpp) {
   if (t == "bool" || t == "fitz::Bool") return "Bool";
   size_t open = t.find('<');
   if (open == std::string_view::npos || t.back() != '>') {
-    if (t.starts_with("fitz::") && t.find("::", 6) == std::string_view::npos) return std::string(t.substr(6));
+    if (t.starts_with("fitz::") && t.size() > 6 && ident_at(t, 6).size() == t.size() - 6) return std::string(t.substr(6));
     return std::string(t);
   }
   std::string_view head = t.substr(0, open);

@@ -56,16 +56,16 @@ TEST(DapRelay, LaunchFailures) {
 }
 
 TEST(DapRelay, StackFramesAndVariablesReadAsFitz) {
-  json frames = json::parse(R"({"type":"response","command":"stackTrace","success":true,"body":{"stackFrames":[
-    {"id":1,"name":"fz0::hm_greet(fitz::Str)","line":23},{"id":2,"name":"main","line":9},{"id":3}]}})");
+  json frames = json::parse(R"J({"type":"response","command":"stackTrace","success":true,"body":{"stackFrames":[
+    {"id":1,"name":"fz0::hm_greet(fitz::Str)","line":23},{"id":2,"name":"main","line":9},{"id":3}]}})J");
   rewrite_adapter_message(frames);
   EXPECT_EQ(frames["body"]["stackFrames"][0]["name"], "greet");
   EXPECT_EQ(frames["body"]["stackFrames"][1]["name"], "main");
   EXPECT_FALSE(frames["body"]["stackFrames"][2].contains("name"));
 
-  json vars = json::parse(R"({"type":"response","command":"variables","success":true,"body":{"variables":[
+  json vars = json::parse(R"J({"type":"response","command":"variables","success":true,"body":{"variables":[
     {"name":"scores_14","value":" [1, 2, 3]","type":"fitz::List<long>","variablesReference":5},
-    {"name":"count_12","value":"42","type":"int64_t"}, 7]}})");
+    {"name":"count_12","value":"42","type":"int64_t"}, 7]}})J");
   rewrite_adapter_message(vars);
   EXPECT_EQ(vars["body"]["variables"][0]["name"], "scores");
   EXPECT_EQ(vars["body"]["variables"][0]["value"], "[1, 2, 3]");
@@ -75,10 +75,10 @@ TEST(DapRelay, StackFramesAndVariablesReadAsFitz) {
 }
 
 TEST(DapRelay, OtherMessagesPassUnchanged) {
-  for (const char* text : {R"({"type":"event","event":"stopped","body":{"reason":"breakpoint"}})",
-                           R"({"type":"response","command":"variables","success":false,"message":"x"})",
-                           R"({"type":"response","command":"stackTrace","body":{"stackFrames":3}})",
-                           R"([1, 2])", R"("text")"}) {
+  for (const char* text : {R"J({"type":"event","event":"stopped","body":{"reason":"breakpoint"}})J",
+                           R"J({"type":"response","command":"variables","success":false,"message":"x"})J",
+                           R"J({"type":"response","command":"stackTrace","body":{"stackFrames":3}})J",
+                           "[1, 2]", "\"text\""}) {
     json before = json::parse(text), after = before;
     rewrite_adapter_message(after);
     EXPECT_EQ(before, after) << text;

@@ -62,9 +62,11 @@ GenResult Gen::run() {
   emit_fn_defs();
   if (has_http()) {
     emit_http_fns();
+    generated_lines();
     emit_http_wrappers();
   }
   emit_inits();
+  generated_lines();
   emit_main();
   if (result_.auth) out_.insert(out_.find('\n') + 1, "#include <fitz/auth.h>\n");
   if (net_ || !json_targets().empty()) {
@@ -179,6 +181,12 @@ void Gen::line(const std::string& text) {
   if (!text.empty()) out_.append(size_t(indent_) * 2, ' ');
   out_ += text;
   out_ += '\n';
+}
+
+void Gen::generated_lines() {
+  // Glue with no Fitz source of its own would otherwise count on from the last #line, past the
+  // end of a .fitz file; a debugger shows it as generated code instead.
+  if (options_.debug_line_info && options_.line_directives) out_ += "#line 1 \"<generated>\"\n";
 }
 
 void Gen::line_directive(Span s) { line_directive_at(s, s.begin); }

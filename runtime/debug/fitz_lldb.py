@@ -189,9 +189,7 @@ class MapProvider:
         entry = self._entry(index)
         key = fitz_value(entry.GetChildMemberWithName("key"))
         value = entry.GetChildMemberWithName("value")
-        return value.CreateValueFromData("[%s]" % key, value.GetData(), value.GetType()) \
-            if value.GetLoadAddress() == lldb.LLDB_INVALID_ADDRESS \
-            else self.valobj.CreateValueFromAddress("[%s]" % key, value.GetLoadAddress(), value.GetType())
+        return self.valobj.CreateValueFromAddress("[%s]" % key, value.GetLoadAddress(), value.GetType())
 
     def has_children(self):
         return True
@@ -332,6 +330,26 @@ def struct_summary(valobj, _dict=None):
     fields = ", ".join("%s: %s" % (name, fitz_value(child)) for name, child in provider.fields[:MAX_SUMMARY])
     return "%s { %s }" % (_type_name(target.GetType()), fields)
 
+
+def _guarded(summary):
+    """A summary that reports unreadable memory (an uninitialised local, a freed value) as such
+    instead of a Python traceback."""
+
+    def run(valobj, internal_dict=None):
+        try:
+            return summary(valobj, internal_dict)
+        except Exception:  # noqa: BLE001 - any failure to read the process means "unreadable"
+            return "<unreadable>"
+
+    return run
+
+
+str_summary = _guarded(str_summary)
+list_summary = _guarded(list_summary)
+map_summary = _guarded(map_summary)
+nullable_summary = _guarded(nullable_summary)
+result_summary = _guarded(result_summary)
+struct_summary = _guarded(struct_summary)
 
 FORMATTERS = [
     # (type regex, summary function, synthetic provider class or None)

@@ -3,10 +3,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -102,6 +104,25 @@ class FrameReader {
 };
 
 constexpr int kGraceMs = 2000;
+
+// The processes of one debugging session, for stopping them from any thread.
+struct Session {
+  std::atomic<pid_t> adapter{0};
+  std::atomic<pid_t> debuggee{0};  // from the adapter's `process` event
+  void stop() {
+    if (pid_t d = debuggee.load(); d > 0) kill(d, SIGKILL);
+    if (pid_t a = adapter.load(); a > 0) kill(a, SIGKILL);
+  }
+};
+
+// The debuggee's process id a `process` event announces, or 0.
+pid_t debuggee_of(const json& msg) {
+  if (!msg.is_object() || msg.value("type", "") != "event" || msg.value("event", "") != "process") return 0;
+  auto body = msg.find("body");
+  if (body == msg.end() || !body->is_object()) return 0;
+  auto id = body->find("systemProcessId");
+  return id != body->end() && id->is_number_integer() ? pid_t(id->get<int64_t>()) : 0;
+}
 
 bool write_all(int fd, const std::string& data) {
   size_t done = 0;
@@ -211,10 +232,19 @@ int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::st
   argv.push_back(nullptr);
   for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
+  // SIGTERM, SIGINT and SIGHUP (an editor ending the session its way) are taken by a thread
+  // that stops the debuggee and the adapter: killed, the adapter would leave the debuggee
+  // running, detached.
+  sigset_t stops;
+  sigemptyset(&stops);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&stops, sig);
+  sigset_t previous;
+  pthread_sigmask(SIG_BLOCK, &stops, &previous);
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     // The adapter (and with it the debuggee) goes when this relay goes, even when killed.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);
@@ -225,6 +255,14 @@ int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::st
   }
   close(to_child[0]);
   close(from_child[1]);
+  auto session = std::make_shared<Session>();
+  session->adapter = pid;
+  std::thread([session, stops] {
+    int sig = 0;
+    if (sigwait(&stops, &sig) != 0) return;
+    session->stop();
+    _exit(128 + sig);
+  }).detach();
   // Shared with the reader thread, which may outlive this function.
   auto to_editor = std::make_shared<FrameWriter>(STDOUT_FILENO);
   auto to_adapter = std::make_shared<FrameWriter>(to_child[1]);
@@ -262,24 +300,31 @@ int relay_dap(const std::vector<std::string>& adapter, const std::vector<std::st
   while (from_adapter.next(body)) {
     json msg = json::parse(body, nullptr, false);
     if (!msg.is_discarded()) {
+      if (pid_t debuggee = debuggee_of(msg); debuggee > 0) session->debuggee = debuggee;
+      if (msg.is_object() && msg.value("type", "") == "event" && msg.value("event", "") == "exited") session->debuggee = 0;
       rewrite_adapter_message(msg);
       body = dumped(msg);
     }
     if (!to_editor->send(body)) break;
   }
   close(from_child[0]);
+  // The editor is gone or the adapter closed its output: a debuggee still running would be
+  // left behind, detached, so it goes too.
+  if (pid_t d = session->debuggee.exchange(0); d > 0) kill(d, SIGKILL);
   int status = 0;
   if (waitpid(pid, &status, WNOHANG) == 0) {
     for (int waited = 0; !from_adapter.timed_out() && waited < kGraceMs && waitpid(pid, &status, WNOHANG) == 0;
          waited += 50)
       usleep(50 * 1000);
     if (waitpid(pid, &status, WNOHANG) == 0) {
-      kill(pid, SIGKILL);
+      session->stop();
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
+      session->adapter = 0;
       return 0;  // the session was over; only the adapter lingered
     }
   }
+  session->adapter = 0;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -2,8 +2,8 @@
 # `fitz build --debug` and `fitz debug` end to end: debug info that maps to .fitz lines and a
 # cache key of its own; LLDB's command line on a script with the Fitz formatters; a whole DAP
 # session (breakpoint in a handler hit by a request, Fitz frames and locals, step, continue)
-# through `fitz debug --dap`; a launch whose program does not build; --print-config; and the
-# error when the adapter is not installed.
+# through `fitz debug --dap`; a launch whose program does not build; a session ended by
+# SIGTERM or a closed input; --print-config; and the error when the adapter is not installed.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fitz=$(realpath "${1:-$here/../../build/bin/fitz}")
@@ -82,6 +82,13 @@ PY
 out=$(cat "$work/broken.log")
 [[ $out == *"success: False"* && $out == *"error[E"* && $out == *"broken.fitz:1"* && $out == *"status: 0"* ]]
 check "a launch of a broken program fails with its diagnostics: $out" $?
+
+# An editor ending the session without a disconnect (SIGTERM, or closing the adapter's input)
+# stops the service too: a debuggee is never left running detached.
+for how in SIGTERM EOF; do
+  out=$(timeout 120 python3 "$here/debug/stop_session.py" "$fitz" "$work/service.fitz" "$how" 2>&1)
+  [[ $out == *"listening: True"*"service stopped: True"* ]]; check "$how ends the session and the service: $out" $?
+done
 
 # --print-config: how an editor starts the adapter, and a launch configuration.
 out=$("$fitz" debug --print-config "$work/service.fitz"); rc=$?

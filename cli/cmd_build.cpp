@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/checker.h"
-#include "cli/build_program.h"
+#include "cli/build_steps.h"
 #include "cli/cmd_run_process.h"
 #include "cli/driver.h"
 #include "cli/migrations_dir.h"
@@ -43,8 +43,8 @@ options:
   --sanitize      build with address and undefined-behaviour sanitizers
   --debug         build for a debugger: debug info mapping to .fitz lines, no optimisation
                   (see `fitz debug`)
-  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
-                  fitz built with sanitizers)
+  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default: -O2 for build, -O1 for
+                  run, which starts sooner; -O1 from a fitz built with sanitizers)
   --time-phases   print how long each phase took
   -h, --help      show this help
 )";
@@ -74,9 +74,9 @@ double ms_since(Clock::time_point t) {
 
 }  // namespace
 
-// Shared by build, run and test: load, check, generate. Returns the exit code on failure.
 int generate_program(const std::string& target, const codegen::GenOptions& gen_options, Io io,
-                     codegen::GenResult& out, fs::path& entry_path, bool time_phases) {
+                     codegen::GenResult& out, fs::path& entry_path, bool time_phases,
+                     deploy::ServiceFacts* facts) {
   auto t0 = Clock::now();
   frontend::SourceManager sources;
   frontend::DiagnosticBag diags;
@@ -115,6 +115,7 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
       options.migrations.push_back({f.path.filename().string(), std::move(f.text)});
   }
   out = codegen::generate_cpp(program, loaded.graph, sources, options);
+  if (facts) *facts = deploy::facts_of(program, loaded.graph);
   if (time_phases)
     io.err << fmt::format("time: load+parse {:.1f} ms, check {:.1f} ms, generate {:.1f} ms\n",
                           std::chrono::duration<double, std::milli>(t1 - t0).count(),
@@ -132,7 +133,6 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   return kOk;
 }
 
-// Compiles generated C++; prints an internal compiler error when the C++ compiler rejects it.
 int compile_generated(const std::string& cpp, const fs::path& output, const codegen::CompileOptions& copts,
                       Io io, bool time_phases) {
   std::string error;
@@ -153,7 +153,19 @@ int compile_generated(const std::string& cpp, const fs::path& output, const code
   return kOk;
 }
 
+codegen::CompileOptions compile_options_for(const codegen::GenResult& gen) {
+  codegen::CompileOptions copts;
+  copts.http = gen.http;
+  copts.jobs = gen.jobs;
+  copts.auth = gen.auth;
+  copts.python = gen.python;
+  copts.ws = gen.ws;
+  return copts;
+}
+
 static int parse_build_args(const std::vector<std::string>& args, BuildOptions& opt, Io io, bool is_run) {
+  // `run` is the edit-and-try loop: a shorter compile matters more than the last few percent.
+  if (is_run) opt.opt_level = "-O1";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
@@ -224,12 +236,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
     return kOk;
   }
   fs::path output = opt.output.empty() ? default_output(entry) : fs::path(opt.output);
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = opt.sanitize;
   copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
@@ -248,12 +255,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
   // The binary lives in the cache; `run` never writes next to the sources.
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = opt.sanitize;
   copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
@@ -330,12 +332,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
     return kUsageError;
   }
   fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = sanitize;
   copts.opt_level = "-O1";
   if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;

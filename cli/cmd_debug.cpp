@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/build_program.h"
+#include "cli/build_steps.h"
 #include "cli/dap_relay.h"
 #include "cli/driver.h"
 
@@ -137,12 +137,7 @@ std::string build_for_debugging(const std::string& target, Io io) {
   gopts.debug_line_info = true;
   if (generate_program(target, gopts, io, gen, entry, false) != kOk) return "";
   fs::path output = codegen::cache_dir() / "debug" / codegen::content_hash(fs::absolute(entry).string()) / entry.stem();
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.debug = true;
   if (compile_generated(gen.cpp, output, copts, io, false) != kOk) return "";
   return output.string();

@@ -41,6 +41,8 @@ options:
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
   --sanitize      build with address and undefined-behaviour sanitizers
+  --debug         build for a debugger: debug info mapping to .fitz lines, no optimisation
+                  (see `fitz debug`)
   -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default: -O2 for build, -O1 for
                   run, which starts sooner; -O1 from a fitz built with sanitizers)
   --time-phases   print how long each phase took
@@ -56,6 +58,7 @@ struct BuildOptions {
   std::string output;
   std::string emit;
   bool sanitize = false;
+  bool debug = false;
   bool time_phases = false;
   std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
@@ -183,6 +186,8 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       }
     } else if (a == "--sanitize") {
       opt.sanitize = true;
+    } else if (a == "--debug") {
+      opt.debug = true;
     } else if (a == "--werror") {
       opt.werror = true;
     } else if (a == "--syntax-only" && !is_run) {
@@ -219,7 +224,9 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   if (int rc = parse_build_args(args, opt, io, false); rc != kOk) return rc < 0 ? kOk : rc;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  codegen::GenOptions gopts;
+  gopts.debug_line_info = opt.debug;
+  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
   if (opt.emit == "cpp") {
     if (opt.output.empty() || opt.output == "-") {
       io.out << gen.cpp;
@@ -231,6 +238,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   fs::path output = opt.output.empty() ? default_output(entry) : fs::path(opt.output);
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = opt.sanitize;
+  copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
   copts.syntax_only = opt.syntax_only;
@@ -242,11 +250,14 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   if (int rc = parse_build_args(args, opt, io, true); rc != kOk) return rc < 0 ? kOk : rc;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  codegen::GenOptions gopts;
+  gopts.debug_line_info = opt.debug;
+  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
   // The binary lives in the cache; `run` never writes next to the sources.
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = opt.sanitize;
+  copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
   if (int rc = compile_generated(gen.cpp, output, copts, io, opt.time_phases); rc != kOk) return rc;

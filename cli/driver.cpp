@@ -21,6 +21,7 @@ commands:
   dev [PATH]     run, and check, rebuild and restart on every change
   repl           read, check and run Fitz at a prompt
   test [PATH]    run @test functions
+  debug [PATH]   build with debug info and run under LLDB (--dap: for editors)
   fmt [PATH]     format source files
   lint [FILES]   check and report lint warnings (unused parameters, shadowing, ...)
   lsp            start the language server on stdio
@@ -72,6 +73,7 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "lsp") return lsp::run_language_server(rest, std::cin, io.out, io.err);
   if (cmd == "db") return cmd_db(rest, io);
   if (cmd == "deploy") return cmd_deploy(rest, io);
+  if (cmd == "debug") return cmd_debug(rest, io);
   io.err << "error: unknown command `" << cmd << "`\n\n" << kUsageText;
   return kUsageError;
 }

@@ -43,5 +43,6 @@ int cmd_db(const std::vector<std::string>& args, Io io);
 int cmd_deploy(const std::vector<std::string>& args, Io io);
 int cmd_dev(const std::vector<std::string>& args, Io io);
 int cmd_repl(const std::vector<std::string>& args, Io io);
+int cmd_debug(const std::vector<std::string>& args, Io io);
 
 }  // namespace fitz::cli

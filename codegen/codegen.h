@@ -25,6 +25,11 @@ struct GenOptions {
   std::string test_filter;      // substring of the test name
   std::string test_file;        // `fitz test --file F`: only the tests of this file; empty: all
   bool line_directives = true;  // #line so crashes and sanitizers point at Fitz source
+  // Line info for a debugger (`--debug`): #line names absolute paths, so the line table finds
+  // the .fitz files wherever the debugger runs and a cached binary never borrows another
+  // build's directory; and a function's epilogue sits on its closing `}`, so stepping off the
+  // last statement does not land on a line past the function.
+  bool debug_line_info = false;
   // The project's migration files: a service embeds them and runs them as `APP migrate`
   // (runtime/migrate); a service without any still answers `migrate`, saying it has none.
   std::vector<EmbeddedMigration> migrations;

@@ -162,9 +162,28 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   auto saved_loops = std::move(loops_);
   loops_.clear();
   fn_ = &ctx;
-  declare_fn_locals(info);
-  emit_observe_scopes(id);
+  std::string prologue = take_block_text([&] {
+    declare_fn_locals(info);
+    emit_observe_scopes(id);
+  });
+  if (options_.debug_line_info) {
+    // The hoisted locals belong to the `fn` line; counted on from it, they would take the
+    // lines of the statements below, and a breakpoint there would stop before any of them ran.
+    for (size_t pos = 0; pos < prologue.size();) {
+      size_t nl = prologue.find('\n', pos);
+      if (nl == std::string::npos) nl = prologue.size() - 1;
+      line_directive(decl.span);
+      out_.append(prologue, pos, nl + 1 - pos);
+      pos = nl + 1;
+    }
+  } else {
+    out_ += prologue;
+  }
   block(decl.body);
+  // The unreachable fallthrough below and the caller's closing brace (where destructors run)
+  // both belong to the function's `}`.
+  bool end_line = options_.debug_line_info && decl.span.end > decl.span.begin;
+  if (end_line) line_directive_at(decl.span, decl.span.end - 1);
   // Falling off the end returns null (the checker rejects it where the type has no null); a
   // handler answers `null`, a before middleware lets the request through.
   if (http)
@@ -174,6 +193,7 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   else
     line(fmt::format("fitz::runtime_error({}, \"function ended without returning a value\");",
                      pos(decl.span)));
+  if (end_line) line_directive_at(decl.span, decl.span.end - 1);
   fn_ = saved;
   loops_ = std::move(saved_loops);
 }

@@ -2,6 +2,8 @@
 // functions, module initialisers, main), naming, C++ types, and output helpers.
 #include "codegen/gen.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 namespace fitz::codegen {
@@ -60,9 +62,11 @@ GenResult Gen::run() {
   emit_fn_defs();
   if (has_http()) {
     emit_http_fns();
+    generated_lines();
     emit_http_wrappers();
   }
   emit_inits();
+  generated_lines();
   emit_main();
   if (result_.auth) out_.insert(out_.find('\n') + 1, "#include <fitz/auth.h>\n");
   if (net_ || !json_targets().empty()) {
@@ -179,10 +183,24 @@ void Gen::line(const std::string& text) {
   out_ += '\n';
 }
 
-void Gen::line_directive(Span s) {
+void Gen::generated_lines() {
+  // Glue with no Fitz source of its own would otherwise count on from the last #line, past the
+  // end of a .fitz file; a debugger shows it as generated code instead.
+  if (options_.debug_line_info && options_.line_directives) out_ += "#line 1 \"<generated>\"\n";
+}
+
+void Gen::line_directive(Span s) { line_directive_at(s, s.begin); }
+
+void Gen::line_directive_at(Span s, uint32_t offset) {
   if (!options_.line_directives || !s.file.valid()) return;
   const SourceFile& f = sources_.file(s.file);
-  out_ += fmt::format("#line {} \"{}\"\n", f.line_col(s.begin).line, f.path());
+  std::string path = f.path();
+  if (options_.debug_line_info) {
+    std::error_code ec;
+    std::filesystem::path abs = std::filesystem::absolute(path, ec);
+    if (!ec) path = abs.lexically_normal().string();
+  }
+  out_ += fmt::format("#line {} \"{}\"\n", f.line_col(offset).line, path);
 }
 
 std::string Gen::take_block_text(const std::function<void()>& body) {

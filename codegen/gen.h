@@ -189,6 +189,8 @@ class Gen {
   // ---- output
   void line(const std::string& text);
   void line_directive(Span s);
+  void generated_lines();  // debug builds: what follows is glue, not any .fitz line
+  void line_directive_at(Span s, uint32_t offset);  // the line holding `offset` of s's file
   std::string take_block_text(const std::function<void()>& body);
 
   const checker::TypedProgram& prog_;

@@ -242,7 +242,8 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   result.output = output;
   std::string cxx = options.compiler.empty() ? env_or("FITZ_CXX", env_or("CXX", "c++")) : options.compiler;
 
-  std::vector<std::string> flags = {"-std=c++20", options.opt_level, "-w"};
+  std::vector<std::string> flags = {"-std=c++20", options.debug ? "-O0" : options.opt_level, "-w"};
+  if (options.debug) flags.insert(flags.end(), {"-g", "-fno-omit-frame-pointer"});
   if (options.warnings_as_errors) {
     flags.back() = "-Wall";
     flags.push_back("-Werror");

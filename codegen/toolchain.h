@@ -37,6 +37,9 @@ struct CompileOptions {
   std::string compiler;           // empty: $FITZ_CXX, then $CXX, then c++
   std::string opt_level = "-O2";
   bool sanitize = false;          // -fsanitize=address,undefined
+  // For a debugger: -g, -O0 (overrides opt_level) and frame pointers, so every Fitz line and
+  // local is where the debug info says. Only the program is compiled so; the runtime is not.
+  bool debug = false;
   bool warnings_as_errors = false;  // -Wall -Werror, for the differential tests
   bool http = false;                // the program serves HTTP: link libfitz_http.a
   bool ws = false;                  // `@ws` endpoints: link libfitz_ws.a (and auth, HTTP)

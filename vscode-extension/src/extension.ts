@@ -1,7 +1,8 @@
-// Entry point: starts `fitz lsp`, registers the commands, tasks and status bar item.
+// Entry point: starts `fitz lsp`, registers the commands, tasks, debugger and status bar item.
 import * as vscode from 'vscode';
 import { registerCliCommands } from './commands';
 import { SECTION, traceSetting } from './config';
+import { registerDebugger } from './debug';
 import { FitzServer, StatusItem } from './server';
 import { TraceOutputChannel } from './traceChannel';
 
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): FitzExtensionApi {
     fitzServer,
     vscode.commands.registerCommand('fitz.restartServer', () => fitzServer.restart()),
     ...registerCliCommands(context, log),
+    ...registerDebugger(context, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.serverPath`)) void fitzServer.restart();
       if (e.affectsConfiguration(`${SECTION}.trace.server`)) trace.settingChanged();

@@ -309,4 +309,32 @@ describe('CLI commands run as tasks', () => {
     assert.ok(state.messages.some((m) => m.kind === 'error' && /exit 1/.test(m.text)));
     assert.ok(state.outputChannels[0].lines.some((l) => /E0301/.test(l)));
   });
+  it('the fitz debugger runs `fitz debug --dap` from the configured binary', async () => {
+    await activate();
+    const factory = state.debugAdapterFactories.get('fitz');
+    assert.ok(factory, 'debug adapter factory for type fitz');
+    assert.deepEqual(pkg.contributes.debuggers.map((d: any) => d.type), ['fitz']);
+    const exe = factory.createDebugAdapterDescriptor({ type: 'fitz' });
+    assert.equal(exe.command, fakeFitz);
+    assert.deepEqual(exe.args, ['debug', '--dap']);
+  });
+
+  it('F5 without a launch.json debugs the project of the active file', async () => {
+    await activate();
+    const provider = state.debugConfigProviders.get('fitz');
+    state.activeTextEditor = editorFor(path.join(project, 'src', 'main.fitz'));
+    const config = provider.resolveDebugConfiguration(folder(project), {});
+    assert.deepEqual(config, { type: 'fitz', request: 'launch', name: 'Debug proj', program: project, cwd: project, args: [] });
+    state.activeTextEditor = editorFor(loose);
+    state.workspaceFolders = [folder(path.dirname(loose))];
+    assert.equal(provider.resolveDebugConfiguration(undefined, {}).program, loose);
+  });
+
+  it('a debug configuration with nothing to debug is refused with a message', async () => {
+    await activate();
+    state.workspaceFolders = undefined;
+    const provider = state.debugConfigProviders.get('fitz');
+    assert.equal(provider.resolveDebugConfiguration(undefined, {}), undefined);
+    assert.ok(state.messages.some((m) => m.kind === 'error' && /to debug it/.test(m.text)));
+  });
 });

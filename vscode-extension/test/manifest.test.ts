@@ -84,6 +84,31 @@ describe('commands', () => {
   });
 });
 
+describe('debugger', () => {
+  const debuggers = contributes.debuggers;
+  it('contributes the fitz debugger type for .fitz files, with breakpoints in them', () => {
+    assert.deepEqual(debuggers.map((d: any) => d.type), ['fitz']);
+    assert.deepEqual(debuggers[0].languages, ['fitz']);
+    assert.ok(contributes.breakpoints.some((b: any) => b.language === 'fitz'));
+    assert.ok(pkg.activationEvents.includes('onDebugResolve:fitz'));
+  });
+  it('launch needs a program and documents every attribute', () => {
+    const launch = debuggers[0].configurationAttributes.launch;
+    assert.deepEqual(launch.required, ['program']);
+    for (const key of ['program', 'args', 'cwd', 'env', 'stopOnEntry']) {
+      assert.ok(launch.properties[key], `launch.${key}`);
+      assert.ok(launch.properties[key].description.length > 10, `launch.${key} description`);
+    }
+  });
+  it('initial configurations and snippets are fitz launches with a program', () => {
+    for (const c of [...debuggers[0].initialConfigurations, ...debuggers[0].configurationSnippets.map((s: any) => s.body)]) {
+      assert.equal(c.type, 'fitz');
+      assert.equal(c.request, 'launch');
+      assert.ok(typeof c.program === 'string' && c.program.length > 0);
+    }
+  });
+});
+
 describe('settings', () => {
   const props = contributes.configuration.properties;
   it('fitz.serverPath and fitz.trace.server exist with the documented shapes', () => {

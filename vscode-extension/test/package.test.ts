@@ -49,7 +49,7 @@ describe('vsce package', () => {
     console.log(`vsix ${path.basename(vsix)}: ${(size / 1024).toFixed(0)} KiB`);
   });
 
-  it('holds the grammar, snippets, language configuration, compiled extension and client', () => {
+  it('holds the grammar, snippets, language configuration, compiled extension, debugger and client', () => {
     const entries = zipEntries(vsix);
     for (const needed of [
       'extension.vsixmanifest',
@@ -60,6 +60,8 @@ describe('vsce package', () => {
       'extension/out/src/extension.js',
       'extension/out/src/server.js',
       'extension/out/src/serverPath.js',
+      'extension/out/src/debug.js',
+      'extension/out/src/debugConfig.js',
       'extension/node_modules/vscode-languageclient/package.json',
       'extension/node_modules/vscode-languageclient/lib/node/main.js',
     ]) {

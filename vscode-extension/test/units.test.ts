@@ -1,9 +1,10 @@
 // Unit tests of the modules that do not import `vscode`: server path resolution, crash
-// back-off, command -> CLI argument mapping and status presentation.
+// back-off, command -> CLI argument mapping, debug configurations and status presentation.
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backoffDelay, CrashPolicy, DEFAULT_BACKOFF } from '../src/backoff';
 import { cliInvocation, CLI_COMMANDS, COMMAND_IDS, displayCommandLine, findProjectRoot, isWithin } from '../src/cli';
+import { DEBUG_ADAPTER_ARGS, resolveDebugConfiguration } from '../src/debugConfig';
 import { executableNames, lookupOnPath, resolveServerPath } from '../src/serverPath';
 import { statusPresentation } from '../src/status';
 
@@ -287,5 +288,31 @@ describe('status presentation', () => {
     assert.equal(statusPresentation('notFound').warning, true);
     assert.match(statusPresentation('notFound', 'no fitz binary').tooltip, /no fitz binary/);
     for (const s of ['ready', 'crashed', 'notFound', 'stopped'] as const) assert.match(statusPresentation(s).tooltip, /Click to restart/);
+  });
+});
+
+describe('resolveDebugConfiguration', () => {
+  it('an empty configuration debugs the project, else the active file', () => {
+    const r = resolveDebugConfiguration({}, { file: '/ws/app/src/main.fitz', projectRoot: '/ws/app' });
+    assert.deepEqual(r, { ok: true, config: { type: 'fitz', request: 'launch', name: 'Debug app', program: '/ws/app', cwd: '/ws/app', args: [] } });
+    const loose = resolveDebugConfiguration({}, { file: '/tmp/x/hello.fitz', workspaceFolder: '/tmp/x' });
+    assert.ok(loose.ok);
+    assert.equal(loose.config.program, '/tmp/x/hello.fitz');
+    assert.equal(loose.config.cwd, '/tmp/x');
+    assert.equal(loose.config.name, 'Debug hello.fitz');
+  });
+  it('keeps what the configuration says', () => {
+    const given = { type: 'fitz', request: 'launch', name: 'api', program: '/srv/api.fitz', args: ['--v'], cwd: '/srv', env: { PORT: '9000' } };
+    const r = resolveDebugConfiguration(given, { projectRoot: '/ws/app' });
+    assert.deepEqual(r, { ok: true, config: given });
+  });
+  it('refuses attach and a configuration with nothing to debug', () => {
+    const attach = resolveDebugConfiguration({ request: 'attach' }, { projectRoot: '/ws/app' });
+    assert.ok(!attach.ok && /launch/.test(attach.reason));
+    const none = resolveDebugConfiguration({}, {});
+    assert.ok(!none.ok && /open a \.fitz file/.test(none.reason));
+  });
+  it('the adapter is `fitz debug --dap`', () => {
+    assert.deepEqual(DEBUG_ADAPTER_ARGS, ['debug', '--dap']);
   });
 });

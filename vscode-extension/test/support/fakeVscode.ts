@@ -54,6 +54,8 @@ export interface FakeState {
   clients: FakeLanguageClient[];
   tasksRun: any[];
   taskProviders: Map<string, any>;
+  debugAdapterFactories: Map<string, any>;
+  debugConfigProviders: Map<string, any>;
   configListeners: Array<Listener<any>>;
   workspaceFolders: any[] | undefined;
   activeTextEditor: any;
@@ -76,6 +78,8 @@ function freshState(): FakeState {
     clients: [],
     tasksRun: [],
     taskProviders: new Map(),
+    debugAdapterFactories: new Map(),
+    debugConfigProviders: new Map(),
     configListeners: [],
     workspaceFolders: undefined,
     activeTextEditor: undefined,
@@ -116,6 +120,7 @@ export const fakeVscode: any = {
   TaskGroup: { Build: { id: 'build' }, Test: { id: 'test' }, Clean: { id: 'clean' }, Rebuild: { id: 'rebuild' } },
   ThemeColor: class { constructor(public readonly id: string) {} },
   Disposable: class { constructor(private readonly fn: () => void) {} dispose() { this.fn(); } },
+  DebugAdapterExecutable: class { constructor(public readonly command: string, public readonly args: string[], public readonly options?: any) {} },
   ProcessExecution: class { constructor(public readonly process: string, public readonly args: string[], public readonly options?: any) {} },
   Task: class {
     group: any;
@@ -178,6 +183,16 @@ export const fakeVscode: any = {
       state.executed.push({ id, args });
       const fn = state.commands.get(id);
       return fn !== undefined ? fn(...args) : undefined;
+    },
+  },
+  debug: {
+    registerDebugAdapterDescriptorFactory: (type: string, factory: any) => {
+      state.debugAdapterFactories.set(type, factory);
+      return { dispose: () => state.debugAdapterFactories.delete(type) };
+    },
+    registerDebugConfigurationProvider: (type: string, provider: any) => {
+      state.debugConfigProviders.set(type, provider);
+      return { dispose: () => state.debugConfigProviders.delete(type) };
     },
   },
   tasks: {

@@ -17,7 +17,7 @@ work=$(mktemp -d)
 pids=()
 dbname=bench_peers_e2e_$$
 cleanup() {
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do { kill -KILL "$p" && wait "$p"; } 2>/dev/null; done
   (cd "$root/bench" && python3 -c "import sys; from runner import database; database.drop(sys.argv[1], sys.argv[2])" \
     "$FITZ_TEST_DATABASE_URL" "$dbname" 2>/dev/null)
   rm -rf "$work"

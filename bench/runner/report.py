@@ -117,6 +117,8 @@ def write(results, out_dir, meta):
               f"{meta['iterations']} iteration(s) per phase, median reported; phase durations x{meta.get('scale', 1)}; "
               f"warm-up {meta['warmup']} s discarded; "
               "client: fitz-loadgen (1 thread) on the same machine as the server.", ""]
+    if meta.get("command"):
+        lines += [f"Produced by: `{meta['command']}`.", ""]
     if meta.get("note"):
         lines += [meta["note"], ""]
     lines += ["## Implementations", "", "| implementation | notes | size |", "|---|---|---|"]

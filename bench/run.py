@@ -63,7 +63,15 @@ def main():
                          f"{'quick' if args.quick else f'{ctx.iterations} iterations'}; database {admin}")
         results = execute.run_all(ctx, [by_name[s] for s in wanted], chosen)
         refused = execute.refused_runs(results)
+        # The command goes into the report, so a partial run (some suites, some implementations,
+        # shortened phases) says how it was produced.
+        command = " ".join(["fitz bench"] + (["--quick"] if args.quick else []) +
+                           [f"--{k} {v}" for k, v, default in (("suite", args.suite, ""), ("impl", args.impl, ""),
+                                                               ("iterations", args.iterations, 3),
+                                                               ("warmup", args.warmup, 5.0), ("scale", args.scale, 1.0))
+                            if v != default])
         meta = {"started": started.strftime("%Y-%m-%d %H:%M UTC"), "quick": args.quick, "scale": args.scale,
+                "command": command,
                 "iterations": ctx.iterations, "warmup": ctx.warmup, "refused": refused}
         path = report.write(results, out, meta)
     print(f"\nreport: {os.path.relpath(path, os.getcwd())}")

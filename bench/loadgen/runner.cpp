@@ -277,7 +277,7 @@ void Conn::on_read(boost::system::error_code ec, size_t n) {
   timer_.cancel();
   ++gen_;
   w_.record(endpoint_, sent_, parser_.status, false, false);
-  if (parser_.close) {
+  if (parser_.close || w_.shared.scenario->endpoints[endpoint_].asks_close()) {
     close();
     rlen_ = 0;
   }

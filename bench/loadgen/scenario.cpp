@@ -1,6 +1,7 @@
 #include "scenario.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
@@ -87,6 +88,16 @@ std::optional<std::string> parse_template(const std::string& text, const std::ma
 bool Endpoint::success(int status) const {
   if (expect.empty()) return status >= 200 && status < 400;
   return std::find(expect.begin(), expect.end(), status) != expect.end();
+}
+
+bool Endpoint::asks_close() const {
+  auto lower = [](std::string t) {
+    std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+    return t;
+  };
+  for (const auto& [k, v] : headers)
+    if (lower(k) == "connection" && lower(v).find("close") != std::string::npos) return true;
+  return false;
 }
 
 double Scenario::total_seconds() const {

@@ -41,6 +41,9 @@ struct Endpoint {
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<int> expect;  // statuses counted as success; empty: any 2xx or 3xx
   bool success(int status) const;
+  // Whether the request carries `Connection: close`: the client must then not reuse the
+  // connection, whether or not the server's response says close too (RFC 9112 9.6).
+  bool asks_close() const;
 };
 
 struct Stage {

@@ -2,7 +2,8 @@
 percentiles, lines for RSS over time."""
 from xml.sax.saxutils import escape
 
-COLORS = {"fitz": "#2f7ed8", "fitz-orm": "#1b4f8a", "fitz-http": "#6fa8dc", "cpp": "#555555", "beast": "#a0a0a0", "python": "#f28f43", "node": "#3aa655", "node-orm": "#8bbc21"}
+COLORS = {"fitz": "#2f7ed8", "fitz-orm": "#1b4f8a", "fitz-http": "#6fa8dc", "cpp": "#555555", "beast": "#a0a0a0", "python": "#f28f43", "node": "#3aa655", "node-orm": "#8bbc21",
+          "go": "#00add8", "rust": "#b7410e"}
 W, H, PAD_L, PAD_B, PAD_T = 760, 320, 70, 70, 40
 
 
@@ -22,12 +23,26 @@ def _frame(title, ymax, unit):
     return out
 
 
+LEGEND_ROW = 16
+
+
 def _legend(out, names, labels):
-    x = PAD_L
+    """Appends the legend, wrapped into rows below the chart, grows the picture to hold them and
+    closes it."""
+    x, row = PAD_L, 0
     for n in names:
-        out.append(f'<rect x="{x}" y="{H - 18}" width="10" height="10" fill="{_color(n)}"/>')
-        out.append(f'<text x="{x + 14}" y="{H - 9}">{escape(labels[n]["label"])}</text>')
-        x += 24 + 7 * len(labels[n]["label"])
+        width = 24 + 7 * len(labels[n]["label"])
+        if x > PAD_L and x + width > W:
+            x, row = PAD_L, row + 1
+        y = H - 18 + LEGEND_ROW * row
+        out.append(f'<rect x="{x}" y="{y}" width="10" height="10" fill="{_color(n)}"/>')
+        out.append(f'<text x="{x + 14}" y="{y + 9}">{escape(labels[n]["label"])}</text>')
+        x += width
+    if row:
+        height = H + LEGEND_ROW * row
+        out[0] = out[0].replace(f'height="{H}"', f'height="{height}"', 1)
+        out[1] = out[1].replace(f'height="{H}"', f'height="{height}"', 1)
+    out.append("</svg>")
 
 
 def _bars(title, groups, series, value, labels, unit=""):
@@ -48,7 +63,6 @@ def _bars(title, groups, series, value, labels, unit=""):
                        f'fill="{_color(s)}"><title>{escape(labels[s]["label"])}: {v:,.2f}</title></rect>')
         out.append(f'<text x="{x0 + gw * 0.4:.1f}" y="{H - PAD_B + 16}" text-anchor="middle">{escape(g[:28])}</text>')
     _legend(out, series, labels)
-    out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
@@ -84,7 +98,6 @@ def rss_chart(suite, labels, impls):
     out.append(f'<text x="{W / 2}" y="{H - PAD_B + 30}" text-anchor="middle">seconds since the server started '
                f'({tmax:.0f} s)</text>')
     _legend(out, impls, labels)
-    out.append("</svg>")
     return "\n".join(out) + "\n"
 
 

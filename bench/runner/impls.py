@@ -1,5 +1,6 @@
 """The implementations `fitz bench` compares. Each knows how to build itself and how to start
 one server process; one that cannot be built here is reported as unavailable with the reason."""
+import hashlib
 import os
 import shutil
 import subprocess
@@ -158,6 +159,130 @@ class NodeApp(Impl):
         return dir_bytes(os.path.join(APPS, self.folder))
 
 
+def source_hash(folder: str) -> str:
+    """Digest of every file under folder (names and contents), the key of a cached build."""
+    h = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for f in sorted(files):
+            p = os.path.join(root, f)
+            h.update(os.path.relpath(p, folder).encode() + b"\0")
+            with open(p, "rb") as fh:
+                h.update(fh.read())
+            h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+class Compiled(Impl):
+    """A peer in a compiled language, built offline by Debian's own toolchain against Debian's
+    packaged libraries. A build takes minutes, so the binary is kept in the build folder under
+    the hash of its sources and rebuilt only when they change."""
+
+    def __init__(self, name, label, folder, note):
+        self.name, self.label, self.folder, self.note = name, label, folder, note
+        self.binary = None
+
+    def missing(self):
+        """Why this toolchain cannot build here, or None."""
+        return None
+
+    def build(self, src, out_dir, binary):
+        """Compiles src into binary (out_dir is this build's scratch folder); returns (ok, output)."""
+        raise NotImplementedError
+
+    def prepare(self, ctx):
+        why = self.missing()
+        if why:
+            raise Unavailable(why)
+        src = os.path.join(APPS, self.folder)
+        cache = os.path.join(ctx.build, "bench-apps")
+        out_dir = os.path.join(cache, f"{self.folder}-{source_hash(src)}")
+        binary = os.path.join(out_dir, f"bench-{self.folder}")
+        if not os.path.exists(binary):
+            os.makedirs(out_dir, exist_ok=True)
+            ok, output = self.build(src, cache, binary + ".tmp")
+            if not ok:
+                lines = [ln for ln in output.strip().splitlines() if ln.strip()]
+                raise Unavailable(f"building bench/apps/{self.folder} failed: " + " / ".join(lines[-3:]))
+            os.replace(binary + ".tmp", binary)
+        self.binary = binary
+
+    def command(self, ctx, port, db_url):
+        return [self.binary], self.env(port, db_url), ctx.work
+
+    def size_bytes(self, ctx):
+        return os.path.getsize(self.binary) if self.binary else 0
+
+
+GO = "/usr/bin/go"
+GOCODE = "/usr/share/gocode"  # Debian's Go libraries (golang-*-dev)
+
+
+class GoApp(Compiled):
+    def __init__(self):
+        super().__init__("go", "Go + net/http + pgx", "go",
+                         "bench/apps/go: net/http, pgx v4 pool (10 connections per core, statements prepared "
+                         "and cached per connection), encoding/json; GOMAXPROCS = cores")
+
+    def missing(self):
+        if not os.path.exists(GO):
+            return "Go is not installed (golang-go)"
+        if not os.path.isdir(os.path.join(GOCODE, "src", "github.com", "jackc", "pgx", "v4")):
+            return "pgx v4 is not installed (golang-github-jackc-pgx-v4-dev)"
+        return None
+
+    def build(self, src, cache, binary):
+        # GOPATH mode on Debian's packaged sources: no module download, nothing written in src.
+        env = dict(os.environ, GO111MODULE="off", GOPATH=GOCODE, GOPROXY="off", GOFLAGS="",
+                   GOCACHE=os.path.join(cache, "go-cache"))
+        r = subprocess.run([GO, "build", "-o", binary, "."], cwd=src, env=env, capture_output=True, text=True)
+        return r.returncode == 0, r.stderr + r.stdout
+
+
+CARGO, RUSTC = "/usr/bin/cargo", "/usr/bin/rustc"  # Debian's, which read Debian's crate registry
+CRATES = "/usr/share/cargo/registry"
+CARGO_CONFIG = f"""[source.crates-io]
+replace-with = "debian"
+[source.debian]
+directory = "{CRATES}"
+"""
+
+
+class RustApp(Compiled):
+    def __init__(self):
+        super().__init__("rust", "Rust + hyper + tokio-postgres", "rust",
+                         "bench/apps/rust: hyper 0.14 on tokio (one worker thread per core), tokio-postgres 0.7 "
+                         "(2 pipelined connections per core, every statement prepared at start), serde_json")
+
+    def missing(self):
+        for tool, pkg in ((CARGO, "cargo"), (RUSTC, "rustc")):
+            if not os.path.exists(tool):
+                return f"{tool} is missing ({pkg})"
+        if not os.path.isdir(CRATES) or not any(d.startswith("tokio-postgres-0.7") for d in os.listdir(CRATES)):
+            return "tokio-postgres 0.7 is not in Debian's crate registry (librust-tokio-postgres-dev)"
+        return None
+
+    def build(self, src, cache, binary):
+        # Cargo writes Cargo.lock beside Cargo.toml, so it builds a copy of the sources; the
+        # target folder is shared between builds, so a changed main.rs recompiles only itself.
+        copy = os.path.join(cache, "rust-src")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(src, copy)
+        home = os.path.join(cache, "cargo-home")
+        os.makedirs(home, exist_ok=True)
+        with open(os.path.join(home, "config.toml"), "w") as f:
+            f.write(CARGO_CONFIG)
+        target = os.path.join(cache, "rust-target")
+        env = dict(os.environ, CARGO_HOME=home, RUSTC=RUSTC, CARGO_TARGET_DIR=target)
+        r = subprocess.run([CARGO, "build", "--release", "--offline", "--quiet"], cwd=copy, env=env,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            return False, r.stderr + r.stdout
+        shutil.copyfile(os.path.join(target, "release", "bench-rust"), binary)
+        os.chmod(binary, 0o755)
+        return True, ""
+
+
 def all_impls():
     return [
         Fitz(),
@@ -171,4 +296,6 @@ def all_impls():
         Python(),
         NodeApp("node", "Node + Express + pg", "node-express", "Express 4 + pg (prepared statements), node:cluster, one process per core"),
         NodeApp("node-orm", "Node + Express + Sequelize", "node-sequelize", "Express 4 + Sequelize 6 ORM on pg, node:cluster, one process per core"),
+        GoApp(),
+        RustApp(),
     ]

@@ -45,6 +45,7 @@ def machine():
         "kernel": platform.release(), "os": version(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
         "postgres": version(["psql", "--version"]), "python": version(["/usr/bin/python3", "--version"]),
         "node": version(["node", "--version"]), "gxx": version(["g++", "--version"]),
+        "go": version(["/usr/bin/go", "version"]), "rustc": version(["/usr/bin/rustc", "--version"]),
     }
 
 
@@ -111,11 +112,13 @@ def write(results, out_dir, meta):
     lines = [f"# fitz bench — {meta['started']}", ""]
     m = results["machine"]
     lines += [f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB; {m['os']}, Linux {m['kernel']}; "
-              f"{m['postgres']}; {m['python']}; Node {m['node']}; {m['gxx']}.", "",
+              f"{m['postgres']}; {m['python']}; Node {m['node']}; {m['gxx']}; {m.get('go', '')}; {m.get('rustc', '')}.", "",
               f"Mode: {'quick smoke run (numbers are not meaningful)' if meta['quick'] else 'full'}; "
               f"{meta['iterations']} iteration(s) per phase, median reported; phase durations x{meta.get('scale', 1)}; "
               f"warm-up {meta['warmup']} s discarded; "
               "client: fitz-loadgen (1 thread) on the same machine as the server.", ""]
+    if meta.get("command"):
+        lines += [f"Produced by: `{meta['command']}`.", ""]
     if meta.get("note"):
         lines += [meta["note"], ""]
     lines += ["## Implementations", "", "| implementation | notes | size |", "|---|---|---|"]

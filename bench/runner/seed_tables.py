@@ -200,6 +200,12 @@ def interop_table(results, suite):
     return out
 
 
+def _cpu_ratio(results, suite, subject, peer, phase):
+    """Requests per CPU-second of subject over peer's (the inverse ratio of their CPU per request)."""
+    cpu = [(_phase(results, suite, i, phase) or {}).get("cpu_us_per_request") for i in (subject, peer)]
+    return cpu[1] / cpu[0] if all(cpu) else None
+
+
 def targets(results):
     """The project's targets for this machine, each measured in this run."""
     rows = []
@@ -244,6 +250,14 @@ def targets(results):
     r = n99 / f99 if f99 and n99 else None
     add("Mixed workload p99, Node's over Fitz's", f"{r:.1f}x ({f99:.2f} vs {n99:.2f} ms)" if r else "–", "≥ 4x",
         None if r is None else r >= 4)
+    orm_phases = list(ORM_PUBLISHED)
+    for peer, label, want in (("go", "Go", 1.0), ("rust", "Rust", 0.9)):
+        ratios = [(phase, _cpu_ratio(results, "orm", "fitz", peer, phase)) for phase in orm_phases]
+        measured = ", ".join(f"{phase} {r:.2f}x" for phase, r in ratios if r)
+        what = (f"Fitz ≥ {label} per CPU-second on orm phases" if want == 1.0
+                else f"Fitz ≥ {100 * want:.0f}% of {label} per CPU-second (orm phases)")
+        complete = all(r for _, r in ratios)
+        add(what, measured or "–", f"≥ {want:g}x on each", None if not complete else all(r >= want for _, r in ratios))
     cs = fr.get("cold_start_ms") if fr else None
     add("Fitz cold start (exec to first 200)", f"{cs:.0f} ms" if cs is not None else "–", "< 50 ms",
         None if cs is None else cs < 50)

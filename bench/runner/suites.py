@@ -63,7 +63,7 @@ class Suite:
         self.reseed = reseed
 
 
-PEERS = ["fitz", "fitz-orm", "python", "node", "node-orm"]
+PEERS = ["fitz", "fitz-orm", "python", "node", "node-orm", "go", "rust"]
 # The two published suites also measure their second stack, Fitz calling SQLAlchemy in-process.
 PUBLISHED_PEERS = PEERS[:2] + ["fitz-python"] + PEERS[2:]
 
@@ -106,7 +106,7 @@ SUITES = [
        "throughput is bounded by the pacing for any server that keeps up; latency is the comparison. "
        "Users and posts are put back to the "
        "seed before every run, so a server's reads never pay for the rows its own earlier runs wrote.", reseed=True),
-    Suite("tfb", "TechEmpower Framework Benchmarks test types", ["fitz", "python", "node", "node-orm"], 0, 0, [
+    Suite("tfb", "TechEmpower Framework Benchmarks test types", ["fitz", "python", "node", "node-orm", "go", "rust"], 0, 0, [
         Phase("/json", [ep("json", "/json", expect=200)], connections=32, seconds=15),
         Phase("/plaintext", [ep("plaintext", "/plaintext", expect=200)], connections=32, seconds=15),
         Phase("/db", [ep("db", "/db", expect=200)], connections=32, seconds=15),

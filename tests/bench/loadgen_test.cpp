@@ -100,10 +100,12 @@ TEST(Scenario, RejectsBadFiles) {
 }
 
 // A server that answers every request with an empty 200 and counts them: enough to watch the
-// load generator's pacing.
+// load generator's pacing. With close_after_each it closes every connection after its first
+// response without saying so in the response, as servers may when the request asked for close.
 class CountingServer {
  public:
-  CountingServer() : acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+  explicit CountingServer(bool close_after_each = false)
+      : close_after_each_(close_after_each), acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     accept();
     thread_ = std::thread([this] { ioc_.run(); });
   }
@@ -116,9 +118,11 @@ class CountingServer {
 
  private:
   struct Session : std::enable_shared_from_this<Session> {
-    explicit Session(boost::asio::ip::tcp::socket s, std::atomic<int>& n) : sock(std::move(s)), count(n) {}
+    Session(boost::asio::ip::tcp::socket s, std::atomic<int>& n, bool close)
+        : sock(std::move(s)), count(n), close_after_each(close) {}
     boost::asio::ip::tcp::socket sock;
     std::atomic<int>& count;
+    bool close_after_each;
     std::string buf;
     void read() {
       boost::asio::async_read_until(sock, boost::asio::dynamic_buffer(buf), "\r\n\r\n",
@@ -129,7 +133,11 @@ class CountingServer {
                                       static const std::string ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
                                       boost::asio::async_write(self->sock, boost::asio::buffer(ok),
                                                                [self](boost::system::error_code e, size_t) {
-                                                                 if (!e) self->read();
+                                                                 if (e) return;
+                                                                 if (self->close_after_each)
+                                                                   self->sock.close(e);
+                                                                 else
+                                                                   self->read();
                                                                });
                                     });
     }
@@ -137,10 +145,11 @@ class CountingServer {
   void accept() {
     acceptor_.async_accept([this](boost::system::error_code ec, boost::asio::ip::tcp::socket s) {
       if (ec) return;
-      std::make_shared<Session>(std::move(s), requests)->read();
+      std::make_shared<Session>(std::move(s), requests, close_after_each_)->read();
       accept();
     });
   }
+  bool close_after_each_;
   boost::asio::io_context ioc_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::thread thread_;
@@ -159,6 +168,29 @@ TEST(Runner, ThinkTimePacesEachConnection) {
   EXPECT_GT(r.total_responses(), 0u);
   EXPECT_EQ(r.total_failures(), 0u);
   EXPECT_LE(server.requests.load(), 22);
+}
+
+// A request with `Connection: close` is the last on its connection even when the response does
+// not repeat the header: reusing it would count every second request as a failed one.
+TEST(Runner, ConnectionCloseRequestOpensANewConnectionEachTime) {
+  CountingServer server(true);
+  Scenario s;
+  ASSERT_FALSE(load_scenario(R"({"stages":[{"seconds":0.5,"connections":2}],
+      "endpoints":[{"path":"/x","expect":200,"headers":{"Connection":"close"}}]})", {}, s));
+  ASSERT_FALSE(parse_base_url("http://127.0.0.1:" + std::to_string(server.port()), s));
+  EXPECT_TRUE(s.endpoints[0].asks_close());
+  Results r = run(s, RunOptions{});
+  EXPECT_GT(r.total_responses(), 10u);
+  EXPECT_EQ(r.total_failures(), 0u);
+}
+
+TEST(Scenario, ConnectionHeaderAskingClose) {
+  Scenario s;
+  ASSERT_FALSE(load_scenario(R"({"endpoints":[{"path":"/a","headers":{"connection":"Close"}},
+      {"path":"/b","headers":{"Connection":"keep-alive"}},{"path":"/c"}]})", {}, s));
+  EXPECT_TRUE(s.endpoints[0].asks_close());
+  EXPECT_FALSE(s.endpoints[1].asks_close());
+  EXPECT_FALSE(s.endpoints[2].asks_close());
 }
 
 size_t feed_all(ResponseParser& p, const std::string& bytes, size_t step) {

@@ -140,6 +140,12 @@ class Resolver {
     }
     std::optional<fs::path> dir = cache_.checkout(url, locked.rev, error);
     if (!dir) return git_failure(req, error);
+    pkg.root = *dir;
+    if (!options_.verify_hashes && expected_hash) {
+      locked.hash = *expected_hash;
+      pkg.locked = std::move(locked);
+      return pkg;
+    }
     std::optional<std::string> hash = tree_hash(*dir);
     if (!hash) {
       diags_.error(DiagKind::PackageFetchFailed, req.dep.source_span,
@@ -156,7 +162,6 @@ class Resolver {
       return std::nullopt;
     }
     locked.hash = *hash;
-    pkg.root = *dir;
     pkg.locked = std::move(locked);
     return pkg;
   }

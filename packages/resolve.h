@@ -22,6 +22,9 @@ struct ResolveOptions {
   // named ones, or every git package when `update_all`).
   std::vector<std::string> update;
   bool update_all = false;
+  // Hashing every checkout on each load is right for builds but too slow for an editor's
+  // keystrokes; the language server turns it off.
+  bool verify_hashes = true;
 };
 
 struct ResolvedPackage {

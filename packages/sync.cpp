@@ -71,6 +71,7 @@ std::optional<SyncResult> sync(const frontend::Manifest& manifest, const fs::pat
   if (!resolution) return std::nullopt;
   result.resolution = std::move(*resolution);
   std::error_code ec;
+  if (!options.write_lock) return result;
   if (result.resolution.lock.packages.empty()) {
     if (old_text) fs::remove(lock_path, ec);
   } else {
@@ -83,15 +84,31 @@ std::optional<SyncResult> sync(const frontend::Manifest& manifest, const fs::pat
   return result;
 }
 
-frontend::PackageResolver resolver(bool offline) {
-  return [offline](const frontend::Manifest& manifest, const fs::path& project_root, frontend::SourceManager& sources,
+namespace {
+
+frontend::PackageResolver resolver_with(SyncOptions options) {
+  return [options](const frontend::Manifest& manifest, const fs::path& project_root, frontend::SourceManager& sources,
                    frontend::DiagnosticBag& diags) -> std::optional<std::vector<frontend::PackageRoot>> {
-    SyncOptions options;
-    options.offline = offline;
     std::optional<SyncResult> synced = sync(manifest, project_root, options, sources, diags);
     if (!synced) return std::nullopt;
     return synced->resolution.roots();
   };
+}
+
+}  // namespace
+
+frontend::PackageResolver resolver(bool offline) {
+  SyncOptions options;
+  options.offline = offline;
+  return resolver_with(options);
+}
+
+frontend::PackageResolver editor_resolver() {
+  SyncOptions options;
+  options.offline = true;
+  options.resolve.verify_hashes = false;
+  options.write_lock = false;
+  return resolver_with(options);
 }
 
 }  // namespace fitz::packages

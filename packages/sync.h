@@ -14,6 +14,7 @@ namespace fitz::packages {
 struct SyncOptions {
   bool offline = false;  // `--offline` or FITZ_OFFLINE=1: use only the cache
   ResolveOptions resolve;
+  bool write_lock = true;
 };
 
 struct SyncResult {
@@ -27,6 +28,10 @@ std::optional<SyncResult> sync(const frontend::Manifest& manifest, const std::fi
 
 // For LoadRequest::resolve_packages: sync, then hand the package roots to the module loader.
 frontend::PackageResolver resolver(bool offline);
+
+// For the language server: offline, from the lock and the cache, without hashing checkouts or
+// writing fitz.lock (what the editor shows must not change the project).
+frontend::PackageResolver editor_resolver();
 
 // FITZ_OFFLINE set to anything but empty or `0`.
 bool offline_from_env();

@@ -52,7 +52,7 @@ std::optional<SyncResult> sync(const frontend::Manifest& manifest, const fs::pat
                                const SyncOptions& options, frontend::SourceManager& sources,
                                frontend::DiagnosticBag& diags) {
   SyncResult result;
-  fs::path lock_path = project_root / kLockFileName;
+  fs::path lock_path = (project_root / kLockFileName).lexically_normal();
   std::optional<std::string> old_text = read_text(lock_path);
   if (old_text) {
     frontend::FileId id = sources.add(frontend::display_path(lock_path), *old_text);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/checker.h"
+#include "cli/build_steps.h"
 #include "cli/cmd_run_process.h"
 #include "cli/driver.h"
 #include "cli/migrations_dir.h"
@@ -41,8 +42,8 @@ options:
                   `-` with --emit=cpp writes the C++ to stdout)
   --emit=cpp      write the generated C++ instead of a binary
   --sanitize      build with address and undefined-behaviour sanitizers
-  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default -O2; -O1 from a
-                  fitz built with sanitizers)
+  -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default: -O2 for build, -O1 for
+                  run, which starts sooner; -O1 from a fitz built with sanitizers)
   --time-phases   print how long each phase took
   --offline       resolve git dependencies from fitz.lock and the cache only, never the
                   network (also FITZ_OFFLINE=1)
@@ -74,9 +75,9 @@ double ms_since(Clock::time_point t) {
 
 }  // namespace
 
-// Shared by build, run and test: load, check, generate. Returns the exit code on failure.
 int generate_program(const std::string& target, const codegen::GenOptions& gen_options, Io io,
-                     codegen::GenResult& out, fs::path& entry_path, bool time_phases, bool offline) {
+                     codegen::GenResult& out, fs::path& entry_path, bool time_phases,
+                     deploy::ServiceFacts* facts, bool offline) {
   auto t0 = Clock::now();
   frontend::SourceManager sources;
   frontend::DiagnosticBag diags;
@@ -116,6 +117,7 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
       options.migrations.push_back({f.path.filename().string(), std::move(f.text)});
   }
   out = codegen::generate_cpp(program, loaded.graph, sources, options);
+  if (facts) *facts = deploy::facts_of(program, loaded.graph);
   if (time_phases)
     io.err << fmt::format("time: load+parse {:.1f} ms, check {:.1f} ms, generate {:.1f} ms\n",
                           std::chrono::duration<double, std::milli>(t1 - t0).count(),
@@ -133,7 +135,6 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   return kOk;
 }
 
-// Compiles generated C++; prints an internal compiler error when the C++ compiler rejects it.
 int compile_generated(const std::string& cpp, const fs::path& output, const codegen::CompileOptions& copts,
                       Io io, bool time_phases) {
   std::string error;
@@ -154,7 +155,19 @@ int compile_generated(const std::string& cpp, const fs::path& output, const code
   return kOk;
 }
 
+codegen::CompileOptions compile_options_for(const codegen::GenResult& gen) {
+  codegen::CompileOptions copts;
+  copts.http = gen.http;
+  copts.jobs = gen.jobs;
+  copts.auth = gen.auth;
+  copts.python = gen.python;
+  copts.ws = gen.ws;
+  return copts;
+}
+
 static int parse_build_args(const std::vector<std::string>& args, BuildOptions& opt, Io io, bool is_run) {
+  // `run` is the edit-and-try loop: a shorter compile matters more than the last few percent.
+  if (is_run) opt.opt_level = "-O1";
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
@@ -213,7 +226,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   if (int rc = parse_build_args(args, opt, io, false); rc != kOk) return rc < 0 ? kOk : rc;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases, opt.offline); rc != kOk) return rc;
+  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases, nullptr, opt.offline); rc != kOk) return rc;
   if (opt.emit == "cpp") {
     if (opt.output.empty() || opt.output == "-") {
       io.out << gen.cpp;
@@ -223,12 +236,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
     return kOk;
   }
   fs::path output = opt.output.empty() ? default_output(entry) : fs::path(opt.output);
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
@@ -241,15 +249,10 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   if (int rc = parse_build_args(args, opt, io, true); rc != kOk) return rc < 0 ? kOk : rc;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases, opt.offline); rc != kOk) return rc;
+  if (int rc = generate_program(opt.target, {}, io, gen, entry, opt.time_phases, nullptr, opt.offline); rc != kOk) return rc;
   // The binary lives in the cache; `run` never writes next to the sources.
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = opt.sanitize;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
@@ -321,19 +324,14 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   gopts.test_file = file;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(target, gopts, io, gen, entry, false, offline); rc != kOk) return rc;
+  if (int rc = generate_program(target, gopts, io, gen, entry, false, nullptr, offline); rc != kOk) return rc;
   if (!file.empty() && !gen.test_file_found) {
     io.err << "error: `" << file << "` is not one of the files being tested"
            << (target.empty() ? std::string(" (the project's src/ and tests/)") : " (" + target + ")") << "\n";
     return kUsageError;
   }
   fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = sanitize;
   copts.opt_level = "-O1";
   if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;

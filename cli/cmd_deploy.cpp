@@ -19,6 +19,7 @@
 #include "cli/deploy_image.h"
 #include "cli/deploy_k8s.h"
 #include "cli/deploy_yaml.h"
+#include "cli/build_steps.h"
 #include "cli/driver.h"
 #include "codegen/codegen.h"
 #include "codegen/toolchain.h"
@@ -291,12 +292,7 @@ int deploy_image(const std::vector<std::string>& args, Io io) {
     io.err << "error: " << error << "\n";
     return kInternal;
   }
-  codegen::CompileOptions copts;
-  copts.http = gen.http;
-  copts.jobs = gen.jobs;
-  copts.auth = gen.auth;
-  copts.python = gen.python;
-  copts.ws = gen.ws;
+  codegen::CompileOptions copts = compile_options_for(gen);
   copts.opt_level = opt.opt_level;
   codegen::CompileResult built = codegen::compile_program(gen.cpp, spec.binary, copts, *runtime);
   if (!built.ok) {

@@ -2,6 +2,8 @@
 // program, applies lint levels (fitz.toml `[lint]`, then --allow/--deny) and prints everything
 // in the formats of `fitz check`. Only errors (a denied lint included) make it fail.
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <ostream>
 #include <string_view>
 
@@ -27,6 +29,8 @@ only errors, and denied lints, make `fitz lint` exit 1. Each warning names its l
 options:
   --deny LINT                 report LINT as an error (repeatable; also `[lint] deny` in fitz.toml)
   --allow LINT                do not report LINT (repeatable; also `[lint] allow` in fitz.toml)
+  --fix                       apply the fix-its of the lint warnings to the files, then report
+                              what is left
   --format=text|json|github   as `fitz check`: text (default), JSON Lines, or GitHub annotations
   -h, --help                  show this help
 
@@ -37,6 +41,7 @@ struct LintOptions {
   std::vector<std::string> targets;
   std::string format = "text";
   std::vector<std::string> deny, allow;
+  bool fix = false;
 };
 
 // `--flag=value` or `--flag value`; advances `i` over a separate value.
@@ -61,8 +66,46 @@ void print_usage(std::ostream& os) {
 
 struct Totals {
   size_t errors = 0, warnings = 0;
+  size_t fixed = 0;  // --fix: warnings whose fix-its were applied
   bool unreadable = false;
 };
+
+// Applies the fix-its of the lint findings to their files. Edits are applied from the end of
+// a file backwards so that offsets stay valid; a finding whose edits overlap one already taken
+// is left for the next run. Returns how many findings were fixed.
+size_t apply_fixes(const std::vector<frontend::Diagnostic>& found, const frontend::SourceManager& sources, Io io) {
+  std::map<uint32_t, std::vector<const frontend::Diagnostic*>> by_file;
+  for (const frontend::Diagnostic& d : found)
+    if (lint::lint_of_kind(d.kind) && !d.fixes.empty() && d.span.file.valid()) by_file[d.span.file.value].push_back(&d);
+  size_t fixed = 0;
+  for (auto& [file_index, diags] : by_file) {
+    const frontend::SourceFile& f = sources.file(diags.front()->span.file);
+    std::vector<frontend::FixIt> edits;
+    size_t taken = 0;
+    for (const frontend::Diagnostic* d : diags) {
+      bool overlaps = std::any_of(d->fixes.begin(), d->fixes.end(), [&](const frontend::FixIt& x) {
+        return std::any_of(edits.begin(), edits.end(), [&](const frontend::FixIt& y) {
+          return (x.span.begin < y.span.end && y.span.begin < x.span.end) ||
+                 (x.span.begin == y.span.begin && (x.span.empty() || y.span.empty()));
+        });
+      });
+      if (overlaps) continue;
+      edits.insert(edits.end(), d->fixes.begin(), d->fixes.end());
+      ++taken;
+    }
+    std::sort(edits.begin(), edits.end(), [](const frontend::FixIt& a, const frontend::FixIt& b) { return a.span.begin > b.span.begin; });
+    std::string text(f.text());
+    for (const frontend::FixIt& e : edits) text.replace(e.span.begin, e.span.size(), e.replacement);
+    std::ofstream out(f.path(), std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) {
+      io.err << "error: cannot write `" << f.path() << "`\n";
+      continue;
+    }
+    fixed += taken;
+  }
+  return fixed;
+}
 
 // Loads, checks and lints one target; prints its diagnostics. Returns kUsageError for a bad
 // request (also an unknown lint name in fitz.toml), else kOk with the counts in `totals`.
@@ -89,7 +132,16 @@ int lint_target(const std::string& target, const LintOptions& opt, frontend::Dia
   for (const auto& n : opt.allow)
     if (std::find(opt.deny.begin(), opt.deny.end(), n) == opt.deny.end()) levels.denied.erase(*lint::lint_by_name(n));
   checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
-  frontend::DiagnosticBag leveled = lint::lint_diagnostics(program, loaded.graph, diags, levels);
+  frontend::DiagnosticBag leveled = lint::lint_diagnostics(program, loaded.graph, diags, levels, &sources);
+  if (opt.fix && !leveled.has_errors()) {
+    std::vector<frontend::Diagnostic> found = leveled.sorted();
+    if (size_t n = apply_fixes(found, sources, io); n > 0) {
+      totals.fixed += n;
+      LintOptions again = opt;
+      again.fix = false;
+      return lint_target(target, again, format, io, totals);  // reports what is left
+    }
+  }
   std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
   for (const auto& d : leveled.sorted()) {
     sink << frontend::render(d, sources, format, text_options_of(io));
@@ -111,6 +163,10 @@ int cmd_lint(const std::vector<std::string>& args, Io io) {
       return kOk;
     }
     std::string value;
+    if (a == "--fix") {
+      opt.fix = true;
+      continue;
+    }
     if (option_value(args, i, "--format", opt.format)) continue;
     if (option_value(args, i, "--deny", value) || option_value(args, i, "--allow", value)) {
       if (!lint::lint_by_name(value)) {
@@ -137,6 +193,8 @@ int cmd_lint(const std::vector<std::string>& args, Io io) {
   Totals totals;
   for (const std::string& t : opt.targets)
     if (int rc = lint_target(t, opt, *format, io, totals); rc != kOk) return rc;
+  if (opt.fix && *format == frontend::DiagnosticFormat::Text)
+    io.err << fmt::format("fixed {} warning{}\n", totals.fixed, totals.fixed == 1 ? "" : "s");
   if (*format == frontend::DiagnosticFormat::Text)
     io.err << frontend::render_summary(totals.errors, totals.warnings, io.color);
   if (totals.unreadable) return kUsageError;

@@ -18,6 +18,8 @@ commands:
   check [PATH]   type-check a file, a directory or the project around the current directory
   build [PATH]   compile to a native binary
   run [PATH]     build (cached) and run
+  dev [PATH]     run, and check, rebuild and restart on every change
+  repl           read, check and run Fitz at a prompt
   test [PATH]    run @test functions
   fmt [PATH]     format source files
   lint [FILES]   check and report lint warnings (unused parameters, shadowing, ...)
@@ -62,6 +64,8 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "check") return cmd_check(rest, io);
   if (cmd == "build") return cmd_build(rest, io);
   if (cmd == "run") return cmd_run(rest, io);
+  if (cmd == "dev") return cmd_dev(rest, io);
+  if (cmd == "repl") return cmd_repl(rest, io);
   if (cmd == "test") return cmd_test(rest, io);
   if (cmd == "fmt") return cmd_fmt(rest, io);
   if (cmd == "lint") return cmd_lint(rest, io);

@@ -41,6 +41,8 @@ int cmd_bench(const std::vector<std::string>& args, Io io);
 int cmd_openapi(const std::vector<std::string>& args, Io io);
 int cmd_db(const std::vector<std::string>& args, Io io);
 int cmd_deploy(const std::vector<std::string>& args, Io io);
+int cmd_dev(const std::vector<std::string>& args, Io io);
+int cmd_repl(const std::vector<std::string>& args, Io io);
 int cmd_add(const std::vector<std::string>& args, Io io);
 int cmd_remove(const std::vector<std::string>& args, Io io);
 int cmd_update(const std::vector<std::string>& args, Io io);

@@ -67,8 +67,40 @@ std::vector<frontend::Diagnostic> lint_modules(const checker::TypedProgram& prog
   return out;
 }
 
+namespace {
+
+// Whether `line` has a `// @allow(...)` comment naming `lint`.
+bool allow_comment_names(std::string_view line, std::string_view lint) {
+  size_t comment = line.find("//");
+  if (comment == std::string_view::npos) return false;
+  std::string_view rest = line.substr(comment + 2);
+  size_t at = rest.find("@allow(");
+  if (at == std::string_view::npos) return false;
+  rest = rest.substr(at + 7);
+  rest = rest.substr(0, rest.find(')'));
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    std::string_view name = rest.substr(0, comma);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    if (name == lint) return true;
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return false;
+}
+
+bool allowed_in_source(const frontend::Diagnostic& d, std::string_view lint, const frontend::SourceManager& sources) {
+  if (!d.span.file.valid()) return false;
+  const frontend::SourceFile& f = sources.file(d.span.file);
+  uint32_t line = f.line_col(d.span.begin).line;
+  return allow_comment_names(f.line_text(line), lint) || (line > 1 && allow_comment_names(f.line_text(line - 1), lint));
+}
+
+}  // namespace
+
 std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic> diagnostics,
-                                               const LintLevels& levels) {
+                                               const LintLevels& levels, const frontend::SourceManager* sources) {
   std::vector<frontend::Diagnostic> out;
   for (frontend::Diagnostic& d : diagnostics) {
     std::optional<LintId> lint = lint_of_kind(d.kind);
@@ -78,6 +110,8 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
     }
     bool denied = levels.denied.count(*lint) > 0;
     if (!denied && levels.allowed.count(*lint)) continue;
+    // A comment at the place is the most specific level there is: it wins over `--deny`.
+    if (sources && allowed_in_source(d, lint_name(*lint), *sources)) continue;
     if (denied) d.severity = frontend::Severity::Error;
     std::string_view name = lint_name(*lint);
     if (denied) {
@@ -91,14 +125,15 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
 }
 
 frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
-                                         const frontend::DiagnosticBag& checked, const LintLevels& levels) {
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         const frontend::SourceManager* sources) {
   std::vector<frontend::Diagnostic> all(checked.begin(), checked.end());
   if (!checked.has_errors()) {
     std::vector<frontend::Diagnostic> found = lint_modules(program, graph, graph.roots);
     all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   }
   frontend::DiagnosticBag out;
-  for (frontend::Diagnostic& d : apply_levels(std::move(all), levels)) out.report(std::move(d));
+  for (frontend::Diagnostic& d : apply_levels(std::move(all), levels, sources)) out.report(std::move(d));
   return out;
 }
 

@@ -56,13 +56,17 @@ std::vector<frontend::Diagnostic> lint_modules(const checker::TypedProgram& prog
 // Applies `levels` to diagnostics that belong to a lint (the pass's and the checker's warnings):
 // allowed ones are dropped, denied ones become errors (their hint says so). Each message ends
 // with its lint's name in brackets, so every output format shows it. Other diagnostics pass unchanged.
+// A finding on a line that has, or follows a line that has, a `// @allow(name, ...)` comment
+// naming its lint is dropped too (when `sources` is given).
 std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic> diagnostics,
-                                               const LintLevels& levels);
+                                               const LintLevels& levels,
+                                               const frontend::SourceManager* sources = nullptr);
 
 // What `fitz lint` reports and the language server publishes, one definition for both: the
 // checker's diagnostics plus the pass's findings on `modules` (only for a program without
 // errors: findings on half-checked code would be noise), with `levels` applied to every lint.
 frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
-                                         const frontend::DiagnosticBag& checked, const LintLevels& levels);
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         const frontend::SourceManager* sources = nullptr);
 
 }  // namespace fitz::lint

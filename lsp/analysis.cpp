@@ -91,7 +91,7 @@ std::vector<frontend::Diagnostic> with_lints(const Analysis& a, const frontend::
   if (a.fatal) return sorted(a, diags, use_cache);
   std::string unknown;
   lint::LintLevels levels = lint::manifest_levels(a.graph, unknown);
-  return sorted(a, lint::lint_diagnostics(a.program, a.graph, diags, levels), use_cache);
+  return sorted(a, lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources), use_cache);
 }
 
 }  // namespace
@@ -183,7 +183,7 @@ std::vector<frontend::Diagnostic> focus_diagnostics(const PendingCheck& p, const
   // come with the complete publish.
   std::string unknown;
   out = lint::apply_levels(std::vector<frontend::Diagnostic>(bag.begin(), bag.end()),
-                           lint::manifest_levels(p.analysis->graph, unknown));
+                           lint::manifest_levels(p.analysis->graph, unknown), &p.analysis->sources);
   std::stable_sort(out.begin(), out.end(), [](const frontend::Diagnostic& x, const frontend::Diagnostic& y) {
     return std::pair(x.span.begin, x.span.end) < std::pair(y.span.begin, y.span.end);
   });

@@ -107,6 +107,8 @@ release_lane() {
   stage e2e bash tests/e2e/run.sh "$fitz"
   stage e2e-command bash tests/e2e/command.sh "$fitz"
   stage e2e-run-signals bash tests/e2e/run_signals.sh "$fitz"
+  stage e2e-dev bash tests/e2e/dev.sh "$fitz"
+  stage e2e-repl bash tests/e2e/repl.sh "$fitz"
   stage e2e-lint bash tests/e2e/lint.sh "$fitz"
   stage demo env DATABASE_URL="$release_db" bash tests/e2e/demo.sh "$build"
   stage e2e-new bash tests/e2e/new.sh "$fitz"
@@ -133,7 +135,7 @@ release_lane() {
   stage neovim bash tests/editors/neovim.sh "$fitz"
   stage extension env FITZ_BIN="$fitz" bash scripts/test-extension.sh --with-lsp
 }
-lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-run-signals e2e-lint demo e2e-new e2e-db \
+lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-run-signals e2e-dev e2e-repl e2e-lint demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-observability e2e-auth e2e-ws \
   e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension
 

@@ -5,6 +5,8 @@
 // thread; each worker installs an Asio-driven fitz::Scheduler so `sleep` and awaits inside
 // handlers run on the server's loop. Deadlines are checked by a per-worker sweep timer rather
 // than one timer per operation.
+#include <sys/socket.h>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -18,6 +20,7 @@
 
 #include "http/internal.h"
 #include "http/buf_body.h"
+#include "http/socket_activation.h"
 
 namespace fitz::http {
 namespace detail {
@@ -469,7 +472,9 @@ void Server::accept() {
       });
       return;
     }
-    if (stopping.load() || connections.load(std::memory_order_relaxed) >= app.cfg.max_connections) {
+    // A connection accepted as shutdown begins is served: its client is already waiting for an
+    // answer, and a supervisor swapping processes on one socket counts on it.
+    if (connections.load(std::memory_order_relaxed) >= app.cfg.max_connections) {
       beast::error_code ignored;
       sock.close(ignored);
     } else {
@@ -591,13 +596,27 @@ bool App::start(Str* error) {
   }
   tcp::endpoint ep(addr, uint16_t(cfg.port));
   srv->acceptor.emplace(w0.ioc);
-  srv->acceptor->open(ep.protocol(), ec);
-  if (!ec) srv->acceptor->set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) srv->acceptor->bind(ep, ec);
-  if (!ec) srv->acceptor->listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    if (error) *error = Str(("cannot listen on " + host + ":" + std::to_string(cfg.port) + ": " + ec.message()).c_str());
-    return false;
+  if (int fd = take_inherited_listener(); fd >= 0) {
+    // A supervisor (systemd, `fitz dev`) owns the socket and decides where it listens.
+    sockaddr_storage sa{};
+    socklen_t len = sizeof sa;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+    srv->acceptor->assign(sa.ss_family == AF_INET6 ? tcp::v6() : tcp::v4(), fd, ec);
+    if (ec) {
+      if (error) *error = Str(("cannot use the inherited listening socket: " + ec.message()).c_str());
+      return false;
+    }
+    auto local = srv->acceptor->local_endpoint(ec);
+    if (!ec) cfg.host = Str(local.address().to_string().c_str());
+  } else {
+    srv->acceptor->open(ep.protocol(), ec);
+    if (!ec) srv->acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) srv->acceptor->bind(ep, ec);
+    if (!ec) srv->acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      if (error) *error = Str(("cannot listen on " + host + ":" + std::to_string(cfg.port) + ": " + ec.message()).c_str());
+      return false;
+    }
   }
   srv->port = srv->acceptor->local_endpoint().port();
   srv->accept_retry.emplace(w0.ioc);
@@ -693,6 +712,7 @@ int App::run() {
     }
     std::fwrite(b.data(), 1, b.size(), stderr);
   }
+  notify_ready();
   wait();
   return 0;
 }

@@ -157,6 +157,11 @@ Task<Result<Rows, Str>> run_typed_round(std::shared_ptr<ConnState> st, std::stri
   pg::Result<pg::QueryResult> r = co_await round;
   --st->in_flight;
   log_round(sql, params, start, r ? nullptr : &r.error());
+  // The statement ended on its own just as its cancel went out: the CancelRequest may still
+  // reach the server and stop whatever the connection runs next, so it runs nothing more.
+  // (Inside a transaction the connection cannot be swapped; the race stays, as in libpq.)
+  bool stray_cancel = deadline.cancel_sent() && (r || r.error().sqlstate != "57014");
+  if (stray_cancel && st->in_flight == 0 && !st->in_transaction && st->lease) st->lease->close();
   st->settle();
   if (!r) co_return R::err(deadline.error_text(r.error()));
   co_return R::ok(std::make_shared<const pg::QueryResult>(std::move(*r)));

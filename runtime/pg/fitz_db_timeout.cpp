@@ -82,6 +82,8 @@ StatementDeadline::~StatementDeadline() {
   state_->timer.cancel();
 }
 
+bool StatementDeadline::cancel_sent() const { return state_ && state_->cancelled; }
+
 Str StatementDeadline::error_text(const pg::Error& error) const {
   if (state_ && state_->closed)
     return unavailable_text("the statement ran longer than " + limit_text() +

@@ -33,6 +33,8 @@ class StatementDeadline {
 
   // The Err text of a round that failed with `error`, saying so when this deadline stopped it.
   Str error_text(const pg::Error& error) const;
+  // Whether a CancelRequest was sent for this round.
+  bool cancel_sent() const;
 
  private:
   struct State;

@@ -95,5 +95,39 @@ printf 'fn f(x: Int) -> Int {\n    return "no"\n}\n' >"$work/broken.fitz"
 out=$(cd "$work" && "$fitz" lint broken.fitz 2>&1); rc=$?
 [[ $rc == 1 && $out == *"error[E"* && $out != *W1000* ]]; check "program errors (rc $rc): $out" $?
 
+# `// @allow(lint)` on the line or the line above drops that finding only (even when denied).
+cat >"$work/allowed.fitz" <<'FITZ'
+// @allow(unused_parameter)
+fn save(name: Str, verbose: Bool) -> Result<Int> {
+    return Ok(name.len())
+}
+
+fn keep(a: Int, b: Int) -> Int {  // @allow(unchecked_result, unused_parameter)
+    return a
+}
+
+fn other(c: Int) -> Int {
+    return 1
+}
+
+print(keep(1, 2) + other(3))
+print(save("a", true))
+FITZ
+out=$(cd "$work" && "$fitz" lint allowed.fitz --deny unused_parameter 2>&1); rc=$?
+[[ $rc == 1 && $out != *"\`verbose\`"* && $out != *"\`b\`"* && $out == *"unused parameter \`c\`"* ]]
+check "@allow comments (rc $rc): $out" $?
+
+# --fix applies the fix-its (an unused parameter gets a `_` prefix, an unchecked Result a
+# `let _ = `), the program still checks, and only what has no fix-it is left.
+cp "$work/loose.fitz" "$work/fixme.fitz"
+out=$(cd "$work" && "$fitz" lint fixme.fitz --fix 2>&1); rc=$?
+[[ $rc == 0 && $out == *"fixed 2 warnings"* ]]
+check "--fix reports what it fixed (rc $rc): $out" $?
+grep -q "_verbose: Bool" "$work/fixme.fitz"; check "--fix renamed the unused parameter: $(cat "$work/fixme.fitz")" $?
+grep -q 'let _ = save("a", true)' "$work/fixme.fitz"; check "--fix discards the unchecked result explicitly: $(cat "$work/fixme.fitz")" $?
+out=$(cd "$work" && "$fitz" lint fixme.fitz 2>&1); rc=$?
+[[ $rc == 0 && $out != *"warning["* ]]; check "the fixed file lints clean (rc $rc): $out" $?
+(cd "$work" && "$fitz" check fixme.fitz >/dev/null 2>&1); check "the fixed file checks" $?
+
 echo "e2e lint: $pass passed, $fail failed"
 [[ $fail == 0 ]]

@@ -14,9 +14,10 @@ namespace fitz::cli {
 // Loads, checks and generates `target` (a file, a folder, or "" for the project around the
 // current directory). Prints diagnostics as `fitz check` does and returns the exit code on
 // failure. `facts`, when given, receives what the service model says about listening.
+// `offline` (or FITZ_OFFLINE=1) resolves git dependencies from fitz.lock and the cache only.
 int generate_program(const std::string& target, const codegen::GenOptions& gen_options, Io io,
                      codegen::GenResult& out, std::filesystem::path& entry_path, bool time_phases,
-                     deploy::ServiceFacts* facts = nullptr);
+                     deploy::ServiceFacts* facts = nullptr, bool offline = false);
 
 // Compiles generated C++; prints an internal compiler error when the C++ compiler rejects it.
 int compile_generated(const std::string& cpp, const std::filesystem::path& output,

@@ -21,6 +21,7 @@
 #include "frontend/project.h"
 #include "frontend/render.h"
 #include "migrate/engine.h"
+#include "packages/sync.h"
 
 namespace fitz::cli {
 
@@ -46,6 +47,8 @@ options:
   -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default: -O2 for build, -O1 for
                   run, which starts sooner; -O1 from a fitz built with sanitizers)
   --time-phases   print how long each phase took
+  --offline       resolve git dependencies from fitz.lock and the cache only, never the
+                  network (also FITZ_OFFLINE=1)
   -h, --help      show this help
 )";
 
@@ -60,6 +63,7 @@ struct BuildOptions {
   bool sanitize = false;
   bool debug = false;
   bool time_phases = false;
+  bool offline = false;
   std::string opt_level = codegen::default_opt_level();
   std::vector<std::string> run_args;
   bool werror = false;
@@ -76,12 +80,13 @@ double ms_since(Clock::time_point t) {
 
 int generate_program(const std::string& target, const codegen::GenOptions& gen_options, Io io,
                      codegen::GenResult& out, fs::path& entry_path, bool time_phases,
-                     deploy::ServiceFacts* facts) {
+                     deploy::ServiceFacts* facts, bool offline) {
   auto t0 = Clock::now();
   frontend::SourceManager sources;
   frontend::DiagnosticBag diags;
   frontend::LoadRequest req;
   req.target = target;
+  req.resolve_packages = packages::resolver(offline || packages::offline_from_env());
   frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
@@ -194,6 +199,8 @@ static int parse_build_args(const std::vector<std::string>& args, BuildOptions& 
       opt.syntax_only = true;
     } else if (a == "--time-phases") {
       opt.time_phases = true;
+    } else if (a == "--offline") {
+      opt.offline = true;
     } else if (a == "-O0" || a == "-O1" || a == "-O2" || a == "-O3") {
       opt.opt_level = a;
     } else if (!a.empty() && a[0] == '-') {
@@ -226,7 +233,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   fs::path entry;
   codegen::GenOptions gopts;
   gopts.debug_line_info = opt.debug;
-  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases, nullptr, opt.offline); rc != kOk) return rc;
   if (opt.emit == "cpp") {
     if (opt.output.empty() || opt.output == "-") {
       io.out << gen.cpp;
@@ -252,7 +259,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   fs::path entry;
   codegen::GenOptions gopts;
   gopts.debug_line_info = opt.debug;
-  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases); rc != kOk) return rc;
+  if (int rc = generate_program(opt.target, gopts, io, gen, entry, opt.time_phases, nullptr, opt.offline); rc != kOk) return rc;
   // The binary lives in the cache; `run` never writes next to the sources.
   fs::path output = codegen::cache_dir() / "run" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts = compile_options_for(gen);
@@ -281,12 +288,13 @@ error in one test does not stop the others. FILTER keeps tests whose name contai
 options:
   --file F        run only the tests of the file F (one of the files being tested)
   --sanitize      build with address and undefined-behaviour sanitizers
+  --offline       resolve git dependencies from fitz.lock and the cache only (also FITZ_OFFLINE=1)
   -h, --help      show this help
 )";
 
 int cmd_test(const std::vector<std::string>& args, Io io) {
   std::string target, filter, file;
-  bool sanitize = false;
+  bool sanitize = false, offline = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
@@ -295,6 +303,8 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
     }
     if (a == "--sanitize") {
       sanitize = true;
+    } else if (a == "--offline") {
+      offline = true;
     } else if (a == "--file" || a.starts_with("--file=")) {
       if (a == "--file" && i + 1 == args.size()) {
         io.err << "error: `--file` needs a file\n\n" << kTestUsage;
@@ -325,7 +335,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   gopts.test_file = file;
   codegen::GenResult gen;
   fs::path entry;
-  if (int rc = generate_program(target, gopts, io, gen, entry, false); rc != kOk) return rc;
+  if (int rc = generate_program(target, gopts, io, gen, entry, false, nullptr, offline); rc != kOk) return rc;
   if (!file.empty() && !gen.test_file_found) {
     io.err << "error: `" << file << "` is not one of the files being tested"
            << (target.empty() ? std::string(" (the project's src/ and tests/)") : " (" + target + ")") << "\n";

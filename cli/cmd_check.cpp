@@ -10,6 +10,7 @@
 #include "frontend/lower.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
+#include "packages/sync.h"
 
 namespace fitz::cli {
 
@@ -27,6 +28,8 @@ options:
                               queries of each root module, or the program's service model (routes, bindings,
                               guards, middleware, server, WebSocket endpoints, jobs, commands)
   --warnings-as-errors        exit 1 when there are warnings
+  --offline                   resolve git dependencies from fitz.lock and the cache only, never the
+                              network (also FITZ_OFFLINE=1)
   -h, --help                  show this help
 )";
 
@@ -35,6 +38,7 @@ struct CheckOptions {
   std::string format = "text";
   std::string dump;
   bool warnings_as_errors = false;
+  bool offline = false;
 };
 
 bool value_of(std::string_view arg, std::string_view flag, std::string& out) {
@@ -62,6 +66,10 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
       opt.warnings_as_errors = true;
       continue;
     }
+    if (a == "--offline") {
+      opt.offline = true;
+      continue;
+    }
     if (a.starts_with("-")) {
       io.err << "error: unknown option `" << a << "` for `fitz check`\n\n" << kCheckUsage;
       return kUsageError;
@@ -86,6 +94,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   frontend::DiagnosticBag diags;
   frontend::LoadRequest req;
   req.target = opt.target;
+  req.resolve_packages = packages::resolver(opt.offline || packages::offline_from_env());
   frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";

@@ -27,6 +27,9 @@ commands:
   lsp            start the language server on stdio
   bench          run the bundled benchmarks
   new NAME       create a project
+  add NAME       add a dependency (--path DIR, or --git URL with --tag or --rev) to fitz.toml
+  remove NAME    remove a dependency from fitz.toml and fitz.lock
+  update [NAME]  move git dependencies in fitz.lock to what their tags and revs name now
   openapi PATH   print the OpenAPI document of a service
   db SUBCOMMAND  schema tools: diff, migrate, status
   deploy image   build an OCI image of a service (no Docker daemon needed)
@@ -74,6 +77,9 @@ int run(const std::vector<std::string>& args, Io io) {
   if (cmd == "db") return cmd_db(rest, io);
   if (cmd == "deploy") return cmd_deploy(rest, io);
   if (cmd == "debug") return cmd_debug(rest, io);
+  if (cmd == "add") return cmd_add(rest, io);
+  if (cmd == "remove") return cmd_remove(rest, io);
+  if (cmd == "update") return cmd_update(rest, io);
   io.err << "error: unknown command `" << cmd << "`\n\n" << kUsageText;
   return kUsageError;
 }

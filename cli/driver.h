@@ -44,5 +44,8 @@ int cmd_deploy(const std::vector<std::string>& args, Io io);
 int cmd_dev(const std::vector<std::string>& args, Io io);
 int cmd_repl(const std::vector<std::string>& args, Io io);
 int cmd_debug(const std::vector<std::string>& args, Io io);
+int cmd_add(const std::vector<std::string>& args, Io io);
+int cmd_remove(const std::vector<std::string>& args, Io io);
+int cmd_update(const std::vector<std::string>& args, Io io);
 
 }  // namespace fitz::cli

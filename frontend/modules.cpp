@@ -179,6 +179,21 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   return id;
 }
 
+void ModuleLoader::set_packages(std::vector<PackageRoot> packages) { packages_ = std::move(packages); }
+
+fs::path ModuleLoader::package_entry(const fs::path& dep_root) const {
+  fs::path entry = dep_root / "src" / "lib.fitz";
+  // A dependency's own manifest names its library entry.
+  std::string err;
+  if (auto toml = reader_(dep_root / "fitz.toml", err)) {
+    SourceManager scratch;
+    DiagnosticBag ignored;
+    FileId f = scratch.add((dep_root / "fitz.toml").string(), *toml);
+    if (auto dm = parse_manifest(scratch.file(f), ignored); dm && dm->lib_entry) entry = dep_root / *dm->lib_entry;
+  }
+  return entry;
+}
+
 std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
                                                    const std::vector<Ident>& segments) const {
   fs::path base = importer.path.parent_path();
@@ -189,20 +204,19 @@ std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
     if (segments.size() == 1) return entry;
     base = entry.parent_path();
     first = 1;
+  } else if (packages_) {
+    for (const PackageRoot& pkg : *packages_) {
+      if (importable_name(pkg.name) != segments.front().text) continue;
+      fs::path entry = package_entry(pkg.root);
+      if (segments.size() == 1) return entry;
+      base = entry.parent_path();
+      first = 1;
+      break;
+    }
   } else if (graph_.manifest) {
     for (const auto& dep : graph_.manifest->dependencies) {
       if (dep.name != segments.front().text || !dep.path) continue;
-      fs::path dep_root = graph_.project_root / *dep.path;
-      fs::path entry = dep_root / "src" / "lib.fitz";
-      // A path dependency's own manifest names its library entry.
-      std::string err;
-      if (auto toml = reader_(dep_root / "fitz.toml", err)) {
-        SourceManager scratch;
-        DiagnosticBag ignored;
-        FileId f = scratch.add((dep_root / "fitz.toml").string(), *toml);
-        if (auto dm = parse_manifest(scratch.file(f), ignored); dm && dm->lib_entry)
-          entry = dep_root / *dm->lib_entry;
-      }
+      fs::path entry = package_entry(graph_.project_root / *dep.path);
       if (segments.size() == 1) return entry;
       base = entry.parent_path();
       first = 1;

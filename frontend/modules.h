@@ -19,6 +19,13 @@ namespace fitz::frontend {
 
 using ModuleId = Id<struct ModuleTag>;
 
+// A resolved dependency: the directory its package lives in (a path dependency's folder or a
+// git checkout in the cache). Names are unique: resolution reports two sources for one name.
+struct PackageRoot {
+  std::string name;
+  std::filesystem::path root;
+};
+
 struct ResolvedImport {
   StmtId stmt;
   ModuleId target;  // invalid when the module could not be found (already diagnosed)
@@ -69,6 +76,11 @@ class ModuleLoader {
   // Dependencies named in fitz.toml resolve the first segment of an import.
   void set_manifest(Manifest manifest, std::filesystem::path project_root);
 
+  // The whole resolved dependency graph (direct and transitive). Once set, imports resolve
+  // against it instead of the manifest's path dependencies, so git dependencies and the
+  // dependencies of dependencies are importable.
+  void set_packages(std::vector<PackageRoot> packages);
+
   // Loads a root module and everything it imports. Invalid if the file cannot be read
   // (diagnosed, with `from` as the span of the request when there is one).
   ModuleId load_root(const std::filesystem::path& path);
@@ -79,6 +91,7 @@ class ModuleLoader {
   enum class State : uint8_t { Loading, Done };
   ModuleId load(const std::filesystem::path& path, std::string name, const Span* requested_at);
   void resolve_imports(ModuleId id);
+  std::filesystem::path package_entry(const std::filesystem::path& dep_root) const;
   std::optional<std::filesystem::path> resolve_path(const Module& importer,
                                                     const std::vector<Ident>& segments) const;
   void check_imported_names(ModuleId importer, const FromImportStmt& stmt, ModuleId target);
@@ -88,6 +101,7 @@ class ModuleLoader {
   FileReader reader_;
   ParseCache* cache_ = nullptr;
   ModuleGraph graph_;
+  std::optional<std::vector<PackageRoot>> packages_;
   std::unordered_map<std::string, ModuleId> by_path_;
   std::unordered_map<std::string, std::filesystem::path> normalised_;  // raw path -> normalise()
   std::vector<State> state_;

@@ -42,7 +42,8 @@ std::optional<fs::path> find_manifest_above(fs::path dir) {
 
 // Loads fitz.toml into the loader; returns false (with diagnostics) when it is unusable.
 bool use_manifest(const fs::path& toml, ModuleLoader& loader, SourceManager& sources,
-                  DiagnosticBag& diags, const FileReader& reader, std::optional<Manifest>& out) {
+                  DiagnosticBag& diags, const LoadRequest& req, std::optional<Manifest>& out) {
+  const FileReader& reader = req.reader;
   std::string error;
   std::optional<std::string> text = reader(toml, error);
   if (!text) {
@@ -53,6 +54,11 @@ bool use_manifest(const fs::path& toml, ModuleLoader& loader, SourceManager& sou
   out = parse_manifest(sources.file(f), diags);
   if (!out) return false;
   loader.set_manifest(*out, toml.parent_path());
+  if (req.resolve_packages) {
+    std::optional<std::vector<PackageRoot>> packages = req.resolve_packages(*out, toml.parent_path(), sources, diags);
+    if (!packages) return false;
+    loader.set_packages(std::move(*packages));
+  }
   return true;
 }
 
@@ -80,9 +86,14 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
       return result;
     }
     fs::path root = toml->parent_path();
-    if (use_manifest(*toml, loader, sources, diags, req.reader, manifest)) {
+    if (use_manifest(*toml, loader, sources, diags, req, manifest)) {
       for (const auto& bin : manifest->bins) roots.push_back(root / bin.main);
       if (manifest->lib_entry) roots.push_back(root / *manifest->lib_entry);
+    } else if (manifest) {
+      // The manifest is fine but its dependencies did not resolve: every import of them would
+      // only repeat that.
+      result.graph = std::move(loader).finish();
+      return result;
     }
     for (const char* sub : {"src", "tests"})
       for (auto& f : fitz_files_under(root / sub)) roots.push_back(f);
@@ -93,8 +104,11 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
   } else {
     roots.push_back(target);
     // A loose file inside a project still resolves the project's path dependencies.
-    if (auto toml = find_manifest_above(target.parent_path()))
-      use_manifest(*toml, loader, sources, diags, req.reader, manifest);
+    if (auto toml = find_manifest_above(target.parent_path());
+        toml && !use_manifest(*toml, loader, sources, diags, req, manifest) && manifest) {
+      result.graph = std::move(loader).finish();
+      return result;
+    }
   }
 
   for (const fs::path& r : roots) loader.load_root(r);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,13 @@
 
 namespace fitz::frontend {
 
+// Resolves a project's dependency graph (fetching and locking git dependencies) into package
+// roots; reports problems into the bag and returns nullopt when the graph is unusable. The CLI
+// passes one from packages/; without one only path dependencies of the project resolve.
+using PackageResolver = std::function<std::optional<std::vector<PackageRoot>>(
+    const Manifest& manifest, const std::filesystem::path& project_root, SourceManager& sources,
+    DiagnosticBag& diags)>;
+
 struct LoadRequest {
   // A .fitz file, a directory, or empty for "the project around `cwd`".
   std::filesystem::path target;
@@ -20,6 +28,7 @@ struct LoadRequest {
   // Reuses parses of unchanged files across loads; must be bound to the SourceManager passed
   // to load_program (see frontend/parse_cache.h).
   ParseCache* parse_cache = nullptr;
+  PackageResolver resolve_packages;
 };
 
 struct LoadResult {

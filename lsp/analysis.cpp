@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "lint/lint.h"
+#include "packages/sync.h"
 
 namespace fitz::lsp {
 
@@ -55,6 +56,7 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
   req.cwd = cwd;
   req.reader = std::move(reader);
   req.parse_cache = cache;
+  req.resolve_packages = packages::editor_resolver();
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;
   a->graph = std::move(loaded.graph);

@@ -111,6 +111,7 @@ release_lane() {
   stage e2e-repl bash tests/e2e/repl.sh "$fitz"
   stage e2e-debug bash tests/e2e/debug.sh "$fitz"
   stage e2e-lint bash tests/e2e/lint.sh "$fitz"
+  stage e2e-packages bash tests/e2e/packages.sh "$fitz"
   stage demo env DATABASE_URL="$release_db" bash tests/e2e/demo.sh "$build"
   stage e2e-new bash tests/e2e/new.sh "$fitz"
   stage e2e-db bash tests/pg/db_e2e.sh "$fitz"
@@ -140,7 +141,7 @@ release_lane() {
   # rather than in bench-quick, which runs alone on the machine.
   stage e2e-bench-peers bash tests/e2e/bench_peers.sh "$fitz"
 }
-lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint demo e2e-new e2e-db \
+lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-observability e2e-auth e2e-ws \
   e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension e2e-bench-peers
 

@@ -20,6 +20,9 @@ Info strings (words after ```fitz, in any order):
   db               the program needs Postgres: it runs with DATABASE_URL set to
                    $FITZ_TEST_DATABASE_URL (scripts/run-tests.sh starts one); fails when unset
   --update rewrites each ```output block with what its program printed (review the diff).
+A ```repl block is a `fitz repl` session: lines starting with `fitz> ` or `  ... ` are typed
+(without the prompt), every other line is what the session must print, in order and exactly
+(standard output and error together, without colour).
 Blocks in other languages with file=PATH (```toml file=fitz.toml) are written and not checked.
 A page's named files are all written before any block of that page is checked.
 Every failure is reported as path:line of the block; the exit status is 1 when any failed.
@@ -134,7 +137,7 @@ class Runner:
     def __init__(self, fitz, timeout):
         self.fitz, self.timeout = fitz, timeout
         self.actual = {}  # block -> stdout, for --update
-        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "lint": 0, "orm": 0, "serve": 0}
+        self.counts = {"check": 0, "run": 0, "test": 0, "fail": 0, "lint": 0, "orm": 0, "serve": 0, "repl": 0}
 
     def call(self, args, cwd, env=None):
         try:
@@ -199,6 +202,33 @@ class Runner:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+    def repl(self, b, cwd):
+        """A ```repl transcript: its inputs are typed into `fitz repl`, its other lines compared."""
+        self.counts["repl"] += 1
+        inputs, expected = [], []
+        for line in b.text.rstrip("\n").split("\n"):
+            if line.startswith("fitz> ") or line.startswith("  ... "):
+                inputs.append(line[6:])
+            elif line.rstrip() in ("fitz>", "  ..."):
+                inputs.append("")
+            else:
+                expected.append(line)
+        if not inputs:
+            return "a ```repl block needs `fitz> ` input lines"
+        env = dict(os.environ, NO_COLOR="1", HOME=cwd)
+        try:
+            p = subprocess.run([self.fitz, "repl"], cwd=cwd, input="\n".join(inputs) + "\n", env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            return f"`fitz repl` took longer than {self.timeout} s"
+        got = p.stdout.rstrip("\n").split("\n") if p.stdout.strip() else []
+        if p.returncode != 0:
+            return f"`fitz repl` exited {p.returncode}: {p.stdout.strip()[:2000]}"
+        if got != expected:
+            return ("the session printed something else\n--- expected\n" + "\n".join(expected) +
+                    "\n--- actual\n" + "\n".join(got)).rstrip()
+        return None
 
     def check(self, b, cwd, target):
         rc, out, err = self.call(["check", "--format=json"] + target, cwd)
@@ -328,6 +358,10 @@ def main():
                     with open(path, "w", encoding="utf-8") as f:
                         f.write(b.text)
             for b in blocks:
+                if b.lang == "repl":
+                    if problem := runner.repl(b, pagedir):
+                        failures.append(f"{b.where()}: {problem}")
+                    continue
                 if b.lang != "fitz":
                     continue
                 problem = runner.run_block(b, pagedir)
@@ -351,7 +385,7 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     c = runner.counts
     print(f"doc tests: {len(pages)} pages, {c['check']} checked, {c['run']} run, "
-          f"{c['test']} tested, {c['serve']} served, {c['orm']} ORM dumps, {c['fail']} failing as expected, {c['lint']} linted, "
+          f"{c['test']} tested, {c['serve']} served, {c['repl']} REPL sessions, {c['orm']} ORM dumps, {c['fail']} failing as expected, {c['lint']} linted, "
           f"{len(failures)} broken")
     for f in failures:
         print(f"{f}", file=sys.stderr)

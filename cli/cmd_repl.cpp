@@ -101,7 +101,7 @@ std::ofstream open_history() {
   return std::ofstream(dir / "history", std::ios::app);
 }
 
-std::string trim(std::string_view s) {
+std::string trimmed(std::string_view s) {
   size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string_view::npos) return "";
   size_t e = s.find_last_not_of(" \t\r\n");
@@ -111,7 +111,7 @@ std::string trim(std::string_view s) {
 // Runs a `:command`; false when it asks to leave.
 bool command(repl::Session& session, const std::string& input, Io io) {
   std::string cmd = input.substr(0, input.find_first_of(" \t"));
-  std::string arg = trim(input.substr(cmd.size()));
+  std::string arg = trimmed(input.substr(cmd.size()));
   if (cmd == ":quit" || cmd == ":q" || cmd == ":exit") return false;
   if (cmd == ":help" || cmd == ":h") {
     io.out << kReplUsage;
@@ -169,7 +169,7 @@ int cmd_repl(const std::vector<std::string>& args, Io io) {
       LineReader::Result r = reader.read(line);
       if (r == LineReader::End) {
         if (interactive) io.out << "\n";
-        if (!trim(input).empty()) session.eval(input);
+        if (!trimmed(input).empty()) session.eval(input);
         break;
       }
       if (r == LineReader::Interrupted) {
@@ -177,10 +177,10 @@ int cmd_repl(const std::vector<std::string>& args, Io io) {
         io.out << "\n";
         continue;
       }
-      if (input.empty() && trim(line).empty()) continue;
-      if (input.empty() && trim(line).starts_with(":")) {
-        if (history) history << trim(line) << "\n";
-        if (!command(session, trim(line), io)) break;
+      if (input.empty() && trimmed(line).empty()) continue;
+      if (input.empty() && trimmed(line).starts_with(":")) {
+        if (history) history << trimmed(line) << "\n";
+        if (!command(session, trimmed(line), io)) break;
         reader.drop_signals();
         continue;
       }

@@ -2,6 +2,7 @@
 // (comments, `version`, `[[package]]` tables of string and string-array fields), so a lock
 // edited into something else is reported instead of half-understood.
 #include "packages/lockfile.h"
+#include "packages/toml_string.h"
 
 #include <algorithm>
 
@@ -12,18 +13,6 @@ namespace fitz::packages {
 
 namespace {
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
 
 class LockParser {
  public:
@@ -198,9 +187,9 @@ std::string print_lock(Lockfile lock) {
   for (LockedPackage& p : lock.packages) {
     std::sort(p.dependencies.begin(), p.dependencies.end());
     std::vector<std::string> deps;
-    for (const auto& d : p.dependencies) deps.push_back(quoted(d));
+    for (const auto& d : p.dependencies) deps.push_back(toml_string(d));
     out += fmt::format("\n[[package]]\nname = {}\nsource = {}\nrev = {}\nhash = {}\ndependencies = [{}]\n",
-                       quoted(p.name), quoted(p.source), quoted(p.rev), quoted(p.hash), fmt::join(deps, ", "));
+                       toml_string(p.name), toml_string(p.source), toml_string(p.rev), toml_string(p.hash), fmt::join(deps, ", "));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // (inline tables cannot span lines), so finding an entry is finding the line whose key is the
 // name inside that table. Callers re-parse the result before writing it.
 #include "packages/manifest_edit.h"
+#include "packages/toml_string.h"
 
 #include <vector>
 
@@ -63,14 +64,6 @@ std::string key_of(std::string_view line) {
   return std::string(line.substr(0, stop));
 }
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 struct Table {
   size_t header;  // index of its header line
@@ -92,10 +85,10 @@ std::optional<Table> find_table(const std::vector<Line>& lines, std::string_view
 std::string dependency_line(std::string_view name, const std::optional<std::string>& path,
                             const std::optional<std::string>& git, const std::optional<std::string>& tag,
                             const std::optional<std::string>& rev) {
-  if (path) return fmt::format("{} = {{ path = {} }}", name, quoted(*path));
-  std::string line = fmt::format("{} = {{ git = {}", name, quoted(git.value_or("")));
-  if (tag) line += fmt::format(", tag = {}", quoted(*tag));
-  if (rev) line += fmt::format(", rev = {}", quoted(*rev));
+  if (path) return fmt::format("{} = {{ path = {} }}", name, toml_string(*path));
+  std::string line = fmt::format("{} = {{ git = {}", name, toml_string(git.value_or("")));
+  if (tag) line += fmt::format(", tag = {}", toml_string(*tag));
+  if (rev) line += fmt::format(", rev = {}", toml_string(*rev));
   return line + " }";
 }
 

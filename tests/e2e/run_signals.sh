@@ -14,7 +14,9 @@ app=$here/run_signals/main.fitz
 launch() {
   local name=$1
   shift
-  PORT=0 FITZ_HTTP_THREADS=2 "$@" "$fitz" run "$app" >"$work/$name.out" 2>"$work/$name.err" &
+  # Started with default dispositions: a run under nohup (SIGHUP ignored) must not change what
+  # the program does with the signals this test sends.
+  PORT=0 FITZ_HTTP_THREADS=2 "$@" env --default-signal=HUP,INT,TERM "$fitz" run "$app" >"$work/$name.out" 2>"$work/$name.err" &
   fpid=$!
   pids+=("$fpid")
   port= child=

@@ -41,16 +41,6 @@ bool is_declaration(const frontend::Stmt& s) {
          std::holds_alternative<frontend::ImportStmt>(s.data) || std::holds_alternative<frontend::FromImportStmt>(s.data);
 }
 
-// Where a top-level statement's text starts: at its first decorator, if it has any.
-uint32_t start_of(const frontend::Ast& ast, const frontend::Stmt& s) {
-  uint32_t begin = s.span.begin;
-  if (auto* f = std::get_if<frontend::FnStmt>(&s.data))
-    for (const auto& d : ast.get(f->fn).decorators) begin = std::min(begin, d.span.begin);
-  if (auto* t = std::get_if<frontend::TypeStmt>(&s.data))
-    for (const auto& d : ast.get(t->type).decorators) begin = std::min(begin, d.span.begin);
-  return begin;
-}
-
 std::string declared_name(const frontend::Ast& ast, const frontend::Stmt& s) {
   if (auto* f = std::get_if<frontend::FnStmt>(&s.data)) {
     const auto& fn = ast.get(f->fn);
@@ -238,11 +228,16 @@ bool Session::run(const Checked& c, std::vector<std::pair<std::string, std::stri
 
 void Session::keep_declarations(const Checked& c) {
   // Declarations are kept as written; they are checked again with every later input.
+  // A declaration's text runs from the end of the statement before it, so that its decorators
+  // and doc comment come along.
   const frontend::Ast& ast = c.ast();
+  uint32_t previous_end = c.input_begin;
   for (frontend::StmtId id : ast.top_level) {
     const frontend::Stmt& s = ast.get(id);
-    if (!is_declaration(s) || s.span.begin < c.input_begin || s.span.end > c.input_end) continue;
-    uint32_t begin = start_of(ast, s);
+    if (s.span.begin < c.input_begin || s.span.end > c.input_end) continue;
+    uint32_t begin = previous_end;
+    previous_end = s.span.end;
+    if (!is_declaration(s)) continue;
     entries_.push_back({Entry::Declaration, declared_name(ast, s), c.text.substr(begin, s.span.end - begin), ""});
   }
 }

@@ -47,16 +47,8 @@ needs LLDB 14: `lldb-14` (or `lldb`), and `lldb-vscode-14` (or `lldb-vscode`) fo
 
 // The first of `names` found on PATH, as a path.
 std::optional<std::string> find_on_path(std::initializer_list<const char*> names) {
-  const char* path = std::getenv("PATH");
-  if (!path) return std::nullopt;
-  for (const char* name : names) {
-    std::stringstream dirs(path);
-    std::string dir;
-    while (std::getline(dirs, dir, ':')) {
-      fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
-      if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    }
-  }
+  for (const char* name : names)
+    if (auto found = codegen::find_on_path(name)) return found->string();
   return std::nullopt;
 }
 

@@ -240,7 +240,7 @@ int deploy_image(const std::vector<std::string>& args, Io io) {
   ImageOptions opt;
   if (int rc = parse_image_args(args, opt, io); rc != kOk) return rc < 0 ? kOk : rc;
   // Before the build, which takes seconds: a missing tool is the likeliest first failure.
-  if (!deploy::find_on_path("umoci")) {
+  if (!codegen::find_on_path("umoci")) {
     io.err << "error: `fitz deploy image` needs umoci, which writes the OCI image; install it "
               "(Debian/Ubuntu: apt-get install umoci) and try again\n";
     return kUsageError;

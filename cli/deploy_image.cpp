@@ -141,20 +141,6 @@ std::vector<std::string> parse_ldd(std::string_view ldd_output, std::vector<std:
   return paths;
 }
 
-std::optional<fs::path> find_on_path(std::string_view name) {
-  const char* path = std::getenv("PATH");
-  if (!path) return std::nullopt;
-  std::string_view rest(path);
-  while (true) {
-    size_t colon = rest.find(':');
-    std::string_view dir = rest.substr(0, colon);
-    fs::path candidate = fs::path(dir.empty() ? "." : std::string(dir)) / std::string(name);
-    if (access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
-    if (colon == std::string_view::npos) return std::nullopt;
-    rest.remove_prefix(colon + 1);
-  }
-}
-
 bool stage_root_fs(const ImageSpec& spec, const fs::path& root, std::string& error) {
   fs::path app = inside(root, std::string(kAppDir));
   if (!make_dir(app, error)) return false;

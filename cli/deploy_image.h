@@ -33,8 +33,6 @@ struct ImageSpec {
 // A "not found" library is returned in `missing`; vdso lines have no file and are skipped.
 std::vector<std::string> parse_ldd(std::string_view ldd_output, std::vector<std::string>& missing);
 
-// The first executable `name` in a directory of $PATH; nullopt when there is none.
-std::optional<std::filesystem::path> find_on_path(std::string_view name);
 
 // Fills `root` (an empty directory) with the image's files. Returns false with `error` set.
 bool stage_root_fs(const ImageSpec& spec, const std::filesystem::path& root, std::string& error);

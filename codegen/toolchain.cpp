@@ -106,23 +106,21 @@ fs::path precompiled_runtime(const std::string& cxx, const std::vector<std::stri
   return ec ? fs::path() : header;
 }
 
-// The first `name` on PATH, or "" (the build then uses the compiler's default linker).
-std::string linker_on_path(const char* name) {
+}  // namespace
+
+std::optional<fs::path> find_on_path(std::string_view name) {
   const char* path = std::getenv("PATH");
-  if (!path) return "";
+  if (!path) return std::nullopt;
   std::string_view rest(path);
-  while (!rest.empty()) {
+  while (true) {
     size_t colon = rest.find(':');
     std::string_view dir = rest.substr(0, colon);
-    rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-    if (dir.empty()) continue;
-    fs::path candidate = fs::path(dir) / name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    fs::path candidate = fs::path(dir.empty() ? "." : std::string(dir)) / std::string(name);
+    if (access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
+    if (colon == std::string_view::npos) return std::nullopt;
+    rest.remove_prefix(colon + 1);
   }
-  return "";
 }
-
-}  // namespace
 
 fs::path self_exe() {
   std::error_code ec;
@@ -351,7 +349,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, file_stamp(runtime.library));
   if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
   // mold links a program against the static runtime several times faster than GNU ld.
-  if (std::string mold = linker_on_path("mold"); !mold.empty()) argv.push_back("-fuse-ld=mold");
+  if (find_on_path("mold")) argv.push_back("-fuse-ld=mold");
   fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());

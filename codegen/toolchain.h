@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fitz::codegen {
@@ -28,6 +29,9 @@ const char* default_opt_level();
 
 // The running executable (from /proc/self/exe); empty when it cannot be read.
 std::filesystem::path self_exe();
+
+// The first executable `name` in a directory of $PATH; nullopt when there is none.
+std::optional<std::filesystem::path> find_on_path(std::string_view name);
 
 // Looks next to the running `fitz` (build tree: bin/../lib, installed: bin/../lib/fitz) and
 // falls back to the paths this build was configured with.

@@ -32,6 +32,9 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
+// During shutdown, how long a just-accepted connection may take to send its first request.
+constexpr int64_t kFirstRequestGraceMs = 1000;
+
 // ---- The scheduler that runs fitz tasks on a worker's io_context ------------------------------
 
 class AsioScheduler final : public Scheduler {
@@ -183,8 +186,12 @@ class Session : public std::enable_shared_from_this<Session> {
   void check(int64_t now, bool stopping) {
     if (closed_) return;
     if (stopping && reading_ && !in_request_ && buf_.size() == 0) {
-      close();
-      return;
+      if (answered_) return close();
+      // A connection that has not sent its first request yet was accepted a moment ago: its
+      // client is about to send it (closing now is the "connection closed without response"
+      // a process swap must not cause). It gets a short grace instead of the idle timeout.
+      int64_t grace = now + kFirstRequestGraceMs * 1000000;
+      if (!deadline_ns_ || deadline_ns_ > grace) deadline_ns_ = grace;
     }
     if (deadline_ns_ && now > deadline_ns_) close();
   }
@@ -231,8 +238,11 @@ class Session : public std::enable_shared_from_this<Session> {
     if (closed_) return;
     int64_t now = now_ns();
     if (!in_request_ && buf_.size() == 0) {
-      if (srv_.stopping.load(std::memory_order_relaxed)) return close();
       deadline_ns_ = now + cfg.idle_timeout_ms * 1000000;
+      if (srv_.stopping.load(std::memory_order_relaxed)) {
+        if (answered_) return close();
+        deadline_ns_ = std::min(deadline_ns_, now + kFirstRequestGraceMs * 1000000);
+      }
     } else if (!in_request_) {
       in_request_ = true;
       deadline_ns_ = now + cfg.request_timeout_ms * 1000000;
@@ -412,6 +422,7 @@ class Session : public std::enable_shared_from_this<Session> {
       sock_.shutdown(tcp::socket::shutdown_send, ignored);
       return close();
     }
+    answered_ = true;
     resp_ = Response();
     head_ = false;
     reset_parser();
@@ -438,6 +449,7 @@ class Session : public std::enable_shared_from_this<Session> {
   int64_t deadline_ns_ = 0;
   bool in_request_ = false, reading_ = false, busy_ = false, closed_ = false;
   bool keep_alive_ = true, head_ = false, sent_continue_ = false, limit_chosen_ = true;
+  bool answered_ = false;  // a response was written: idle now means between requests
   Session* prev_ = nullptr;
   Session* next_ = nullptr;
 };

@@ -552,5 +552,51 @@ TEST(ServerShutdown, DrainsThenStops) {
   EXPECT_EQ(connect_local(port), -1);
 }
 
+// A process being swapped out (`fitz dev`, a rolling restart on a shared socket) may have
+// accepted a connection whose request has not arrived yet: that client gets its answer.
+TEST(ServerShutdown, ConnectionAcceptedBeforeShutdownGetsItsAnswer) {
+  App app;
+  build_app(app);
+  app.config().drain_delay_ms = 0;
+  Str err;
+  ASSERT_TRUE(app.start(&err)) << err.c_str();
+  int fd = connect_local(app.port());
+  ASSERT_GE(fd, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // accepted, no request yet
+  app.shutdown();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past a sweep of the sessions
+  ASSERT_TRUE(send_all(fd, get("/health")));
+  std::string pending;
+  Reply r = read_reply(fd, pending, 3000);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(r.closed) << "the answer given during shutdown closes the connection";
+  ::close(fd);
+  app.wait();
+}
+
+// Between requests a keep-alive connection is idle: shutdown closes it at once, and a
+// connection that never sends its first request is closed after a short grace, not kept
+// until the idle timeout.
+TEST(ServerShutdown, IdleConnectionsCloseSoonAfterShutdown) {
+  App app;
+  build_app(app);
+  app.config().drain_delay_ms = 0;
+  Str err;
+  ASSERT_TRUE(app.start(&err)) << err.c_str();
+  int answered = connect_local(app.port());
+  int silent = connect_local(app.port());
+  ASSERT_GE(answered, 0);
+  ASSERT_GE(silent, 0);
+  ASSERT_TRUE(send_all(answered, get("/health")));
+  std::string pending;
+  ASSERT_EQ(read_reply(answered, pending, 3000).status, 200);
+  app.shutdown();
+  EXPECT_TRUE(closed_by_peer(answered, 1000));
+  EXPECT_TRUE(closed_by_peer(silent, 2000));  // before idle_timeout_ms (4 s) and the 3 s drain deadline
+  ::close(answered);
+  ::close(silent);
+  app.wait();
+}
+
 }  // namespace
 }  // namespace fitz::http

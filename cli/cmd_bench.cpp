@@ -17,13 +17,14 @@ namespace {
 
 constexpr const char* kBenchHelp = R"(usage: fitz bench [--quick] [--suite S,...] [--impl I,...] [--iterations N] [--out DIR]
 
-Runs the bundled benchmarks: Fitz services side by side with Python + SQLAlchemy, Node + Express
-+ pg, Node + Sequelize, the hand-written C++ server and pgbench, one server at a time, each on a
-fresh database; writes bench/results/<timestamp>/summary.md (tables and SVG charts) and
-results.json. Uses DATABASE_URL or starts the local Postgres of scripts/pg-local.sh.
+Runs the bundled benchmarks: Fitz services side by side with Python + SQLAlchemy,
+Node + Express + pg, Node + Sequelize, Go + net/http + pgx, Rust + hyper + tokio-postgres,
+the hand-written C++ servers and pgbench, one server at a time, each on a fresh database;
+writes bench/results/<timestamp>/summary.md (tables and SVG charts) and results.json. Uses DATABASE_URL or starts the local Postgres of scripts/pg-local.sh.
 
 suites: orm, mixed, tfb, overhead, memory (default: all)
-implementations: fitz, fitz-orm, cpp, beast, python, node, node-orm (default: all)
+implementations: fitz, fitz-orm, fitz-python, fitz-http, cpp, beast, python, node, node-orm, go,
+                 rust (default: all; each suite runs the ones it names)
 
 options:
   --quick          a few seconds per phase: a smoke test, not a measurement

@@ -185,18 +185,7 @@ DevSupervisor::Outcome DevSupervisor::start(const std::vector<std::string>& argv
   Outcome out;
   if (!listening()) {
     // Nothing to hand over: the previous generation goes first (it may hold files or ports).
-    if (current_ > 0) {
-      pid_t old = current_;
-      current_ = -1;
-      retire(old);
-      int status = 0;
-      for (int i = 0; i < 100 && waitpid(old, &status, WNOHANG) == 0; ++i) usleep(50'000);
-      if (kill(old, 0) == 0) {
-        kill(-old, SIGKILL);
-        waitpid(old, &status, 0);
-      }
-      std::erase(retiring_, old);
-    }
+    if (current_ > 0) stop_all(5000);
     current_ = spawn(argv, false);
     out.kind = current_ > 0 ? Outcome::Started : Outcome::Exited;
     out.status = current_ > 0 ? 0 : 127;

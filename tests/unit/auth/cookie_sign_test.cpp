@@ -16,65 +16,65 @@ namespace {
 
 using http::Text;
 
-std::string s(const Str& x) { return std::string(x.data(), x.size()); }
-const Str kKey = "cookie signing key, at least 32 bytes long"_s;
+std::string signed_str_of(const Str& x) { return std::string(x.data(), x.size()); }
+const Str kCookieKey = "cookie signing key, at least 32 bytes long"_s;
 
-std::string wire_of(const char* name, const char* value) {
-  return s(cookie_sign(kKey, Text(name, std::strlen(name)), Text(value, std::strlen(value))).value());
+std::string signed_wire_of(const char* name, const char* value) {
+  return signed_str_of(cookie_sign(kCookieKey, Text(name, std::strlen(name)), Text(value, std::strlen(value))).value());
 }
 
-Nullable<Str> verify(const char* name, const std::string& wire, const Str& key = kKey) {
+Nullable<Str> verify_as(const char* name, const std::string& wire, const Str& key = kCookieKey) {
   return cookie_verify(key, Text(name, std::strlen(name)), Text(wire.data(), wire.size()));
 }
 
 TEST(CookieSign, RoundTripAndOpenSslAgrees) {
-  std::string w = wire_of("sid", "user 42; admin=no");
-  ASSERT_TRUE(verify("sid", w).has_value());
-  EXPECT_EQ(s(verify("sid", w).value()), "user 42; admin=no");
+  std::string w = signed_wire_of("sid", "user 42; admin=no");
+  ASSERT_TRUE(verify_as("sid", w).has_value());
+  EXPECT_EQ(signed_str_of(verify_as("sid", w).value()), "user 42; admin=no");
   // The signature is base64url HMAC-SHA256 of `name=value` under the key.
   unsigned char mac[32];
   unsigned int len = 0;
   std::string msg = "sid=user 42; admin=no";
-  HMAC(EVP_sha256(), kKey.data(), int(kKey.size()), reinterpret_cast<const unsigned char*>(msg.data()), msg.size(), mac, &len);
-  std::string sig = s(base64url_encode(reinterpret_cast<const char*>(mac), len));
+  HMAC(EVP_sha256(), kCookieKey.data(), int(kCookieKey.size()), reinterpret_cast<const unsigned char*>(msg.data()), msg.size(), mac, &len);
+  std::string sig = signed_str_of(base64url_encode(reinterpret_cast<const char*>(mac), len));
   EXPECT_EQ(w.substr(w.rfind('.') + 1), sig);
-  EXPECT_EQ(w.substr(0, w.rfind('.')), s(http::cookie_value_encode(Text("user 42; admin=no"))));
+  EXPECT_EQ(w.substr(0, w.rfind('.')), signed_str_of(http::cookie_value_encode(Text("user 42; admin=no"))));
   // Values holding dots keep them: the signature follows the last one.
-  EXPECT_EQ(s(verify("v", wire_of("v", "a.b.c")).value()), "a.b.c");
-  EXPECT_EQ(s(verify("v", wire_of("v", "")).value()), "");
+  EXPECT_EQ(signed_str_of(verify_as("v", signed_wire_of("v", "a.b.c")).value()), "a.b.c");
+  EXPECT_EQ(signed_str_of(verify_as("v", signed_wire_of("v", "")).value()), "");
 }
 
 TEST(CookieSign, ForgeriesReadAsNull) {
-  std::string w = wire_of("sid", "42");
+  std::string w = signed_wire_of("sid", "42");
   std::string tampered_value = "43" + w.substr(2);
-  EXPECT_FALSE(verify("sid", tampered_value).has_value());
+  EXPECT_FALSE(verify_as("sid", tampered_value).has_value());
   std::string tampered_sig = w;
   tampered_sig.back() = tampered_sig.back() == 'A' ? 'B' : 'A';
-  EXPECT_FALSE(verify("sid", tampered_sig).has_value());
-  EXPECT_FALSE(verify("sid", w.substr(0, w.size() - 1)).has_value());  // truncated signature
-  EXPECT_FALSE(verify("sid", "42").has_value());                        // unsigned
-  EXPECT_FALSE(verify("sid", "42.").has_value());                       // empty signature
-  EXPECT_FALSE(verify("sid", "").has_value());
-  EXPECT_FALSE(verify("sid", ".").has_value());
-  EXPECT_FALSE(verify("sid", w, "another key"_s).has_value());
-  EXPECT_FALSE(verify("sid", w, Str()).has_value());  // no key: nothing verifies
+  EXPECT_FALSE(verify_as("sid", tampered_sig).has_value());
+  EXPECT_FALSE(verify_as("sid", w.substr(0, w.size() - 1)).has_value());  // truncated signature
+  EXPECT_FALSE(verify_as("sid", "42").has_value());                        // unsigned
+  EXPECT_FALSE(verify_as("sid", "42.").has_value());                       // empty signature
+  EXPECT_FALSE(verify_as("sid", "").has_value());
+  EXPECT_FALSE(verify_as("sid", ".").has_value());
+  EXPECT_FALSE(verify_as("sid", w, "another key"_s).has_value());
+  EXPECT_FALSE(verify_as("sid", w, Str()).has_value());  // no key: nothing verifies
   // A value and signature issued for another cookie do not verify under this name.
-  std::string other = wire_of("theme", "42");
-  EXPECT_FALSE(verify("sid", other).has_value());
-  EXPECT_TRUE(verify("theme", other).has_value());
+  std::string other = signed_wire_of("theme", "42");
+  EXPECT_FALSE(verify_as("sid", other).has_value());
+  EXPECT_TRUE(verify_as("theme", other).has_value());
   // Huge input is only hashed, never a crash.
   std::string huge(1 << 20, 'x');
-  EXPECT_FALSE(verify("sid", huge + "." + huge).has_value());
+  EXPECT_FALSE(verify_as("sid", huge + "." + huge).has_value());
 }
 
 TEST(CookieSign, SignedCookieBindingReadsTheEnvironmentKey) {
-  ::setenv("FITZ_SECRET_KEY", kKey.data(), 1);
-  std::string w = wire_of("sid", "42");
+  ::setenv("FITZ_SECRET_KEY", kCookieKey.data(), 1);
+  std::string w = signed_wire_of("sid", "42");
   std::string header = "theme=dark; sid=" + w;
   http::Request r;
   r.headers.push_back(http::Header{Text("Cookie"), Text(header.data(), header.size())});
   ASSERT_TRUE(signed_cookie(r, "sid").has_value());
-  EXPECT_EQ(s(signed_cookie(r, "sid").value()), "42");
+  EXPECT_EQ(signed_str_of(signed_cookie(r, "sid").value()), "42");
   EXPECT_FALSE(signed_cookie(r, "theme").has_value());  // present but unsigned
   EXPECT_FALSE(signed_cookie(r, "none").has_value());
   ::unsetenv("FITZ_SECRET_KEY");
@@ -82,13 +82,13 @@ TEST(CookieSign, SignedCookieBindingReadsTheEnvironmentKey) {
 }
 
 TEST(CookieSign, SetCookieValues) {
-  ::setenv("FITZ_SECRET_KEY", kKey.data(), 1);
+  ::setenv("FITZ_SECRET_KEY", kCookieKey.data(), 1);
   Str plain = set_cookie_value("theme"_s, "dark blue"_s, null, null, null, null, null, null, {});
-  EXPECT_EQ(s(plain), "theme=dark%20blue; Path=/; HttpOnly; Secure; SameSite=Lax");
+  EXPECT_EQ(signed_str_of(plain), "theme=dark%20blue; Path=/; HttpOnly; Secure; SameSite=Lax");
   Str signed_v = set_cookie_value("sid"_s, "42"_s, Nullable<int64_t>(int64_t(60)), Nullable<bool>(false), null,
                                   Nullable<Str>("Strict"_s), null, Nullable<bool>(true), {});
-  EXPECT_EQ(s(signed_v), "sid=" + wire_of("sid", "42") + "; Path=/; Max-Age=60; Secure; SameSite=Strict");
-  EXPECT_EQ(s(clear_cookie_value("sid"_s, Nullable<Str>("/app"_s), {})),
+  EXPECT_EQ(signed_str_of(signed_v), "sid=" + signed_wire_of("sid", "42") + "; Path=/; Max-Age=60; Secure; SameSite=Strict");
+  EXPECT_EQ(signed_str_of(clear_cookie_value("sid"_s, Nullable<Str>("/app"_s), {})),
             "sid=; Path=/app; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax");
   ::unsetenv("FITZ_SECRET_KEY");
 }
@@ -97,9 +97,9 @@ TEST(CookieSign, ErrorsAreRuntimeErrors) {
   ::unsetenv("FITZ_SECRET_KEY");
   Panic p;
   ASSERT_TRUE(catch_panic([] { set_cookie_value("sid"_s, "42"_s, null, null, null, null, null, Nullable<bool>(true), {}); }, &p));
-  EXPECT_NE(s(p.message).find("FITZ_SECRET_KEY"), std::string::npos);
+  EXPECT_NE(signed_str_of(p.message).find("FITZ_SECRET_KEY"), std::string::npos);
   ASSERT_TRUE(catch_panic([] { set_cookie_value("bad name"_s, "v"_s, null, null, null, null, null, null, {}); }, &p));
-  EXPECT_NE(s(p.message).find("invalid cookie name 'bad name'"), std::string::npos);
+  EXPECT_NE(signed_str_of(p.message).find("invalid cookie name 'bad name'"), std::string::npos);
   EXPECT_TRUE(catch_panic(
       [] { set_cookie_value("ok"_s, "v"_s, null, null, Nullable<bool>(false), Nullable<Str>("None"_s), null, null, {}); }));
   EXPECT_FALSE(catch_panic([] { set_cookie_value("ok"_s, "v"_s, null, null, null, null, null, null, {}); }));

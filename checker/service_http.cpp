@@ -267,6 +267,7 @@ void build_http_model(ServiceBuild& b) {
       {
         const TypeStore& types = *prog.types;
         TypeId rt = info.return_type;
+        if (rt.valid() && types.kind(rt) == TypeKind::Future) rt = types.args(rt)[0];
         if (rt.valid() && types.kind(rt) == TypeKind::Result) rt = types.ok(rt);
         StructId sid = rt.valid() ? types.struct_of(rt) : StructId();
         r.may_answer_html = sid.valid() && types.struct_info(sid).builtin && types.struct_info(sid).name == "Response";

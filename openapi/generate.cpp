@@ -246,6 +246,13 @@ class Generator {
       if (status == 503 && route.uses_database) r["description"] = "Service Unavailable: the database cannot be reached";
       out[std::to_string(status)] = std::move(r);
     }
+    // `@server(login_path=)`: a browser without credentials is redirected instead of the 401.
+    const auto& server = program_.service.server;
+    if (protected_route && route.may_answer_html && server && !server->login_path.empty())
+      out["302"] = Json{{"description", "Found: a request whose Accept prefers text/html, without credentials, is sent to "
+                                        "the login page"},
+                        {"headers", Json{{"Location", Json{{"description", server->login_path + "?next=<the requested path and query>"},
+                                                           {"schema", Json{{"type", "string"}}}}}}}};
     // Anything else (a runtime error, a status computed at run time) carries the same error body.
     out["default"] = Json{{"description", "Unexpected error"},
                           {"content", Json{{"application/json", Json{{"schema", schemas_.error_ref()}}}}}};

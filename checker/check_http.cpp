@@ -256,11 +256,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
       }
     }
     if (!ok) continue;
-    bool token = !use.name.empty() && std::none_of(use.name.begin(), use.name.end(), [](char c) {
-      auto u = static_cast<unsigned char>(c);
-      return u <= 0x20 || u >= 0x7F || std::string_view("()<>@,;:\\\"/[]?={}").find(c) != std::string_view::npos;
-    });
-    if (!token) {
+    if (!is_cookie_token(use.name)) {
       error(DiagKind::CookieParam, d->name.span, fmt::format("`{}` is not a cookie name", use.name))
           .with_hint("a cookie name is letters, digits and !#$%&'*+-.^_`|~ only");
       continue;
@@ -282,10 +278,11 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
     }
     bool in_route = std::find(tmpl.path_params.begin(), tmpl.path_params.end(), p.name) != tmpl.path_params.end() ||
                     std::any_of(tmpl.query.begin(), tmpl.query.end(), [&](const RouteTemplate::Query& q) { return q.param == p.name; });
-    if (in_route) {
+    bool a_header = std::any_of(header_params.begin(), header_params.end(), [&](const auto& h) { return h.first == p.name; });
+    if (in_route || a_header) {
       error(DiagKind::CookieParam, d->name.span,
-            fmt::format("`{}` is bound by the route, so it cannot also read a cookie", p.name))
-          .with_hint("remove `@cookie`, or take the value out of the route");
+            fmt::format("`{}` is bound by {}, so it cannot also read a cookie", p.name, in_route ? "the route" : "`@header`"))
+          .with_hint(in_route ? "remove `@cookie`, or take the value out of the route" : "remove `@cookie` or the `@header`");
       continue;
     }
     bool repeated = false;
@@ -396,6 +393,13 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
   }
   handler.tmpl = std::move(tmpl);
   tir_->handlers.push_back(std::move(handler));
+}
+
+bool is_cookie_token(std::string_view name) {
+  return !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u <= 0x20 || u >= 0x7F || std::string_view("()<>@,;:\\\"/[]?={}").find(c) != std::string_view::npos;
+  });
 }
 
 bool Checker::user_type_matches(TypeId t, const std::string& user_type) const {

@@ -21,6 +21,10 @@ using namespace frontend;
 // Date, DateTime and Uuid: built-in value types with a text form (check_values.cpp).
 bool is_date_value(const TypeStore& types, TypeId t);
 
+// A cookie name the runtime accepts: an RFC 7230 token (check_http.cpp; the runtime's
+// fitz::http::is_cookie_name decides the same at run time).
+bool is_cookie_token(std::string_view name);
+
 // Definite assignment: which variables of one function scope are assigned on every path here.
 struct FlowState {
   std::vector<uint64_t> bits;

@@ -1,8 +1,6 @@
 // The checker's part of built-in values beyond their table rows: literal date format strings
 // are checked when compiling (E0720), only two values of one date type are ordered (E0721), and
 // literal cookie options of `Response.set_cookie` are checked (E0544).
-#include <algorithm>
-
 #include "checker/check_internal.h"
 #include "frontend/decorator_args.h"
 
@@ -82,11 +80,7 @@ void Checker::check_cookie_options(const BuiltinEntry& entry, const CallExpr& c)
   }
   if (name)
     if (std::optional<std::string> n = plain_string_literal(*ast_, name->value)) {
-      bool token = !n->empty() && std::none_of(n->begin(), n->end(), [](char ch) {
-        auto u = static_cast<unsigned char>(ch);
-        return u <= 0x20 || u >= 0x7F || std::string_view("()<>@,;:\\\"/[]?={}").find(ch) != std::string_view::npos;
-      });
-      if (!token)
+      if (!is_cookie_token(*n))
         error(DiagKind::CookieOptions, span_of(name->value), fmt::format("`{}` is not a cookie name", *n))
             .with_hint("a cookie name is letters, digits and !#$%&'*+-.^_`|~ only");
     }

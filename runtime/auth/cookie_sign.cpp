@@ -82,15 +82,15 @@ Str set_cookie_value(const Str& name, const Str& value, Nullable<int64_t> max_ag
   if (sign.has_value() && sign.value()) {
     Str key = cookie_secret();
     if (key.empty())
-      runtime_error(pos, Str::lit("set_cookie(signed: true) needs a key: set FITZ_SECRET_KEY in the environment"));
+      runtime_error(pos, Str::lit("set_cookie: signed: true needs a key; set FITZ_SECRET_KEY in the environment"));
     Result<Str, Str> s = cookie_sign(key, Text(name), Text(value));
-    if (!s.is_ok()) runtime_error(pos, s.error());
+    if (!s.is_ok()) runtime_error(pos, Str::lit("set_cookie: ") + s.error());
     wire = s.value();
   } else {
     wire = http::cookie_value_encode(Text(value));
   }
   Result<Str, Str> h = http::set_cookie_header(Text(name), Text(wire), a);
-  if (!h.is_ok()) runtime_error(pos, h.error());
+  if (!h.is_ok()) runtime_error(pos, Str::lit("set_cookie: ") + h.error());
   return h.value();
 }
 

@@ -99,7 +99,7 @@ TEST(CookieSign, ErrorsAreRuntimeErrors) {
   ASSERT_TRUE(catch_panic([] { set_cookie_value("sid"_s, "42"_s, null, null, null, null, null, Nullable<bool>(true), {}); }, &p));
   EXPECT_NE(signed_str_of(p.message).find("FITZ_SECRET_KEY"), std::string::npos);
   ASSERT_TRUE(catch_panic([] { set_cookie_value("bad name"_s, "v"_s, null, null, null, null, null, null, {}); }, &p));
-  EXPECT_NE(signed_str_of(p.message).find("invalid cookie name 'bad name'"), std::string::npos);
+  EXPECT_NE(signed_str_of(p.message).find("set_cookie: invalid cookie name 'bad name'"), std::string::npos);
   EXPECT_TRUE(catch_panic(
       [] { set_cookie_value("ok"_s, "v"_s, null, null, Nullable<bool>(false), Nullable<Str>("None"_s), null, null, {}); }));
   EXPECT_FALSE(catch_panic([] { set_cookie_value("ok"_s, "v"_s, null, null, null, null, null, null, {}); }));

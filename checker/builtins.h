@@ -28,6 +28,7 @@ enum class BuiltinRule : uint8_t {
   DateFormat,     // a string-literal argument must hold only known strftime specifiers (E0720)
   StrOrBytes,     // the second argument must be a Str or Bytes (fs.write, fs.append)
   SqlLiteral,     // the argument must be a plain string literal (sql.raw, E0722)
+  CookieOptions,  // literal cookie names and same_site/secure are checked (Response.set_cookie, E0544)
 };
 
 // One row of the table. Signatures are written in Fitz type syntax; single capital letters

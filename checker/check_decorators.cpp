@@ -137,6 +137,7 @@ bool Checker::check_decorator(const Decorator& d, int target, const FnDecl* fn) 
       const DecoratorArg& a = d.args[i];
       if (a.name && a.name->text == "max_body_bytes") check_body_size(a.value, "`@server(max_body_bytes=)`");
       if (a.name && a.name->text == "static") check_static_dirs(a.value);
+      if (a.name && a.name->text == "login_path") check_login_path(a.value);
       bool is_port = (a.name && a.name->text == "port") || (!a.name && i == 0);
       if (!is_port) continue;
       if (auto* lit = std::get_if<IntLit>(&ast_->get(a.value).data))
@@ -214,6 +215,30 @@ void Checker::check_static_dirs(ExprId e) {
   }
 }
 
+// `@server(login_path="/login")`: a literal path the redirect's Location can name as is. Whether
+// a route serves it is known once every module is checked (W0204, service_http.cpp).
+void Checker::check_login_path(ExprId e) {
+  auto* s = std::get_if<StrLit>(&ast_->get(e).data);
+  std::string text;
+  bool holes = false;
+  if (s)
+    for (const StrPart& p : s->parts) {
+      holes |= p.is_hole();
+      text += p.text;
+    }
+  if (!s || holes) {
+    error(DiagKind::LoginPath, span_of(e), "`login_path=` takes a string literal path, such as \"/login\"");
+    return;
+  }
+  bool bad_char = std::any_of(text.begin(), text.end(), [](char c) {
+    return c == '?' || c == '#' || static_cast<unsigned char>(c) <= 0x20 || c == 0x7F;
+  });
+  if (!text.starts_with("/") || text.starts_with("//") || bad_char)
+    error(DiagKind::LoginPath, span_of(e),
+          fmt::format("`login_path` must be a path of this server starting with `/` (no `?`, `#` or spaces), not `{}`", text))
+        .with_hint("write `login_path=\"/login\"`; the redirect adds `?next=` itself");
+}
+
 void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
   if (is_method) return;  // decorators on methods are a syntax error (reported by the parser)
   const Decorator* route = nullptr;
@@ -231,13 +256,28 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
   const Decorator* command = nullptr;
   for (const Decorator& d : fn.decorators)
     if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command) && !command) command = &d;
+  bool routed = std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const Decorator& o) {
+    const DecoratorSpec* s = find_decorator(o.name.text, kOnFn);
+    return s && is_route(s->kind);
+  });
   for (const Param& p : fn.params)
-    for (const Decorator& d : p.decorators)
-      if (check_decorator(d, kParam, &fn) && !command)
+    for (const Decorator& d : p.decorators) {
+      if (!check_decorator(d, kParam, &fn)) continue;
+      if (is_decorator(d, DecoratorKind::Cookie)) {
+        // A command's parameters come from its command line, a route's cookie from the request.
+        if (!routed || command)
+          error(DiagKind::CookieParam, d.name.span,
+                fmt::format("`@cookie` binds a request cookie, but `{}` is not a route handler",
+                            fn.name ? fn.name->text : std::string_view("the function")))
+              .with_hint("add a route decorator such as `@get(\"/path\")`, or remove `@cookie`");
+        continue;
+      }
+      if (!command)
         error(DiagKind::DecoratorPlacement, d.name.span,
               fmt::format("`@{}` on a parameter describes a command-line argument, but `{}` is not a `@command`",
                           d.name.text, fn.name ? fn.name->text : std::string_view("the function")))
             .with_hint("decorate the function with `@command`, or remove the parameter decorator");
+    }
   for (const Decorator& d : fn.decorators)
     if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command)) check_command(fn, d);
   // `@trace` / `@metric` scopes: their names, for codegen.

@@ -1,6 +1,7 @@
-// HTTP handlers: how each parameter of a route binds (path, query, `@header`, `Request`, body),
-// which types can cross the boundary as JSON, and the shapes of middleware, `cors({...})` and
-// health checks. Codegen relies on these checks: a handler that passes them always compiles.
+// HTTP handlers: how each parameter of a route binds (path, query, `@header`, `@cookie`,
+// `Request`, body), which types can cross the boundary as JSON, and the shapes of middleware,
+// `cors({...})` and health checks. Codegen relies on these checks: a handler that passes them
+// always compiles.
 #include <algorithm>
 
 #include "checker/check_internal.h"
@@ -214,6 +215,87 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
     header_params.emplace_back(param, header);
   }
 
+  // `@cookie`, `@cookie("sid")`, `@cookie(name="sid", signed=true)` on a parameter: the name is
+  // the parameter's unless given.
+  struct CookieUse {
+    std::string name;
+    bool is_signed = false;
+  };
+  std::vector<std::optional<CookieUse>> cookies(info.params.size());
+  for (uint32_t i = 0; i < fn.params.size() && i < info.params.size(); ++i) {
+    const Decorator* d = find_decorator(fn.params[i].decorators, DecoratorKind::Cookie);
+    if (!d) continue;
+    const ParamInfo& p = info.params[i];
+    CookieUse use{p.name, false};
+    bool ok = true;
+    for (const DecoratorArg& a : d->args) {
+      const Expr& v = expr(a.value);
+      if (!a.name || a.name->text == "name") {
+        auto* lit = std::get_if<StrLit>(&v.data);
+        std::string text;
+        if (lit)
+          for (const StrPart& part : lit->parts) {
+            if (part.is_hole()) lit = nullptr;
+            if (!lit) break;
+            text += part.text;
+          }
+        if (!lit) {
+          error(DiagKind::DecoratorArguments, v.span, "the cookie name of `@cookie` must be a string literal");
+          ok = false;
+          continue;
+        }
+        use.name = text;
+      } else if (a.name->text == "signed") {
+        auto* b = std::get_if<BoolLit>(&v.data);
+        if (!b) {
+          error(DiagKind::DecoratorArguments, v.span, "`signed=` of `@cookie` must be `true` or `false`");
+          ok = false;
+          continue;
+        }
+        use.is_signed = b->value;
+      }
+    }
+    if (!ok) continue;
+    if (!is_cookie_token(use.name)) {
+      error(DiagKind::CookieParam, d->name.span, fmt::format("`{}` is not a cookie name", use.name))
+          .with_hint("a cookie name is letters, digits and !#$%&'*+-.^_`|~ only");
+      continue;
+    }
+    TypeId inner = types_->non_null(p.type);
+    // Unannotated (Any) reads like `Str?`, as for `@header`.
+    bool nullable = types_->kind(p.type) == TypeKind::Nullable || types_->kind(p.type) == TypeKind::Any;
+    if (!types_->is_error(p.type) && types_->kind(inner) != TypeKind::Str && types_->kind(inner) != TypeKind::Any) {
+      error(DiagKind::CookieParam, p.span,
+            fmt::format("cookie parameter `{}` must be `Str` or `Str?`, not `{}`", p.name, show(p.type)));
+      continue;
+    }
+    if (use.is_signed && !nullable && !types_->is_error(p.type)) {
+      error(DiagKind::CookieParam, p.span,
+            fmt::format("signed cookie parameter `{}` must be `Str?`: a missing, unsigned or forged cookie binds null",
+                        p.name))
+          .with_hint(fmt::format("declare `{}: Str?`", p.name));
+      continue;
+    }
+    bool in_route = std::find(tmpl.path_params.begin(), tmpl.path_params.end(), p.name) != tmpl.path_params.end() ||
+                    std::any_of(tmpl.query.begin(), tmpl.query.end(), [&](const RouteTemplate::Query& q) { return q.param == p.name; });
+    bool a_header = std::any_of(header_params.begin(), header_params.end(), [&](const auto& h) { return h.first == p.name; });
+    if (in_route || a_header) {
+      error(DiagKind::CookieParam, d->name.span,
+            fmt::format("`{}` is bound by {}, so it cannot also read a cookie", p.name, in_route ? "the route" : "`@header`"))
+          .with_hint(in_route ? "remove `@cookie`, or take the value out of the route" : "remove `@cookie` or the `@header`");
+      continue;
+    }
+    bool repeated = false;
+    for (uint32_t k = 0; k < i && !repeated; ++k)
+      if (cookies[k] && cookies[k]->name == use.name) {
+        error(DiagKind::CookieParam, d->name.span,
+              fmt::format("the cookie `{}` is already bound to `{}`", use.name, info.params[k].name))
+            .with_label(info.params[k].span, "first bound here");
+        repeated = true;
+      }
+    if (!repeated) cookies[i] = std::move(use);
+  }
+
   // On a guarded route the parameter of the `@auth_provider`'s user type receives the user.
   bool guarded = std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const Decorator& d) {
     return is_decorator(d, DecoratorKind::Authenticated) || is_decorator(d, DecoratorKind::Admin) || is_decorator(d, DecoratorKind::Requires);
@@ -236,7 +318,18 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
     auto qi = std::find_if(tmpl.query.begin(), tmpl.query.end(),
                            [&](const RouteTemplate::Query& q) { return q.param == p.name; });
     auto hi = std::find_if(header_params.begin(), header_params.end(), [&](const auto& h) { return h.first == p.name; });
-    if (pi != tmpl.path_params.end()) {
+    bool cookie_decorated = i < fn.params.size() && has_decorator(fn.params[i].decorators, DecoratorKind::Cookie);
+    if (cookie_decorated) {
+      // A rejected `@cookie` (reported above) still keeps the parameter out of the body.
+      b.kind = BindingKind::Cookie;
+      if (cookies[i]) {
+        b.key = cookies[i]->name;
+        b.signed_cookie = cookies[i]->is_signed;
+      } else {
+        b.key = p.name;
+      }
+      b.optional = types_->kind(p.type) == TypeKind::Nullable || dynamic;
+    } else if (pi != tmpl.path_params.end()) {
       b.kind = BindingKind::Path;
       b.path_index = static_cast<uint32_t>(pi - tmpl.path_params.begin());
       if (types_->kind(p.type) == TypeKind::Nullable)
@@ -300,6 +393,13 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
   }
   handler.tmpl = std::move(tmpl);
   tir_->handlers.push_back(std::move(handler));
+}
+
+bool is_cookie_token(std::string_view name) {
+  return !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u <= 0x20 || u >= 0x7F || std::string_view("()<>@,;:\\\"/[]?={}").find(c) != std::string_view::npos;
+  });
 }
 
 bool Checker::user_type_matches(TypeId t, const std::string& user_type) const {

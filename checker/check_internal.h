@@ -21,6 +21,10 @@ using namespace frontend;
 // Date, DateTime and Uuid: built-in value types with a text form (check_values.cpp).
 bool is_date_value(const TypeStore& types, TypeId t);
 
+// A cookie name the runtime accepts: an RFC 7230 token (check_http.cpp; the runtime's
+// fitz::http::is_cookie_name decides the same at run time).
+bool is_cookie_token(std::string_view name);
+
 // Definite assignment: which variables of one function scope are assigned on every path here.
 struct FlowState {
   std::vector<uint64_t> bits;
@@ -222,6 +226,7 @@ class Checker {
   // A request body limit: an Int or a size string (byte_size.h), else E0541.
   void check_body_size(ExprId e, std::string_view what);
   void check_static_dirs(ExprId e);
+  void check_login_path(ExprId e);
   // ---- @command functions (check_cli.cpp) ----
   void check_command(const FnDecl& fn, const Decorator& command);
   std::string command_name(const FnDecl& fn, const Decorator& command) const;
@@ -250,6 +255,7 @@ class Checker {
   // ---- Date, DateTime, Uuid (check_values.cpp) ----
   // Rules of the value built-ins a signature cannot say (a literal format string).
   void check_value_builtin_args(const BuiltinEntry& entry, const CallExpr& c);
+  void check_cookie_options(const BuiltinEntry& entry, const CallExpr& c);
   // `<` and friends on two values of one date type; false when `l`/`r` are not date values.
   bool date_comparison(TypeId l, TypeId r, Span op_span);
 

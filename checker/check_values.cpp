@@ -1,5 +1,6 @@
-// The checker's part of Date, DateTime and Uuid beyond their table rows: literal format strings
-// are checked when compiling (E0720), and only two values of one date type are ordered (E0721).
+// The checker's part of built-in values beyond their table rows: literal date format strings
+// are checked when compiling (E0720), only two values of one date type are ordered (E0721), and
+// literal cookie options of `Response.set_cookie` are checked (E0544).
 #include "checker/check_internal.h"
 #include "frontend/decorator_args.h"
 
@@ -47,6 +48,10 @@ void Checker::check_value_builtin_args(const BuiltinEntry& entry, const CallExpr
           .with_hint("pass user values as ordinary map values: `.update(db, {\"n\": n})` binds them as parameters");
     return;
   }
+  if (entry.rule == BuiltinRule::CookieOptions) {
+    check_cookie_options(entry, c);
+    return;
+  }
   if (entry.rule != BuiltinRule::DateFormat || c.args.empty()) return;
   ExprId arg = c.args[0].value;
   std::optional<std::string> fmt = plain_string_literal(*ast_, arg);
@@ -57,6 +62,40 @@ void Checker::check_value_builtin_args(const BuiltinEntry& entry, const CallExpr
         bad == "%" ? std::string("format string of `format` ends with a lone `%`")
                    : fmt::format("format string of `format` has the unknown specifier `{}`", bad))
       .with_hint("use %Y %m %d %H %M %S %A %B %j %F %T (and %y %e %I %p %a %b %u %Z %z); write %% for a percent sign");
+}
+
+// `resp.set_cookie(name, value, ...)` and `.clear_cookie(name, ...)`: what literals already
+// decide is an error now rather than a runtime error on the first request.
+void Checker::check_cookie_options(const BuiltinEntry& entry, const CallExpr& c) {
+  const Arg* name = nullptr;
+  const Arg* same_site = nullptr;
+  const Arg* secure = nullptr;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const Arg& a = c.args[i];
+    std::string_view key = a.name ? a.name->text : i == 0 ? "name" : i == 4 ? "secure" : i == 5 ? "same_site" : "";
+    if (entry.name == "clear_cookie" && !a.name && i > 0) key = "";
+    if (key == "name") name = &a;
+    if (key == "same_site") same_site = &a;
+    if (key == "secure") secure = &a;
+  }
+  if (name)
+    if (std::optional<std::string> n = plain_string_literal(*ast_, name->value)) {
+      if (!is_cookie_token(*n))
+        error(DiagKind::CookieOptions, span_of(name->value), fmt::format("`{}` is not a cookie name", *n))
+            .with_hint("a cookie name is letters, digits and !#$%&'*+-.^_`|~ only");
+    }
+  if (!same_site) return;
+  std::optional<std::string> ss = plain_string_literal(*ast_, same_site->value);
+  if (!ss) return;  // a computed value is checked when the cookie is set
+  if (*ss != "Strict" && *ss != "Lax" && *ss != "None") {
+    error(DiagKind::CookieOptions, span_of(same_site->value),
+          fmt::format("`same_site` is \"Strict\", \"Lax\" or \"None\", not \"{}\"", *ss));
+    return;
+  }
+  auto* off = secure ? std::get_if<BoolLit>(&ast_->get(secure->value).data) : nullptr;
+  if (*ss == "None" && off && !off->value)
+    error(DiagKind::CookieOptions, span_of(secure->value), "`same_site: \"None\"` needs `secure: true`: browsers drop the cookie otherwise")
+        .with_label(span_of(same_site->value), "cross-site cookie asked for here");
 }
 
 bool Checker::date_comparison(TypeId l, TypeId r, Span op_span) {

@@ -51,6 +51,7 @@ class Dumper {
       if (b.kind == BindingKind::Path) out_ += fmt::format(" index={}", b.path_index);
       if (!b.key.empty()) out_ += fmt::format(" key=\"{}\"", b.key);
       if (b.optional) out_ += " optional";
+      if (b.signed_cookie) out_ += " signed";
       if (b.has_default) out_ += fmt::format(" default={}", source(b.default_value, r.handler.module));
       out_ += "\n";
     }
@@ -73,6 +74,7 @@ class Dumper {
     if (r.max_body_bytes) out_ += fmt::format("  body_limit {}\n", *r.max_body_bytes);
     for (const StatusReturn& s : r.statuses) out_ += fmt::format("  status {} {}\n", s.status, show(s.body));
     if (r.plain_return) out_ += fmt::format("  plain_return values={}\n", r.return_values.size());
+    if (r.may_answer_html) out_ += "  may_answer_html\n";
     if (r.uses_database) out_ += "  uses_database\n";
     if (!r.doc.empty()) {
       std::string doc = r.doc;

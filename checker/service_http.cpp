@@ -129,6 +129,10 @@ std::optional<ServerSettings> find_server(ServiceBuild& b) {
         if (std::holds_alternative<StrLit>(ast.get(a.value).data)) setting.literal = text;
         if (auto* n = std::get_if<frontend::IntLit>(&ast.get(a.value).data)) setting.int_literal = n->value;
         if (setting.key == "max_body_bytes") setting.int_literal = byte_size_arg(ast, a.value);
+        // A path that fails the module's check (E0545) redirects nowhere.
+        if (setting.key == "login_path" && setting.literal && setting.literal->starts_with("/") &&
+            setting.literal->find_first_of("?#") == std::string::npos)
+          out.login_path = *setting.literal;
         if (setting.key == "static")
           if (auto* m = std::get_if<frontend::MapExpr>(&ast.get(a.value).data))
             for (const frontend::MapEntry& e : m->entries) {
@@ -260,6 +264,14 @@ void build_http_model(ServiceBuild& b) {
       Returns returns = collect_returns(ast, decl);
       add_statuses(prog, m, returns, r);
       r.plain_return = returns.plain;
+      {
+        const TypeStore& types = *prog.types;
+        TypeId rt = info.return_type;
+        if (rt.valid() && types.kind(rt) == TypeKind::Future) rt = types.args(rt)[0];
+        if (rt.valid() && types.kind(rt) == TypeKind::Result) rt = types.ok(rt);
+        StructId sid = rt.valid() ? types.struct_of(rt) : StructId();
+        r.may_answer_html = sid.valid() && types.struct_info(sid).builtin && types.struct_info(sid).name == "Response";
+      }
       r.return_values = returns.values;
       // Middleware may stop the request with statuses of its own.
       for (const MiddlewareUse& mw : r.middleware) {
@@ -312,6 +324,19 @@ void build_http_model(ServiceBuild& b) {
         }
       }
     }
+  }
+  if (model.server && !model.server->login_path.empty()) {
+    const std::string& login = model.server->login_path;
+    bool served = std::any_of(model.routes.begin(), model.routes.end(), [&](const Route& r) {
+      return r.method == HttpMethod::Get && r.tmpl.path == login;
+    });
+    const ServerSettings::Setting* setting = model.server->find("login_path");
+    const Ast& sast = b.graph.get(model.server->fn.module).ast;
+    if (!served && setting)
+      b.diags
+          .warning(DiagKind::LoginPathNotRoute, sast.get(setting->value).span,
+                   fmt::format("`login_path` is `{}`, but no `@get` route of the program serves it", login))
+          .with_hint(fmt::format("add `@get(\"{}\")` for the login page, or name the path of an existing one", login));
   }
 }
 

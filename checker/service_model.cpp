@@ -30,6 +30,7 @@ std::string_view binding_kind_name(BindingKind k) {
     case BindingKind::Path: return "path";
     case BindingKind::Query: return "query";
     case BindingKind::Header: return "header";
+    case BindingKind::Cookie: return "cookie";
     case BindingKind::Request: return "request";
     case BindingKind::User: return "user";
     case BindingKind::Form: return "form";

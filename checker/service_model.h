@@ -49,6 +49,7 @@ enum class BindingKind : uint8_t {
   Path,     // `{name}` in the path: path_index
   Query,    // `?key={name}`: key; optional (T?) or has_default, else required
   Header,   // `@header(name=...)`: key is the header name; optional when T?
+  Cookie,   // `@cookie("name")`: key is the cookie name; optional when T?; signed: verified or null
   Request,  // the built-in `Request`
   User,     // the guard's authenticated user
   Form,     // a `Map<Str, Str>` body: a form or a JSON object of strings
@@ -60,8 +61,9 @@ struct ParamBinding {
   uint32_t param = 0;       // index into the handler's FnInfo::params
   TypeId type;              // the parameter's type
   uint32_t path_index = 0;  // Path
-  std::string key;          // Query key, Header name
-  bool optional = false;    // Query/Header typed `T?` (or Any): absent is null
+  std::string key;          // Query key, Header name, Cookie name
+  bool optional = false;    // Query/Header/Cookie typed `T?` (or Any): absent is null
+  bool signed_cookie = false;  // Cookie: only a value whose signature verifies binds (else null)
   bool has_default = false; // Query: absent takes the declaration's default
   ExprId default_value;     // Query with has_default: the declaration's default
 };
@@ -112,6 +114,10 @@ struct Route {
   std::optional<int64_t> max_body_bytes;  // `@body_limit(N)`: its request bodies' limit in bytes
   std::vector<StatusReturn> statuses;
   bool plain_return = false;         // some path sends a plain value (`return v`, or the body's end)
+  // The handler returns `Response` (or `Result<Response>`), so it may answer HTML: with
+  // `@server(login_path=)` an unauthenticated request preferring HTML is redirected there.
+  // Any other handler answers JSON and keeps the 401.
+  bool may_answer_html = false;
   std::vector<ExprId> return_values; // the handler's `return v` values (and an arrow body)
   std::string doc;                   // the doc comment above the handler (summary, description)
   // The handler, its middleware or its guard's provider can use the database (directly or through
@@ -160,6 +166,8 @@ struct ServerSettings {
   std::vector<Setting> settings;
   // `static={"/assets": "public"}`: URL prefix and folder, as written (checked by the checker).
   std::vector<std::pair<std::string, std::string>> static_dirs;
+  // `login_path="/login"`: where unauthenticated browsers go (checked: a path; "" when not set).
+  std::string login_path;
   const Setting* find(std::string_view key) const {
     for (const Setting& s : settings)
       if (s.key == key) return &s;

@@ -96,6 +96,9 @@ AuthRoute auth_route(Gen& g, ModuleId module, FnId fn) {
   const FnInfo& info = g.prog_.modules[module.index].fns[fn.index];
   a.coroutine = a.async || info.is_async;
   a.user_param = guard.user_param;
+  const auto& server = g.prog_.service.server;
+  const checker::Route* route = g.prog_.service.route_of(checker::FnRef{module, fn});
+  if (server && route && route->may_answer_html) a.login_path = server->login_path;
   return a;
 }
 
@@ -106,13 +109,16 @@ std::string auth_before(const AuthRoute& a) {
 void emit_auth_check(Gen& g, const AuthRoute& a) {
   if (!a.guarded || a.need.empty()) return;
   // Checked before the body is bound: an unauthenticated request never reaches the decoder.
+  std::string denied = a.login_path.empty()
+                           ? std::string("fz_user.error()")
+                           : fmt::format("fitz::http::login_redirect(req, fz_user.error(), {})", cpp_str(a.login_path));
   if (a.async) {
     g.line(fmt::format("fitz::auth::Requirement fz_need = {};", a.need));
     g.line("auto fz_user = co_await fzauth::guard().check_async(req, fz_need);");
-    g.line("if (!fz_user.is_ok()) co_return fz_user.error();");
+    g.line(fmt::format("if (!fz_user.is_ok()) co_return {};", denied));
   } else {
     g.line(fmt::format("auto fz_user = fzauth::guard().check(req, {});", a.need));
-    g.line(fmt::format("if (!fz_user.is_ok()) {}fz_user.error();", a.coroutine ? "co_return " : "return "));
+    g.line(fmt::format("if (!fz_user.is_ok()) {}{};", a.coroutine ? "co_return " : "return ", denied));
   }
 }
 

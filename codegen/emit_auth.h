@@ -31,6 +31,9 @@ struct AuthRoute {
   int user_param = -1;   // the parameter of the provider's user type, or -1
   bool async = false;    // the provider is async: the check is co_awaited
   bool coroutine = false;  // the function or its provider is async: the wrapper is a coroutine
+  // `@server(login_path=)` on a route that may answer HTML: a 401 for a request preferring HTML
+  // becomes a 302 there (fitz::http::login_redirect). Empty: the 401 stands.
+  std::string login_path;
 };
 
 void emit_auth_guard(Gen& g);

@@ -148,6 +148,27 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       TypeId recv_type = tir_->type_of(fe->object);
       TypeKind rk = types_.kind(recv_type);
       if (auto n = net_call(id, c, *ci)) return *n;
+      if (entry.rule == checker::BuiltinRule::CookieOptions) {
+        // `resp.set_cookie(...)` / `.clear_cookie(...)`: arguments in parameter order, an absent
+        // optional one null (its default is the runtime's, fitz/auth.h).
+        result_.auth = true;
+        auto parts = with_args({child_of(this, fe->object)});
+        const auto& params = prog_.builtins->sig(ci->builtin).params;
+        std::vector<std::string> slots(params.size());
+        for (size_t i = 0; i < c.args.size(); ++i) {
+          uint32_t p = i < ci->param_of_arg.size() ? ci->param_of_arg[i] : uint32_t(i);
+          if (p < slots.size()) slots[p] = parts[i + 1];
+        }
+        std::string args;
+        for (size_t p = 0; p < params.size(); ++p) {
+          std::string v = slots[p];
+          if (params[p].optional)
+            v = fmt::format("fitz::Nullable<{}>({})", cpp_type(params[p].type), v);
+          args += v + ", ";
+        }
+        std::string value = fmt::format("fitz::auth::{}_value({}{})", entry.name, args, pos(at));
+        return fmt::format("fitz::auth::add_set_cookie({}, {}, {})", parts[0], value, pos(at));
+      }
       if (types_.is_dynamic(recv_type) || rk == TypeKind::Struct) {
         auto parts = dynamic_args({child_of(this, fe->object)});
         // A built-in value type (Date, DateTime, Uuid) is boxed for the call: its methods live

@@ -264,6 +264,15 @@ void Gen::emit_http_wrappers() {
           code = p.optional ? fmt::format("b.header_opt({})", cname) : fmt::format("b.header_str({})", cname);
           if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
           break;
+        case checker::BindingKind::Cookie:
+          if (p.signed_cookie) {
+            result_.auth = true;  // the HMAC lives in the auth runtime
+            code = fmt::format("fitz::auth::signed_cookie(req, {})", cname);
+          } else {
+            code = p.optional ? fmt::format("b.cookie_opt({})", cname) : fmt::format("b.cookie_str({})", cname);
+          }
+          if (k == TypeKind::Any) code = "fzh::opt_any(" + code + ")";
+          break;
         case checker::BindingKind::Request:
           code = "fzh::request(req)";
           break;

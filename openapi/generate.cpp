@@ -134,20 +134,21 @@ class Generator {
       op["security"] = Json::array();
     }
 
-    // Parameters in binding order: path, query, headers; then the body.
+    // Parameters in binding order: path, query, headers, cookies; then the body.
     Json params = Json::array();
     auto scalar = [&](TypeId t) {
       if (!t.valid() || types.is_dynamic(t)) return Json{{"type", "string"}};
       return schemas_.of_type(types.non_null(t));
     };
     auto name_of = [&](const checker::ParamBinding& b) { return info.params[b.param].name; };
-    std::vector<const checker::ParamBinding*> path, query, headers;
+    std::vector<const checker::ParamBinding*> path, query, headers, cookies;
     const checker::ParamBinding* body = nullptr;
     for (const checker::ParamBinding& b : route.params) {
       switch (b.kind) {
         case checker::BindingKind::Path: path.push_back(&b); break;
         case checker::BindingKind::Query: query.push_back(&b); break;
         case checker::BindingKind::Header: headers.push_back(&b); break;
+        case checker::BindingKind::Cookie: cookies.push_back(&b); break;
         case checker::BindingKind::Body:
         case checker::BindingKind::Form: body = &b; break;
         default: break;
@@ -171,6 +172,11 @@ class Generator {
       bool optional = b->type.valid() && types.kind(b->type) == TypeKind::Nullable;
       params.push_back(
           Json{{"name", b->key}, {"in", "header"}, {"required", !optional}, {"schema", Json{{"type", "string"}}}});
+    }
+    for (const auto* b : cookies) {
+      Json p{{"name", b->key}, {"in", "cookie"}, {"required", !b->optional}, {"schema", Json{{"type", "string"}}}};
+      if (b->signed_cookie) p["description"] = "Signed with the server's key (`set_cookie(..., signed: true)`); a missing, unsigned or forged value reads as null.";
+      params.push_back(std::move(p));
     }
     bool has_params = !params.empty();
     if (has_params) op["parameters"] = std::move(params);
@@ -240,6 +246,13 @@ class Generator {
       if (status == 503 && route.uses_database) r["description"] = "Service Unavailable: the database cannot be reached";
       out[std::to_string(status)] = std::move(r);
     }
+    // `@server(login_path=)`: a browser without credentials is redirected instead of the 401.
+    const auto& server = program_.service.server;
+    if (protected_route && route.may_answer_html && server && !server->login_path.empty())
+      out["302"] = Json{{"description", "Found: a request whose Accept prefers text/html, without credentials, is sent to "
+                                        "the login page"},
+                        {"headers", Json{{"Location", Json{{"description", server->login_path + "?next=<the requested path and query>"},
+                                                           {"schema", Json{{"type", "string"}}}}}}}};
     // Anything else (a runtime error, a status computed at run time) carries the same error body.
     out["default"] = Json{{"description", "Unexpected error"},
                           {"content", Json{{"application/json", Json{{"schema", schemas_.error_ref()}}}}}};

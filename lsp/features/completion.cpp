@@ -52,6 +52,27 @@ bool in_parameter_list(std::string_view text, uint32_t at) {
   return false;
 }
 
+// The names of the decorators on the lines just above the `fn` whose parameter list holds `at`
+// (`@get("/x")` gives "get"), so a parameter is offered the decorators of its kind of function.
+std::vector<std::string_view> fn_decorators_above(std::string_view text, uint32_t at) {
+  std::vector<std::string_view> names;
+  size_t fn_at = text.rfind("fn ", at);
+  if (fn_at == std::string_view::npos) return names;
+  size_t line = text.rfind('\n', fn_at);
+  while (line != std::string_view::npos && line > 0) {
+    size_t prev = text.rfind('\n', line - 1);
+    size_t b = prev == std::string_view::npos ? 0 : prev + 1;
+    while (b < line && (text[b] == ' ' || text[b] == '\t')) ++b;
+    if (b >= line || text[b] != '@') break;
+    size_t e = b + 1;
+    while (e < line && ident_char(text[e])) ++e;
+    names.push_back(text.substr(b + 1, e - b - 1));
+    if (prev == std::string_view::npos) break;
+    line = prev;
+  }
+  return names;
+}
+
 // Whether `at` is directly inside the body of a `type NAME { ... }` declaration (where fields go).
 bool in_type_body(std::string_view text, uint32_t at) {
   int depth = 0;
@@ -322,13 +343,25 @@ std::vector<CompletionItem> completion(const Analysis& a, ModuleId m, std::strin
   char before = word_start > 0 ? text[word_start - 1] : '\n';
 
   if (before == '@') {
-    // The registry's entries valid here: a `@command` parameter, a field inside a `type` body,
-    // else a top-level function or type.
-    unsigned places = in_parameter_list(text, word_start - 1) ? checker::kOnParam
-                      : in_type_body(text, word_start - 1)    ? checker::kOnField
-                                                              : checker::kOnFn | checker::kOnType;
+    // The registry's entries valid here: a parameter (of a `@command` or a route handler), a
+    // field inside a `type` body, else a top-level function or type.
+    bool in_params = in_parameter_list(text, word_start - 1);
+    unsigned places = in_params                            ? checker::kOnParam
+                      : in_type_body(text, word_start - 1) ? checker::kOnField
+                                                           : checker::kOnFn | checker::kOnType;
+    // A route handler's parameters take `@cookie`, a command's its `@flag`/`@arg` forms.
+    bool route = false, command = false;
+    if (in_params)
+      for (std::string_view n : fn_decorators_above(text, word_start - 1))
+        for (const checker::DecoratorSpec& spec : checker::decorator_specs())
+          if (spec.name == n && (spec.places & checker::kOnFn)) {
+            route |= checker::is_route(spec.kind);
+            command |= spec.kind == checker::DecoratorKind::Command;
+          }
     for (const checker::DecoratorSpec& d : checker::decorator_specs())
       if (d.places & places) {
+        bool cookie = d.kind == checker::DecoratorKind::Cookie;
+        if (in_params && ((cookie && command) || (!cookie && route && !command))) continue;
         std::string detail = "@";
         detail += d.name;
         c.add({std::string(d.name), CompletionKind::Snippet, detail, std::string(d.doc), std::string(d.snippet), true,

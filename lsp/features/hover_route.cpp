@@ -14,6 +14,8 @@ std::string binding_text(const checker::ParamBinding& b) {
     case checker::BindingKind::Query:
       return fmt::format("query `{}`{}", b.key, b.optional || b.has_default ? " (optional)" : "");
     case checker::BindingKind::Header: return fmt::format("header `{}`{}", b.key, b.optional ? " (optional)" : "");
+    case checker::BindingKind::Cookie:
+      return fmt::format("{}cookie `{}`{}", b.signed_cookie ? "signed " : "", b.key, b.optional ? " (optional)" : "");
     case checker::BindingKind::Request: return "the request";
     case checker::BindingKind::User: return "the authenticated user";
     case checker::BindingKind::Form: return "the body (form or JSON object)";

@@ -150,6 +150,11 @@ Result<Null, Str> check_times(const Claims& c, const JwtOptions& o) {
 
 }  // namespace
 
+Result<Str, Str> hmac_sha256(const Str& key, Text message) {
+  if (key.empty()) return Err("empty key"_s);
+  return sign_raw(Alg::HS256, key, jwt::string_view(message.data, message.size));
+}
+
 int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())

@@ -251,6 +251,10 @@ void Response::set_header(Str name, Str value) {
   headers.emplace_back(static_cast<Str&&>(name), static_cast<Str&&>(value));
 }
 
+void Response::add_header(Str name, Str value) {
+  headers.emplace_back(static_cast<Str&&>(name), static_cast<Str&&>(value));
+}
+
 Nullable<Str> Response::header(Text name) const {
   for (const auto& h : headers)
     if (Text(h.first).iequals(name)) return h.second;

@@ -2,7 +2,8 @@
 // request parser with the server's limits (as runtime/http/server.cpp configures it), each
 // complete request (pipelined ones too) is turned into a fitz::http::Request the way the
 // session does and run through App::handle: target splitting, routing, middleware, CORS, the
-// Binder (path, query, header and JSON/form body parameters) and async handlers. Every
+// Binder (path, query, header, cookie and JSON/form body parameters), the login redirect and
+// async handlers. Every
 // response must carry a valid status and header fields without CR, LF or NUL.
 #include <boost/beast/http.hpp>
 
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "fitz/http.h"
+#include "fitz/http/cookies.h"
 
 namespace bhttp = boost::beast::http;
 using namespace fitz;
@@ -59,8 +61,10 @@ App& service() {
       int64_t id = b.path_int(0, "id");
       Nullable<int64_t> limit = b.query_int_opt("limit");
       Nullable<Str> trace = b.header_opt("X-Trace-Id");
+      Nullable<Str> theme = b.cookie_opt("theme");
       if (b.failed()) return b.error();
       Map<Str, Any> out;
+      out.set(Str::lit("theme"), theme.has_value() ? Any(theme.value()) : Any());
       out.set(Str::lit("id"), Any(id));
       out.set(Str::lit("limit"), limit.has_value() ? Any(limit.value()) : Any());
       out.set(Str::lit("trace"), trace.has_value() ? Any(trace.value()) : Any());
@@ -70,8 +74,13 @@ App& service() {
       Binder b(r);
       auto body = b.body_json<Map<Str, Any>>("NewItem");
       Str who = b.header_str("X-User");
+      Str sid = b.cookie_str("sid");
       if (b.failed()) return b.error();
-      return Response::json_value(201, body);
+      Response resp = Response::json_value(201, body);
+      // A Set-Cookie built from request bytes must still be one valid header field.
+      auto cookie = set_cookie_header(Text("sid"), Text(cookie_value_encode(Text(sid))), CookieAttrs());
+      if (cookie.is_ok()) resp.add_header(Str::lit("Set-Cookie"), cookie.value());
+      return login_redirect(r, who.empty() ? Response::error(401, Text("no user")) : resp, Text("/login"));
     }).cors(CorsOptions{});
     a->put("/users/{name}/tags/{tag}", [](Request& r) {
       Binder b(r);

@@ -111,6 +111,15 @@ fn ping() -> Str => "pong"
 @header(name="X-User", into="user")
 fn whoami(user: Str?) -> Str? => user
 ```)md"},
+      {"cookie", R"md(The cookie is named after the parameter unless given (positionally or with `name=`). A `Str`
+cookie is required (400 naming it when absent), a `Str?` one is null when absent. With
+`signed=true` only a value whose signature verifies under `FITZ_SECRET_KEY` binds; anything
+else is null, so the parameter must be `Str?` (E0543). See [cookies](../guide/10-http.md#cookies).
+
+```fitz
+@get("/prefs")
+fn prefs(@cookie theme: Str?, @cookie("sid", signed=true) session: Str?) -> Str? => theme
+```)md"},
       {"body_limit", R"md(A body over the limit is answered 413 before it is read: with `Content-Length` (and
 `Expect: 100-continue`) as soon as the header arrives, a chunked one when it passes the limit.
 The size is an `Int` of bytes or a string with a unit: KB, MB, GB are powers of 1000, KiB,
@@ -353,7 +362,7 @@ type Profile {
 // The page's sections: a heading and the decorators under it, in reading order.
 const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& groups() {
   static const std::vector<std::pair<std::string_view, std::vector<std::string_view>>> g = {
-      {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "body_limit", "flag", "trace", "metric", "healthz", "readyz"}},
+      {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "cookie", "body_limit", "flag", "trace", "metric", "healthz", "readyz"}},
       {"Auth", {"auth_provider", "authenticated", "admin", "requires"}},
       {"WebSockets and jobs", {"ws", "cron", "every", "background"}},
       {"Tests, benchmarks and commands", {"test", "bench", "command", "arg"}},
@@ -374,7 +383,8 @@ std::string places_of(const DecoratorSpec& d) {
   for (auto p : {fitz::checker::kOnFn, fitz::checker::kOnType, fitz::checker::kOnField, fitz::checker::kOnParam}) {
     if (!(d.places & p)) continue;
     std::string name(fitz::checker::decorator_place_name(p));
-    if (p == fitz::checker::kOnParam) name += " of a `@command`";
+    if (p == fitz::checker::kOnParam)
+      name += d.kind == fitz::checker::DecoratorKind::Cookie ? " of a route handler" : " of a `@command`";
     s += (s.empty() ? "" : " or ") + name;
   }
   return s;

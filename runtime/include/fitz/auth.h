@@ -74,6 +74,54 @@ Result<Claims, Str> jwt_decode(const Str& token, const JwtKey& key, const JwtOpt
 Str base64url_encode(const char* p, size_t n);
 bool base64url_decode(const char* p, size_t n, std::string* out);
 
+// ---- Signed cookies ------------------------------------------------------------------------
+
+// HMAC-SHA256 of `message` under `key` (the raw 32 bytes), as JWT's HS256 computes it; Err for
+// an empty key.
+Result<Str, Str> hmac_sha256(const Str& key, http::Text message);
+
+// A signed cookie on the wire is `value.signature`: the value percent-encoded for the wire
+// (fitz/http/cookies.h), then the base64url HMAC-SHA256 of `name=value`, so a signature made
+// for one cookie does not verify under another name.
+Result<Str, Str> cookie_sign(const Str& key, http::Text name, http::Text value);
+// The value of a signed wire form, or null when it has no signature or the signature does not
+// verify for `name` (compared in constant time).
+Nullable<Str> cookie_verify(const Str& key, http::Text name, http::Text wire);
+// The key cookies are signed with: FITZ_SECRET_KEY ("" when unset or empty).
+Str cookie_secret();
+// `@cookie("sid", signed=true)`: the verified value, or null when the cookie is absent,
+// unsigned or forged, or FITZ_SECRET_KEY is unset (then nothing can verify).
+Nullable<Str> signed_cookie(const http::Request& req, const char* name);
+
+// `Response.set_cookie(...)` and `.clear_cookie(...)`: the Set-Cookie header value; a null
+// argument takes its default (max_age none, http_only and secure true, same_site "Lax", path
+// "/", not signed). An invalid name, same_site or path, or `signed` without FITZ_SECRET_KEY, is
+// a runtime error at `pos`.
+Str set_cookie_value(const Str& name, const Str& value, Nullable<int64_t> max_age, Nullable<bool> http_only,
+                     Nullable<bool> secure, Nullable<Str> same_site, Nullable<Str> path, Nullable<bool> sign,
+                     SourcePos pos);
+Str clear_cookie_value(const Str& name, Nullable<Str> path, SourcePos pos);
+
+// Adds a Set-Cookie to the Fitz-side `Response` (a generated struct with `fld_headers`) and
+// returns it. Its headers are a map, so several cookies share the "Set-Cookie" entry joined
+// by "\n" (a byte no header value may hold); the HTTP glue sends one header per line.
+template <class Resp> Ref<Resp> add_set_cookie(const Ref<Resp>& r, Str header, SourcePos pos) {
+  if (!r) runtime_error(pos, "set_cookie on a null Response");
+  Str key = Str::lit("Set-Cookie");
+  for (const auto& e : r->fld_headers.entries_vec())
+    if (http::Text(e.key).iequals(http::Text("set-cookie"))) {
+      key = e.key;
+      Buf b;
+      b.append(e.value.data(), e.value.size());
+      if (!e.value.empty()) b.push('\n');
+      b.append(header.data(), header.size());
+      header = b.take();
+      break;
+    }
+  r->fld_headers.set(key, header);
+  return r;
+}
+
 // ---- Passwords ---------------------------------------------------------------------------
 
 // `hash.password`: Argon2id (m=19456 KiB, t=2, p=1, 16-byte random salt, 32-byte hash) as a

@@ -93,6 +93,7 @@ struct Response {
   static Response empty(int status);
 
   void set_header(Str name, Str value);  // replaces (case-insensitive)
+  void add_header(Str name, Str value);  // one more, never folded (Set-Cookie)
   Nullable<Str> header(Text name) const;
 };
 
@@ -160,6 +161,9 @@ class Binder {
 
   Str header_str(const char* name);            // required: 400 when absent
   Nullable<Str> header_opt(const char* name);
+  // `@cookie`: the first cookie of that name, percent-decoded (fitz/http/cookies.h).
+  Str cookie_str(const char* name);            // required: 400 when absent
+  Nullable<Str> cookie_opt(const char* name);
 
   // The body decoded as T (JSON). Checks Content-Type (415), emptiness and decoding (400,
   // "body for 'T': ..." with the field path). `type_name` names T in messages.
@@ -194,6 +198,14 @@ class Binder {
   bool failed_ = false;
   Response err_;
 };
+
+// `@server(login_path=)`: when `denied` is a 401 and the request's Accept prefers text/html
+// over application/json (a browser navigating), a 302 to `login_path?next=<the original path
+// and query, percent-encoded>`; otherwise `denied` as it is.
+Response login_redirect(const Request& req, Response denied, Text login_path);
+// Whether Accept gives text/html a higher quality than application/json (`*/*` and `type/*`
+// count for both; a missing Accept prefers neither).
+bool accept_prefers_html(Text accept);
 
 // Parsers for parameter text (Int: optional sign and digits, in range; Float: a decimal or
 // exponent number; Bool: `true` / `false`).

@@ -135,6 +135,14 @@ TEST(Completion, ParameterDecoratorsInsideAParameterList) {
   EXPECT_TRUE(at(2).count("get"));  // top level: the function decorators
 }
 
+TEST(Completion, RouteHandlerParametersTakeCookie) {
+  Fixture f;
+  f.file("main.fitz", "@get(\"/prefs\")\n@authenticated\nfn prefs(@^ theme: Str?) -> Str => \"x\"\n");
+  f.analyse("main.fitz");
+  auto got = labels(completion(f.a(), f.module(), f.ann("main.fitz").text, f.ann("main.fitz").point(0)));
+  EXPECT_EQ(got, (std::set<std::string>{"cookie"}));
+}
+
 TEST(Completion, ScopeLocalsParamsGlobalsKeywords) {
   Fixture f;
   f.file("main.fitz",

@@ -43,6 +43,22 @@ TEST(Hover, RouteHandlerShowsTheServiceModel) {
   EXPECT_EQ(hover_text(f, a.point(1)).find("**"), std::string::npos) << hover_text(f, a.point(1));
 }
 
+TEST(Hover, CookieBindingsAndDecorator) {
+  Fixture f;
+  const auto& a = f.file("main.fitz",
+                         "@get(\"/prefs\")\n"
+                         "fn pr^efs(@cookie theme: Str, @cookie(\"sid\", signed=true) session: Str?) -> Str => theme\n"
+                         "@get(\"/x\")\nfn x(@coo^kie lang: Str?) -> Str => \"x\"\n");
+  f.analyse("main.fitz");
+  std::string h = hover_text(f, a.point(0));
+  EXPECT_NE(h.find("- `theme`: cookie `theme`"), std::string::npos) << h;
+  EXPECT_EQ(h.find("- `theme`: cookie `theme` (optional)"), std::string::npos) << h;
+  EXPECT_NE(h.find("- `session`: signed cookie `sid` (optional)"), std::string::npos) << h;
+  // The decorator's hover is its registry entry.
+  std::string d = hover_text(f, a.point(1));
+  EXPECT_NE(d.find("Binds a request cookie"), std::string::npos) << d;
+}
+
 TEST(Hover, BuiltinMethodHasDoc) {
   Fixture f;
   const auto& a = f.file("main.fitz", "let s = \"hi\"\nprint(s.up^per())\n");

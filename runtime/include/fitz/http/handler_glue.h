@@ -31,7 +31,19 @@ template <class Resp> fitz::Ref<Resp> response_as(const Response& r) {
   auto o = fitz::make<Resp>();
   o->fld_status = r.status;
   o->fld_content_type = r.content_type;
-  for (const auto& h : r.headers) o->fld_headers.set(h.first, h.second);
+  for (const auto& h : r.headers) {
+    // Several Set-Cookie headers share one map entry, a line each (fitz::auth::add_set_cookie).
+    const fitz::Str* prev = Text(h.first).iequals(Text("set-cookie")) ? o->fld_headers.find(h.first) : nullptr;
+    if (prev && !prev->empty()) {
+      fitz::Buf b;
+      b.append(prev->data(), prev->size());
+      b.push('\n');
+      b.append(h.second.data(), h.second.size());
+      o->fld_headers.set(h.first, b.take());
+    } else {
+      o->fld_headers.set(h.first, h.second);
+    }
+  }
   o->fld_body = r.body;
   return o;
 }
@@ -43,7 +55,21 @@ template <class Resp> Response response_from(const fitz::Ref<Resp>& o) {
   if (!o) return Response::json(200, fitz::Str::lit("null"));
   r.status = o->fld_status >= 100 && o->fld_status <= 999 ? int(o->fld_status) : 500;
   r.content_type = o->fld_content_type;
-  for (const auto& e : o->fld_headers.entries_vec()) r.set_header(e.key, e.value);
+  for (const auto& e : o->fld_headers.entries_vec()) {
+    if (!Text(e.key).iequals(Text("set-cookie"))) {
+      r.set_header(e.key, e.value);
+      continue;
+    }
+    // One Set-Cookie header per line: cookies are never folded into one header.
+    const char* p = e.value.data();
+    const char* end = p + e.value.size();
+    while (p < end) {
+      const char* nl = p;
+      while (nl < end && *nl != '\n') ++nl;
+      if (nl > p) r.add_header(e.key, fitz::Str(p, size_t(nl - p)));
+      p = nl + 1;
+    }
+  }
   if (o->fld_body_bytes.has_value()) {
     const fitz::Bytes& b = o->fld_body_bytes.value();
     r.body = fitz::Str(reinterpret_cast<const char*>(b.data()), b.size());

@@ -170,10 +170,10 @@ module.exports = grammar({
     // `@click="remove(id: t.id)"`, `@saved={on_saved}`: the value is a handler reference.
     event_binding: $ => seq(
       '@', field('event', $.attribute_name),
-      optional(seq('=', field('handler', choice(
-        seq('"', optional(alias($._attribute_code, $.expression)), '"'),
-        $.interpolation,
-      )))),
+      optional(seq('=', choice(
+        seq('"', optional(field('handler', alias($._attribute_code, $.expression))), '"'),
+        field('handler', $.interpolation),
+      ))),
     ),
 
     // `class:active={e}`, `bind:value={field}`: `kind:name`.

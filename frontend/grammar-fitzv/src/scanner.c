@@ -7,7 +7,8 @@
 // parses the token's text later (editor injections, the checker).
 //
 // Tokens (same order as `externals` in grammar.js):
-//   STATEMENTS, EXPRESSION  up to the `}` that closes the enclosing brace
+//   STATEMENTS, EXPRESSION  up to the `}` that closes the enclosing brace (both also stop
+//                           before `</`, which is never Fitz)
 //   ITERABLE                as EXPRESSION, but also stops before ` key=` (a keyed loop)
 //   FIELD_VALUE             up to `,`, `)`, a line end, a `//` comment or `}`
 //   TYPE                    up to `,` `=` `)` `}` or a line end; `<...>` nests, `->` is kept
@@ -190,6 +191,16 @@ static bool scan_code(TSLexer *l, StopMode mode, enum TokenType symbol) {
     if (mode == STOP_TYPE && c == '-') {
       advance(l);
       if (l->lookahead == '>') advance(l);
+      l->mark_end(l);
+      any = true;
+      prev = c;
+      continue;
+    }
+    if (c == '<' && depth == 0 && (mode == STOP_BRACE || mode == STOP_ITERABLE)) {
+      // `</` is never Fitz: an interpolation left open before an end tag stops here, so the
+      // error is a missing `}` at this point instead of a hole swallowing the rest of the file.
+      advance(l);
+      if (l->lookahead == '/') break;
       l->mark_end(l);
       any = true;
       prev = c;

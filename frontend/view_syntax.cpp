@@ -17,7 +17,7 @@ constexpr size_t kMaxViewSyntaxDiagnostics = 50;
 
 // The problem an ERROR node stands for: its first descendant that is itself an ERROR or a
 // MISSING token, else the node itself (tree-sitter nests the unexpected leaf inside).
-TSNode first_problem(TSNode error) {
+TSNode innermost_problem(TSNode error) {
   TSNode node = error;
   for (;;) {
     bool descended = false;
@@ -36,15 +36,15 @@ TSNode first_problem(TSNode error) {
 }
 
 // The first leaf (token) under `node`, or `node` when it has no children.
-TSNode first_leaf(TSNode node) {
+TSNode leftmost_leaf(TSNode node) {
   while (ts_node_child_count(node) > 0) node = ts_node_child(node, 0);
   return node;
 }
 
-std::string_view type_of(TSNode node) { return ts_node_type(node); }
+std::string_view view_node_type(TSNode node) { return ts_node_type(node); }
 
 // The name of an element's tag (`p` of `<p ...>` or `</p>`), empty when absent.
-std::string_view tag_of(TSNode tag, std::string_view text) {
+std::string_view element_tag_name(TSNode tag, std::string_view text) {
   TSNode name = ts_node_child_by_field_name(tag, "tag", 3);
   if (ts_node_is_null(name)) return {};
   return text.substr(ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
@@ -80,11 +80,11 @@ class ViewErrorReporter {
 
   bool check_end_tag(TSNode node) {
     if (count_ >= kMaxViewSyntaxDiagnostics) return false;
-    if (type_of(node) != "element") return ts_node_child_count(node) > 0;
+    if (view_node_type(node) != "element") return ts_node_child_count(node) > 0;
     TSNode start = ts_node_child_by_field_name(node, "start", 5);
     TSNode end = ts_node_child_by_field_name(node, "end", 3);
     if (!ts_node_is_null(start) && !ts_node_is_null(end)) {
-      std::string_view open = tag_of(start, text_), close = tag_of(end, text_);
+      std::string_view open = element_tag_name(start, text_), close = element_tag_name(end, text_);
       if (!open.empty() && !close.empty() && open != close) {
         add(DiagKind::ExpectedToken, span_of(end),
             "expected `</" + std::string(open) + ">` to close `<" + std::string(open) + ">`, found `</" + std::string(close) + ">`")
@@ -100,10 +100,10 @@ class ViewErrorReporter {
     if (count_ >= kMaxViewSyntaxDiagnostics) return false;
     if (ts_node_is_missing(node)) {
       uint32_t at = ts_node_start_byte(node);
-      add(DiagKind::ExpectedToken, Span{file_.id(), at, at}, "expected `" + std::string(type_of(node)) + "` in view");
+      add(DiagKind::ExpectedToken, Span{file_.id(), at, at}, "expected `" + std::string(view_node_type(node)) + "` in view");
       return false;
     }
-    if (type_of(node) == "ERROR") {
+    if (view_node_type(node) == "ERROR") {
       report_error(node);
       return false;
     }
@@ -117,15 +117,15 @@ class ViewErrorReporter {
       if (m.begin >= whole.begin && m.end <= whole.end) return;  // reported as a mismatched end tag
 
     TSNode parent = ts_node_parent(error);
-    TSNode lead = first_leaf(error);
+    TSNode lead = leftmost_leaf(error);
     std::string lead_text = token_text(lead);
-    if (!ts_node_is_null(parent) && type_of(parent) == "source_file" && lead_text != "component" && lead_text != "from") {
+    if (!ts_node_is_null(parent) && view_node_type(parent) == "source_file" && lead_text != "component" && lead_text != "from") {
       add(DiagKind::UnexpectedToken, span_of(lead),
           "unexpected `" + lead_text + "` at the top level of a view")
           .with_hint("a view holds `from ... import` lines and `component` blocks; helpers live in .fitz modules");
       return;
     }
-    TSNode problem = first_problem(error);
+    TSNode problem = innermost_problem(error);
     if (ts_node_is_missing(problem)) {
       visit(problem);
       return;
@@ -134,13 +134,13 @@ class ViewErrorReporter {
       // An element still open when its parent ended: the start tag survives as a child.
       for (uint32_t i = ts_node_child_count(error); i-- > 0;) {
         TSNode child = ts_node_child(error, i);
-        if (type_of(child) != "start_tag") continue;
+        if (view_node_type(child) != "start_tag") continue;
         add(DiagKind::UnclosedDelimiter, span_of(child),
-            "`<" + std::string(tag_of(child, text_)) + ">` is never closed");
+            "`<" + std::string(element_tag_name(child, text_)) + ">` is never closed");
         return;
       }
     }
-    TSNode at = first_leaf(problem);
+    TSNode at = leftmost_leaf(problem);
     std::string token = token_text(at);
     add(DiagKind::UnexpectedToken, token.empty() ? Span{file_.id(), ts_node_start_byte(at), ts_node_start_byte(at)} : span_of(at),
         token.empty() ? "unexpected end of view" : "unexpected `" + token + "` in view");

@@ -74,6 +74,12 @@ else
   echo "fitzv injections: Fitz code and CSS captured"
 fi
 
+# The fold query must compile against the grammar (an unknown node name is an error).
+if ! "$cli" query queries/folds.scm test/injections/view.fitzv >/dev/null 2>&1; then
+  echo "fitzv folds.scm does not compile"
+  status=1
+fi
+
 views=()
 for f in "$root"/tests/testdata/views/*.fitzv; do
   [[ $(basename "$f") == fail_* ]] || views+=("$f")  # fail_* fixtures are malformed on purpose

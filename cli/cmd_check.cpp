@@ -1,5 +1,6 @@
 // `fitz check`: loads a file, directory or project, reports every diagnostic in the chosen
-// format, and optionally dumps an intermediate form (cst, ast) of the root modules.
+// format, and optionally dumps an intermediate form (cst, ast) of the root modules. A `.fitzv`
+// view is parsed on its own for now: syntax errors and `--dump=cst` (no view checker yet).
 #include <ostream>
 #include <string_view>
 
@@ -10,6 +11,7 @@
 #include "frontend/lower.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
+#include "frontend/view_syntax.h"
 #include "packages/sync.h"
 
 namespace fitz::cli {
@@ -19,7 +21,8 @@ namespace {
 constexpr const char* kCheckUsage = R"(usage: fitz check [PATH] [options]
 
 Checks a .fitz file, every .fitz file under a directory, or (with no PATH) the project around
-the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/).
+the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/). A .fitzv live
+view is checked for syntax errors (`--dump=cst` prints its syntax tree).
 
 options:
   --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
@@ -45,6 +48,46 @@ bool value_of(std::string_view arg, std::string_view flag, std::string& out) {
   if (!arg.starts_with(flag) || arg.size() <= flag.size() || arg[flag.size()] != '=') return false;
   out = std::string(arg.substr(flag.size() + 1));
   return true;
+}
+
+// Renders the diagnostics and turns them into the exit status.
+int report_check_diagnostics(const frontend::DiagnosticBag& diags, const frontend::SourceManager& sources,
+                             const CheckOptions& opt, Io io) {
+  std::vector<frontend::Diagnostic> all = diags.sorted();
+  frontend::DiagnosticFormat format = *frontend::parse_diagnostic_format(opt.format);
+  frontend::TextRenderOptions text_options = text_options_of(io);
+  // Machine formats go to stdout for tools to read; text is for people, on stderr.
+  std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
+  for (const auto& d : all) sink << frontend::render(d, sources, format, text_options);
+  if (format == frontend::DiagnosticFormat::Text)
+    io.err << frontend::render_summary(diags.error_count(), diags.warning_count(), io.color);
+
+  // Files that could not be read at all are I/O errors, not program errors.
+  for (const auto& d : all)
+    if (d.kind == frontend::DiagKind::CannotReadFile) return kUsageError;
+  if (diags.error_count() > 0) return kUserError;
+  if (opt.warnings_as_errors && diags.warning_count() > 0) return kUserError;
+  return kOk;
+}
+
+int check_view_file(const CheckOptions& opt, Io io) {
+  if (!opt.dump.empty() && opt.dump != "cst") {
+    io.err << "error: `--dump=" << opt.dump << "` is not available for a .fitzv view (only cst)\n";
+    return kUsageError;
+  }
+  frontend::SourceManager sources;
+  std::string error;
+  std::optional<frontend::FileId> id = sources.read_file(opt.target, error);
+  if (!id) {
+    io.err << "error: cannot read `" << opt.target << "`: " << error << "\n";
+    return kUsageError;
+  }
+  const frontend::SourceFile& file = sources.file(*id);
+  frontend::SyntaxTree tree = frontend::parse_view_text(file.text());
+  frontend::DiagnosticBag diags;
+  frontend::report_view_syntax_errors(tree, file, diags);
+  if (opt.dump == "cst") io.out << frontend::cst_sexp(tree) << "\n";
+  return report_check_diagnostics(diags, sources, opt, io);
 }
 
 }  // namespace
@@ -89,6 +132,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast, tir, orm or services)\n";
     return kUsageError;
   }
+  if (frontend::is_view_path(opt.target)) return check_view_file(opt, io);
 
   frontend::SourceManager sources;
   frontend::DiagnosticBag diags;
@@ -120,21 +164,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     }
   }
 
-  std::vector<frontend::Diagnostic> all = diags.sorted();
-  frontend::DiagnosticFormat format = *frontend::parse_diagnostic_format(opt.format);
-  frontend::TextRenderOptions text_options = text_options_of(io);
-  // Machine formats go to stdout for tools to read; text is for people, on stderr.
-  std::ostream& sink = format == frontend::DiagnosticFormat::Text ? io.err : io.out;
-  for (const auto& d : all) sink << frontend::render(d, sources, format, text_options);
-  if (format == frontend::DiagnosticFormat::Text)
-    io.err << frontend::render_summary(diags.error_count(), diags.warning_count(), io.color);
-
-  // Files that could not be read at all are I/O errors, not program errors.
-  for (const auto& d : all)
-    if (d.kind == frontend::DiagKind::CannotReadFile) return kUsageError;
-  if (diags.error_count() > 0) return kUserError;
-  if (opt.warnings_as_errors && diags.warning_count() > 0) return kUserError;
-  return kOk;
+  return report_check_diagnostics(diags, sources, opt, io);
 }
 
 }  // namespace fitz::cli

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { dumpScopes, EXTENSION_ROOT, Token, tokenize } from './support/textmate';
+import { dumpScopes, EXTENSION_ROOT, Token, tokenize, tokenizeView } from './support/textmate';
 
 const FIXTURES = path.join(EXTENSION_ROOT, 'test', 'fixtures');
 const GOLDEN = path.join(EXTENSION_ROOT, 'test', 'golden');
@@ -365,5 +365,57 @@ describe('grammar: decorators, types and functions', () => {
     const t = await tokensOf('let π = función(ß)');
     assertScope(find(t, 'π'), 'variable.other.readwrite');
     assertScope(find(t, 'función'), 'entity.name.function.call');
+  });
+});
+
+// ---- .fitzv live views --------------------------------------------------------------------
+
+describe('grammar: .fitzv live views', () => {
+  const VIEWS = path.join(EXTENSION_ROOT, '..', 'tests', 'testdata', 'views');
+  const views = fs.readdirSync(VIEWS).filter((f) => f.endsWith('.fitzv') && !f.startsWith('fail_')).sort();
+
+  it('the spec example views tokenize with no invalid tokens', async () => {
+    assert.ok(views.length >= 4, `only ${views.length} views`);
+    for (const v of views) {
+      const tokens = await tokenizeView(fs.readFileSync(path.join(VIEWS, v), 'utf8'));
+      const bad = tokens.filter((t) => t.scopes.some((x) => x.startsWith('invalid.')));
+      assert.deepEqual(bad.map((t) => `${t.line}:${t.column} ${t.text}`), [], v);
+    }
+  });
+
+  it('component structure: blocks, events, hooks', async () => {
+    const t = await tokenizeView(fs.readFileSync(path.join(VIEWS, 'chat.fitzv'), 'utf8'));
+    assertScope(find(t, 'component'), 'storage.type.component');
+    assertScope(find(t, 'ChatRoom'), 'entity.name.type.component');
+    assertScope(find(t, 'props'), 'storage.type.props');
+    assertScope(find(t, 'room', 0), 'variable.other.field');
+    assertScope(find(t, 'List', 0), 'meta.fields');
+    assertScope(find(t, 'async'), 'storage.modifier.async');
+    assertScope(find(t, 'send'), 'entity.name.function.event');
+    assertScope(find(t, 'on'), 'storage.type.hook');
+    assertScope(find(t, 'mount'), 'support.function.hook');
+    assertScope(find(t, 'ctx'), 'meta.embedded.block.fitz');
+    assertScope(find(t, 'scoped'), 'storage.modifier.style');
+    assertScope(find(t, 'text-align'), 'meta.embedded.block.css');
+    assertScope(find(t, 'text-align'), 'support.type.property-name.css-stub');
+    // A `}` inside a CSS string neither ends the style nor the component.
+    assertScope(find(t, 'font-family'), 'meta.component');
+  });
+
+  it('template: tags, directives, event bindings, interpolation, comments', async () => {
+    const t = await tokenizeView(fs.readFileSync(path.join(VIEWS, 'chat.fitzv'), 'utf8'));
+    assertScope(find(t, 'section'), 'entity.name.tag');
+    assertScope(find(t, '#for'), 'keyword.control.loop');
+    assertScope(find(t, 'key'), 'keyword.control.loop.key');
+    assertScope(find(t, '/for'), 'keyword.control');
+    assertScope(find(t, 'submit'), 'entity.other.attribute-name.event');
+    assertScope(find(t, 'bind'), 'keyword.other.directive');
+    assertScope(find(t, 'online_count', 1), 'meta.embedded.expression.fitz');
+    assertNoScope(find(t, ' online'), 'meta.embedded.expression.fitz');
+    assertScope(find(t, ' messages are plain text: {m.text} is always escaped '), 'comment.block.html');
+    const s = await tokenizeView(fs.readFileSync(path.join(VIEWS, 'signup_form.fitzv'), 'utf8'));
+    assertScope(find(s, 'FormCard', 1), 'entity.name.type.component');
+    assertScope(find(s, '#if'), 'keyword.control.conditional');
+    assertScope(find(s, ':else if'), 'keyword.control.conditional');
   });
 });

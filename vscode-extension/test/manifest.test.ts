@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as oniguruma from 'vscode-oniguruma';
-import { EXTENSION_ROOT, loadGrammar, tokenize } from './support/textmate';
+import { EXTENSION_ROOT, loadGrammar, tokenize, tokenizeView } from './support/textmate';
 import { parseSnippet } from './support/snippetParser';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -49,15 +49,26 @@ describe('package.json', () => {
     for (const g of contributes.grammars) assert.ok(fs.existsSync(path.join(EXTENSION_ROOT, g.path)));
     for (const s of contributes.snippets) assert.ok(fs.existsSync(path.join(EXTENSION_ROOT, s.path)));
   });
-  it('language fitz for .fitz files with grammar source.fitz', () => {
-    assert.deepEqual(contributes.languages.map((l: any) => [l.id, l.extensions]), [['fitz', ['.fitz']]]);
-    assert.deepEqual(contributes.grammars.map((g: any) => [g.language, g.scopeName]), [['fitz', 'source.fitz']]);
-    const grammar = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, contributes.grammars[0].path), 'utf8'));
-    assert.equal(grammar.scopeName, 'source.fitz');
+  it('languages fitz (.fitz) and fitzv (.fitzv live views) with grammars source.fitz and source.fitzv', () => {
+    assert.deepEqual(contributes.languages.map((l: any) => [l.id, l.extensions]), [['fitz', ['.fitz']], ['fitzv', ['.fitzv']]]);
+    assert.deepEqual(contributes.grammars.map((g: any) => [g.language, g.scopeName]), [['fitz', 'source.fitz'], ['fitzv', 'source.fitzv']]);
+    for (const g of contributes.grammars) {
+      const grammar = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, g.path), 'utf8'));
+      assert.equal(grammar.scopeName, g.scopeName);
+    }
+    assert.deepEqual(contributes.snippets.map((s: any) => s.language), ['fitz', 'fitzv']);
   });
-  it('the embedded-language map names scopes the grammar really produces', () => {
-    const text = fs.readFileSync(path.join(EXTENSION_ROOT, contributes.grammars[0].path), 'utf8');
-    for (const scope of Object.keys(contributes.grammars[0].embeddedLanguages)) assert.ok(text.includes(`"${scope}"`), scope);
+  it('the embedded-language maps name scopes the grammars really produce', () => {
+    for (const g of contributes.grammars) {
+      const text = fs.readFileSync(path.join(EXTENSION_ROOT, g.path), 'utf8');
+      for (const scope of Object.keys(g.embeddedLanguages)) assert.ok(text.includes(scope), `${g.language}: ${scope}`);
+    }
+  });
+  it('the .fitzv language configuration comments with // and <!-- -->', () => {
+    const conf = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, contributes.languages[1].configuration), 'utf8'));
+    assert.equal(conf.comments.lineComment, '//');
+    assert.deepEqual(conf.comments.blockComment, ['<!--', '-->']);
+    for (const key of ['increaseIndentPattern', 'decreaseIndentPattern']) new RegExp(conf.indentationRules[key]);
   });
 });
 
@@ -128,12 +139,36 @@ describe('settings', () => {
   });
 });
 
+describe('fitzv snippets', () => {
+  const snippets = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, 'snippets', 'fitzv.json'), 'utf8'));
+  const entries = Object.entries(snippets) as Array<[string, any]>;
+  it('the required prefixes exist, each once', () => {
+    const prefixes = entries.map(([, s]) => s.prefix);
+    for (const p of ['component', 'event', 'on', 'if', 'for']) assert.equal(prefixes.filter((x) => x === p).length, 1, p);
+  });
+  for (const [name, s] of entries) {
+    it(`${name} parses`, () => {
+      assert.ok(typeof s.description === 'string' && s.description.length > 0, 'description');
+      const parsed = parseSnippet(Array.isArray(s.body) ? s.body.join('\n') : s.body);
+      const numbered = [...parsed.tabstops.keys()].filter((n) => n > 0).sort((a, b) => a - b);
+      assert.ok(numbered.length > 0, 'no tabstops');
+      assert.deepEqual(numbered, numbered.map((_, k) => k + 1), `tabstops not 1..n: ${numbered}`);
+    });
+  }
+  it('the component snippet, defaults filled in, tokenizes as a view with no invalid tokens', async () => {
+    const body = snippets['Component'].body.join('\n');
+    const tokens = await tokenizeView(parseSnippet(body).text);
+    assert.ok(tokens.some((t) => t.scopes.includes('entity.name.type.component.fitzv')));
+    assert.deepEqual(tokens.filter((t) => t.scopes.some((x) => x.startsWith('invalid.'))).map((t) => t.text), []);
+  });
+});
+
 describe('snippets', () => {
   const snippets = JSON.parse(fs.readFileSync(path.join(EXTENSION_ROOT, 'snippets', 'fitz.json'), 'utf8'));
   const entries = Object.entries(snippets) as Array<[string, any]>;
   it('the required prefixes exist, each once', () => {
     const prefixes = entries.map(([, s]) => s.prefix);
-    for (const p of ['fn', 'afn', 'type', 'test', 'get', 'post', 'put', 'patch', 'delete', 'table', 'ws', 'cron', 'match', 'for', 'if', 'main']) {
+    for (const p of ['fn', 'afn', 'type', 'test', 'get', 'post', 'put', 'patch', 'delete', 'table', 'ws', 'cron', 'match', 'for', 'if', 'main', 'live']) {
       assert.equal(prefixes.filter((x) => x === p).length, 1, p);
     }
   });

@@ -6,6 +6,7 @@ import * as vsctm from 'vscode-textmate';
 
 export const EXTENSION_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const GRAMMAR_PATH = path.join(EXTENSION_ROOT, 'syntaxes', 'fitz.tmLanguage.json');
+export const VIEW_GRAMMAR_PATH = path.join(EXTENSION_ROOT, 'syntaxes', 'fitzv.tmLanguage.json');
 /**
  * VS Code ships `source.sql`; the tests use a tiny stand-in (a few keywords) so that they can
  * check that the embedding reaches the SQL grammar. Scopes from it end in `.sql-stub`.
@@ -61,8 +62,42 @@ export function loadGrammar(withSql = true): Promise<vsctm.IGrammar> {
   return grammarPromise;
 }
 
+let viewGrammar: Promise<vsctm.IGrammar> | undefined;
+
+/** Stand-in for VS Code's built-in `source.css` (scopes end in `.css-stub`). */
+export const CSS_STUB_PATH = path.join(EXTENSION_ROOT, 'test', 'support', 'css-stub.tmLanguage.json');
+
+/** The .fitzv grammar, embedding the Fitz grammar and the stand-in CSS grammar. */
+export function loadViewGrammar(): Promise<vsctm.IGrammar> {
+  if (viewGrammar === undefined) {
+    lib ??= onigLib();
+    const registry = new vsctm.Registry({
+      onigLib: lib,
+      loadGrammar: async (scopeName: string) => {
+        if (scopeName === 'source.fitzv') return vsctm.parseRawGrammar(fs.readFileSync(VIEW_GRAMMAR_PATH, 'utf8'), VIEW_GRAMMAR_PATH);
+        if (scopeName === 'source.fitz') return vsctm.parseRawGrammar(fs.readFileSync(GRAMMAR_PATH, 'utf8'), GRAMMAR_PATH);
+        if (scopeName === 'source.css') return vsctm.parseRawGrammar(fs.readFileSync(CSS_STUB_PATH, 'utf8'), CSS_STUB_PATH);
+        return null;
+      },
+    });
+    viewGrammar = registry.loadGrammar('source.fitzv').then((grammar) => {
+      if (grammar === null) throw new Error('source.fitzv did not load');
+      return grammar;
+    });
+  }
+  return viewGrammar;
+}
+
+/** Tokens of a .fitzv view. */
+export async function tokenizeView(source: string): Promise<Token[]> {
+  return tokenizeWith(await loadViewGrammar(), source);
+}
+
 export async function tokenize(source: string, withSql = true): Promise<Token[]> {
-  const grammar = await loadGrammar(withSql);
+  return tokenizeWith(await loadGrammar(withSql), source);
+}
+
+function tokenizeWith(grammar: vsctm.IGrammar, source: string): Token[] {
   const lines = source.split(/\r?\n/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const out: Token[] = [];

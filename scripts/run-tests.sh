@@ -106,6 +106,7 @@ release_lane() {
   stage conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$fitz"
   stage e2e bash tests/e2e/run.sh "$fitz"
   stage e2e-command bash tests/e2e/command.sh "$fitz"
+  stage e2e-views bash tests/e2e/views.sh "$fitz"
   stage e2e-run-signals bash tests/e2e/run_signals.sh "$fitz"
   stage e2e-dev bash tests/e2e/dev.sh "$fitz"
   stage e2e-repl bash tests/e2e/repl.sh "$fitz"
@@ -121,6 +122,7 @@ release_lane() {
   stage e2e-migrations bash tests/pg/migrations_e2e.sh "$fitz"
   stage e2e-http bash tests/e2e/http.sh "$fitz"
   stage e2e-static-files bash tests/e2e/static_files.sh "$fitz"
+  stage e2e-cookies bash tests/e2e/cookies.sh "$fitz"
   stage e2e-observability bash tests/e2e/observability.sh "$fitz"
   stage e2e-auth bash tests/e2e/auth.sh "$fitz"
   stage e2e-ws bash tests/e2e/ws.sh "$fitz" "$build/bin/fitz_ws_client"
@@ -141,8 +143,8 @@ release_lane() {
   # rather than in bench-quick, which runs alone on the machine.
   stage e2e-bench-peers bash tests/e2e/bench_peers.sh "$fitz"
 }
-lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
-  e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-observability e2e-auth e2e-ws \
+lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-views e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
+  e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-cookies e2e-observability e2e-auth e2e-ws \
   e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension e2e-bench-peers
 
 step "the sanitized and the release lanes, side by side"

@@ -84,6 +84,7 @@ step_e2e() {
   e2e new bash tests/e2e/new.sh "$fitz"
   e2e http bash tests/e2e/http.sh "$fitz"
   e2e static-files bash tests/e2e/static_files.sh "$fitz"
+  e2e cookies bash tests/e2e/cookies.sh "$fitz"
   e2e auth bash tests/e2e/auth.sh "$fitz"
   e2e db bash tests/pg/db_e2e.sh "$fitz"
   e2e app-migrate bash tests/e2e/app_migrate.sh "$fitz"

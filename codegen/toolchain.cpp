@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -47,6 +48,21 @@ std::string file_stamp(const fs::path& p) {
   struct stat st {};
   if (stat(p.c_str(), &st) != 0) return "missing";
   return fmt::format("{}:{}.{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+// The version of every runtime header a program can include. A precompiled header does not
+// notice that a header it read has changed (GCC checks only the flags), and a header-only edit
+// need not rebuild any runtime library, so keys built from library stamps alone go stale.
+std::string include_tree_stamp(const fs::path& dir) {
+  std::vector<std::string> entries;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec)) entries.push_back(it->path().string() + "=" + file_stamp(it->path()));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string out;
+  for (const auto& e : entries) out += e + "\n";
+  return out;
 }
 
 std::string shell_quote(const std::string& s) {
@@ -263,7 +279,8 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   std::string key_material = cpp_source;
   key_material += "\n--\n" + cxx + "\n";
   for (const auto& f : flags) key_material += f + " ";
-  key_material += "\n" + file_stamp(runtime.library) + "\n" + runtime.include_dir.string();
+  const std::string runtime_stamp = file_stamp(runtime.library) + "\n" + include_tree_stamp(runtime.include_dir);
+  key_material += "\n" + runtime_stamp + "\n" + runtime.include_dir.string();
   if (options.http) {
     if (runtime.http_library.empty()) {
       result.diagnostics = "cannot find the fitz HTTP runtime (libfitz_http.a) next to " + runtime.library.string() + "\n";
@@ -336,7 +353,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.push_back("-I" + runtime.include_dir.string());
   argv.push_back(src.string());
   if (options.syntax_only) {
-    fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, file_stamp(runtime.library));
+    fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
     if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
     for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
     if (run_capture(argv, result.diagnostics) != 0) return result;
@@ -346,7 +363,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   }
   // The runtime headers are most of what a program's compile reads: precompiled once per
   // include set and flags, they take a small program's build from seconds to well under one.
-  fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, file_stamp(runtime.library));
+  fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
   if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
   // mold links a program against the static runtime several times faster than GNU ld.
   if (find_on_path("mold")) argv.push_back("-fuse-ld=mold");

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "frontend/lower.h"
+#include "frontend/parallel.h"
 #include "frontend/parse_cache.h"
 
 namespace fitz::frontend {
@@ -131,6 +132,21 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   }
 
   std::string error;
+  if (auto ahead = prefetched_.find(key); ahead != prefetched_.end()) {
+    ModuleId id(uint32_t(graph_.modules.size()));
+    by_path_.emplace(key, id);
+    state_.push_back(State::Loading);
+    Module m;
+    m.name = std::move(name);
+    m.path = path;
+    m.file = ahead->second.file;
+    m.tree = std::move(ahead->second.tree);
+    m.ast = std::move(ahead->second.ast);
+    for (const Diagnostic& d : ahead->second.diagnostics) diags_.report(d);
+    prefetched_.erase(ahead);
+    graph_.modules.push_back(std::move(m));
+    return finish_load(id);
+  }
   // A file the cache knows to be unchanged is not read at all.
   const ParsedModule* known = cache_ ? cache_->current(key) : nullptr;
   std::optional<std::string> text;
@@ -171,12 +187,53 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
     m.ast = parse_module(sources_.file(m.file), m.file, diags_, &m.tree);
   }
 
+  return finish_load(id);
+}
+
+ModuleId ModuleLoader::finish_load(ModuleId id) {
   stack_.push_back(id);
   resolve_imports(id);
   stack_.pop_back();
   state_[id.index] = State::Done;
   graph_.init_order.push_back(id);
   return id;
+}
+
+void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
+  // Below this many files the threads cost more than they save, and loading keeps the
+  // depth-first file order it has always had.
+  constexpr size_t kMinFiles = 4;
+  // With a parse cache (the language server) files keep the ids the cache gave them, and its
+  // owner parses a project ahead itself (Workspace::parse_ahead): ids in prefetch order here
+  // would sort an incremental check's diagnostics unlike a fresh one's.
+  if (cache_) return;
+  struct Job {
+    std::string key;
+    std::string text;
+  };
+  std::vector<Job> jobs;
+  for (const fs::path& raw : raw_paths) {
+    auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());
+    if (fresh_path) known_path->second = normalise(raw);
+    std::string key = known_path->second.string();
+    if (by_path_.count(key) || prefetched_.count(key)) continue;
+    bool queued = false;
+    for (const Job& j : jobs) queued |= j.key == key;
+    if (queued) continue;
+    std::string error;
+    // Unreadable files are left to load(), which reports them where they are requested.
+    if (auto text = reader_(known_path->second, error)) jobs.push_back({std::move(key), std::move(*text)});
+  }
+  if (jobs.size() < kMinFiles) return;
+  std::vector<Prefetched> done(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i)
+    done[i].file = sources_.add(display_path(jobs[i].key), std::move(jobs[i].text));
+  parallel_for(done.size(), [&](size_t i) {
+    DiagnosticBag diags;
+    done[i].ast = parse_module(sources_.file(done[i].file), done[i].file, diags, &done[i].tree);
+    done[i].diagnostics.assign(diags.begin(), diags.end());
+  });
+  for (size_t i = 0; i < jobs.size(); ++i) prefetched_.emplace(std::move(jobs[i].key), std::move(done[i]));
 }
 
 void ModuleLoader::set_packages(std::vector<PackageRoot> packages) { packages_ = std::move(packages); }
@@ -246,6 +303,13 @@ void ModuleLoader::resolve_imports(ModuleId id) {
       else if (auto* from = std::get_if<FromImportStmt>(&stmt.data))
         requests.push_back({s, from->path, from});
     }
+  }
+  {
+    std::vector<fs::path> ahead;
+    for (const Request& req : requests)
+      if (!req.path.empty() && req.path.front().text != "python")
+        if (auto p = resolve_path(graph_.modules[id.index], req.path)) ahead.push_back(std::move(*p));
+    prefetch(ahead);
   }
   for (const Request& req : requests) {
     if (req.path.empty()) continue;

@@ -84,12 +84,18 @@ class ModuleLoader {
   // Loads a root module and everything it imports. Invalid if the file cannot be read
   // (diagnosed, with `from` as the span of the request when there is one).
   ModuleId load_root(const std::filesystem::path& path);
+  // Reads, parses and lowers the files that later loads will ask for, on several threads, when
+  // there are enough of them to be worth it. Loading stays sequential and reports exactly what
+  // it would have without this (the files' ids in the SourceManager follow the prefetch).
+  // Does nothing with a parse cache.
+  void prefetch(const std::vector<std::filesystem::path>& paths);
 
   ModuleGraph finish() &&;
 
  private:
   enum class State : uint8_t { Loading, Done };
   ModuleId load(const std::filesystem::path& path, std::string name, const Span* requested_at);
+  ModuleId finish_load(ModuleId id);  // imports of a just-added module, then it is done
   void resolve_imports(ModuleId id);
   std::filesystem::path package_entry(const std::filesystem::path& dep_root) const;
   std::optional<std::filesystem::path> resolve_path(const Module& importer,
@@ -106,6 +112,14 @@ class ModuleLoader {
   std::unordered_map<std::string, std::filesystem::path> normalised_;  // raw path -> normalise()
   std::vector<State> state_;
   std::vector<ModuleId> stack_;  // modules being loaded, for cycle messages
+  // Parsed ahead by prefetch() and not loaded yet, by normalised path.
+  struct Prefetched {
+    FileId file;
+    SyntaxTree tree;
+    Ast ast;
+    std::vector<Diagnostic> diagnostics;
+  };
+  std::unordered_map<std::string, Prefetched> prefetched_;
 };
 
 // The names a module defines at top level (functions, types, assigned variables, imports),

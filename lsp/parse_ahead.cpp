@@ -3,9 +3,8 @@
 // about half of the time to the first diagnostics. The loader then finds every file in the
 // parse cache, so what it loads and reports is what it would have parsed itself.
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
+#include "frontend/parallel.h"
 #include "frontend/project.h"
 #include "lsp/workspace.h"
 
@@ -25,15 +24,9 @@ void Workspace::parse_ahead(const Unit& unit) {
       if (auto text = read(path, error)) jobs.push_back({path.string(), std::move(*text)});
     }
   auto entries = parse_cache_->prepare(std::move(jobs));
-  size_t threads = std::min<size_t>({entries.size() / 4, std::max(1u, std::thread::hardware_concurrency()), 4});
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < entries.size();) parse_cache_->parse_prepared(*entries[i]);
-  };
-  std::vector<std::thread> helpers;
-  for (size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
-  work();
-  for (auto& t : helpers) t.join();
+  frontend::parallel_for(
+      entries.size(), [&](size_t i) { parse_cache_->parse_prepared(*entries[i]); },
+      std::clamp<unsigned>(entries.size() / 4, 1, 4));
   parse_cache_->adopt(std::move(entries));
 }
 

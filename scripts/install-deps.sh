@@ -8,7 +8,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config ccache git
   nlohmann-json3-dev libtree-sitter-dev libfmt-dev
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-  llvm-14-dev libgtest-dev libgmock-dev libbenchmark-dev
+  llvm-14-dev zlib1g-dev libtinfo-dev libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev libcpp-jwt-dev libargon2-dev
   postgresql postgresql-client
   clang-14 libclang-rt-14-dev

@@ -1,0 +1,88 @@
+// Parsing a module's imports ahead on several threads (ModuleLoader::prefetch) must load the
+// same program as parsing them one by one: the same modules in the same order, the same ASTs
+// and every syntax, cycle and missing-module diagnostic. A load through a parse cache never
+// prefetches, so it is the sequential reference.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <unistd.h>
+
+#include "frontend/parse_cache.h"
+#include "frontend/project.h"
+
+namespace fitz::frontend {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Summary {
+  std::vector<std::string> init_order;
+  std::map<std::string, size_t> top_level;  // module -> top-level statements
+  std::vector<std::string> diagnostics;     // "file: code message", sorted
+};
+
+class Prefetch : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("fitz_prefetch_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    write("main.fitz", "import a\nimport b\nimport c\nimport d\nimport e\nimport f\nprint(a.one())\n");
+    write("a.fitz", "fn one() -> Int => 1\n");
+    write("b.fitz", "fn broken(:\n  return 1\n");
+    write("c.fitz", "import main\nfn c() -> Int => 3\n");
+    write("d.fitz", "import missing\nfn d() -> Int => 4\n");
+    write("e.fitz", "import a\nimport g\nfn e() -> Int => a.one()\n");
+    write("f.fitz", "fn f() -> Int => 6\n");
+    write("g.fitz", "fn g() -> Int => 7\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+
+  Summary load(bool through_cache) {
+    auto sources = std::make_shared<SourceManager>();
+    ParseCache cache(sources);
+    LoadRequest req;
+    req.target = dir_ / "main.fitz";
+    req.cwd = dir_;
+    req.parse_cache = through_cache ? &cache : nullptr;
+    DiagnosticBag diags;
+    ModuleGraph graph = load_program(req, *sources, diags).graph;
+    Summary out;
+    for (ModuleId id : graph.init_order) {
+      out.init_order.push_back(graph.get(id).name);
+      out.top_level[graph.get(id).name] = graph.get(id).ast.top_level.size();
+    }
+    for (const Diagnostic& d : diags) {
+      std::string file = d.span.file.valid() ? fs::path(sources->file(d.span.file).path()).filename().string() : "";
+      out.diagnostics.push_back(file + ": " + std::string(diag_code(d.kind)) + " " + d.message);
+    }
+    std::sort(out.diagnostics.begin(), out.diagnostics.end());
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Prefetch, LoadsWhatASequentialLoadLoads) {
+  Summary ahead = load(false), one_by_one = load(true);
+  EXPECT_EQ(ahead.init_order, one_by_one.init_order);
+  EXPECT_EQ(ahead.top_level, one_by_one.top_level);
+  EXPECT_EQ(ahead.diagnostics, one_by_one.diagnostics);
+  // The program is what its imports say, and each problem is reported once.
+  EXPECT_EQ(ahead.init_order, (std::vector<std::string>{"a", "b", "c", "d", "g", "e", "f", "main"}));
+  auto count = [&](const std::string& needle) {
+    return std::count_if(ahead.diagnostics.begin(), ahead.diagnostics.end(),
+                         [&](const std::string& d) { return d.find(needle) != std::string::npos; });
+  };
+  EXPECT_EQ(count("b.fitz: "), 1) << testing::PrintToString(ahead.diagnostics);
+  EXPECT_EQ(count("import cycle"), 1) << testing::PrintToString(ahead.diagnostics);
+  EXPECT_EQ(count("cannot find module `missing`"), 1) << testing::PrintToString(ahead.diagnostics);
+}
+
+}  // namespace
+}  // namespace fitz::frontend

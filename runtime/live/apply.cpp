@@ -156,7 +156,7 @@ bool apply_one(const Op& op, Node& root, std::string* error) {
       } else if (op.kind == OpKind::RmAttr || !op.present) {
         remove_attr(*n, op.name);
       } else {
-        set_attr(*n, op.name, op.name == "value" ? op.value : std::string());
+        set_attr(*n, op.name, op.value);  // the wire sends a bool for checked/selected
       }
       return true;
     }
@@ -220,7 +220,7 @@ std::string ops_to_json(const std::vector<Op>& ops) {
   return std::string(b.data(), b.size());
 }
 
-bool apply(const std::vector<Op>& ops, Node& root, std::string* error) {
+bool apply_ops(const std::vector<Op>& ops, Node& root, std::string* error) {
   for (const Op& op : ops)
     if (!apply_one(op, root, error)) return false;
   return true;

@@ -104,13 +104,18 @@ struct Parser {
       return std::move(res);
     }
     if (top != JsonKind::Object) {
-      fail(FrameError::NotObject, "a frame is a JSON object");
+      // "nul" or "[1," are not JSON at all; "[]" or "1" are JSON but not a frame.
+      if (!r.skip_value() || !r.finish())
+        fail(FrameError::NotJson, "not valid JSON");
+      else
+        fail(FrameError::NotObject, "a frame is a JSON object");
       return std::move(res);
     }
     r.begin_object();
     ClientFrame& f = res.frame;
     bool seen[kFieldCount] = {};
     std::string type;
+    std::string unknown;  // the first unknown field, if any
     Text k;
     // Fields arrive in any order, so each is read into the frame and checked against the
     // type's field set once `t` is known.
@@ -119,8 +124,13 @@ struct Parser {
       size_t i = 0;
       while (i < kFieldCount && kFieldNames[i] != key) ++i;
       if (i == kFieldCount) {
-        fail(FrameError::UnknownField, "unknown field '" + std::string(key.substr(0, 64)) + "'");
-        return std::move(res);
+        // Reported after the type check, so a server frame sent back reads as a bad type.
+        if (unknown.empty()) unknown = "unknown field '" + std::string(key.substr(0, 64)) + "'";
+        if (!r.skip_value()) {
+          syntax(r);
+          return std::move(res);
+        }
+        continue;
       }
       if (seen[i]) {
         fail(FrameError::BadField, "duplicate field '" + std::string(key) + "'");
@@ -152,6 +162,7 @@ struct Parser {
       return std::move(res);
     }
     check(type, seen);
+    if (res.error == FrameError::None && !unknown.empty()) fail(FrameError::UnknownField, type + ": " + unknown);
     return std::move(res);
   }
 

@@ -62,9 +62,9 @@ DiffResult diff(const Node& old_root, const Node& new_root);
 // an array of segments, each an index or {"k": key}: ["attr",[1,{"k":"a"},0],"class","x"].
 std::string ops_to_json(const std::vector<Op>& ops);
 
-// Applies the ops in order to `root`; false (with `*error` set) at the first op whose path or
+// (Not `apply`: std::apply would be found by ADL.) Applies the ops in order to `root`; false (with `*error` set) at the first op whose path or
 // key does not resolve, leaving the ops before it applied, as a client would.
-bool apply(const std::vector<Op>& ops, Node& root, std::string* error = nullptr);
+bool apply_ops(const std::vector<Op>& ops, Node& root, std::string* error = nullptr);
 
 // The attributes the client sets as live properties (input/textarea/select `value`, input
 // `checked`, option `selected`), sent as `prop` rather than `attr`.

@@ -98,7 +98,10 @@ TEST(LiveFrames, BadFields) {
 
 TEST(LiveFrames, TooManyPayloadKeys) {
   std::string s = R"({"t":"ev","v":"fz-1","ref":1,"c":1,"e":"x","p":{)";
-  for (size_t i = 0; i <= kMaxPayloadKeys; ++i) s += (i ? "," : "") + std::string("\"k") + std::to_string(i) + "\":\"v\"";
+  for (size_t i = 0; i <= kMaxPayloadKeys; ++i) {
+    if (i) s.push_back(',');
+    s.append("\"k").append(std::to_string(i)).append("\":\"v\"");
+  }
   s += "}}";
   EXPECT_EQ(err(s), FrameError::BadField);
 }
@@ -131,7 +134,7 @@ TEST(LiveFrames, RandomBytesNeverThrow) {
         case 1: s.erase(at, 1 + rng() % 3); break;
         default: s.insert(at, 1, "{}[]\":,0a\\"[rng() % 10]); break;
       }
-      if (s.empty()) s = "{";
+      if (s.empty()) s.push_back('{');
     }
     FrameResult r = parse_client_frame(s);
     if (r.ok()) EXPECT_FALSE(r.frame.view.empty() && r.frame.kind != ClientFrameKind::Heartbeat);

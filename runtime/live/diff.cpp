@@ -77,7 +77,9 @@ class Differ {
   }
 
   void attrs(const Node& a, const Node& b, const Path& path) {
+    // Names the serializer refuses (`on*` above all) must not reach setAttribute either.
     for (const Attr& nb : b.attrs) {
+      if (!is_valid_attr_name(nb.name)) continue;
       const Attr* na = a.find_attr(nb.name);
       if (na && na->value == nb.value) continue;
       if (is_live_prop(b.tag, nb.name)) {
@@ -91,7 +93,7 @@ class Differ {
       }
     }
     for (const Attr& na : a.attrs) {
-      if (b.find_attr(na.name)) continue;
+      if (!is_valid_attr_name(na.name) || b.find_attr(na.name)) continue;
       if (is_live_prop(a.tag, na.name)) {
         Op& op = push(OpKind::Prop, path);
         op.name = na.name;

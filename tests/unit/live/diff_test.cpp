@@ -71,6 +71,14 @@ TEST(LiveDiff, AttrOpsCarryFilteredUrls) {
   EXPECT_EQ(ops_to_json(r.ops), R"([["attr",[0],"href","#"]])");
 }
 
+TEST(LiveDiff, InvalidAttributeNamesNeverBecomeOps) {
+  Node a = root().child(el("button"));
+  Node b = root().child(el("button").attr("onclick", "alert(1)").attr("data-fz-key", "x").attr("a b", "1"));
+  DiffResult r = roundtrip(a, b);
+  EXPECT_TRUE(r.ops.empty()) << ops_to_json(r.ops);
+  EXPECT_TRUE(roundtrip(b, a).ops.empty());
+}
+
 TEST(LiveDiff, DifferentTagReplaces) {
   Node a = root().child(el("p").child(text("x")));
   Node b = root().child(el("h1").child(text("x")));

@@ -104,8 +104,8 @@ std::string safe_attr_value(std::string_view name, std::string value);
 // compile errors, §1.4) and not the runtime's own `data-fz-key`.
 bool is_valid_attr_name(std::string_view name);
 
-// Equality as the DOM sees it: like ==, except that attribute order does not matter and the
-// `is_static` flag is ignored.
+// Equality as the DOM sees it: like ==, except that attribute order does not matter,
+// attributes with invalid names (never written) are ignored, and so is `is_static`.
 bool equivalent(const Node& a, const Node& b);
 
 }  // namespace fitz::live

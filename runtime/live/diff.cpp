@@ -3,7 +3,6 @@
 // rows that really moved get a `kmove`.
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "fitz/live/diff.h"
 
@@ -124,53 +123,52 @@ class Differ {
     }
   }
 
-  // True when every child of both lists is a keyed element; `*dup` is set when a key repeats.
-  static bool all_keyed(const Node& n, bool* dup) {
-    std::unordered_set<std::string> seen;
-    for (const Node& c : n.children) {
+  // True when every child is a keyed element (no allocation: most lists are not keyed).
+  static bool all_keyed(const Node& n) {
+    for (const Node& c : n.children)
       if (c.kind != NodeKind::Element || c.key.empty()) return false;
-      if (!seen.insert(c.key.as_string()).second) *dup = true;
-    }
     return true;
   }
 
   bool keyed(const Node& a, const Node& b, Path& path) {
     if (b.children.empty() && a.children.empty()) return true;
-    bool dup = false;
-    bool ka = all_keyed(a, &dup), kb = all_keyed(b, &dup);
-    if (!ka || !kb) return false;
     // An empty list on either side is keyed if the other one is (a loop that emptied or
     // filled); two lists need keys on both sides.
+    if (!all_keyed(a) || !all_keyed(b)) return false;
+    std::unordered_map<std::string, size_t> new_index, old_index;
+    new_index.reserve(b.children.size());
+    old_index.reserve(a.children.size());
+    bool dup = false;
+    for (size_t j = 0; j < b.children.size(); ++j)
+      dup |= !new_index.emplace(b.children[j].key.as_string(), j).second;
+    for (size_t i = 0; i < a.children.size(); ++i)
+      dup |= !old_index.emplace(a.children[i].key.as_string(), i).second;
     if (dup) {
       r_.warnings.push_back("duplicate key in a keyed list under <" + b.tag +
                             ">: falling back to positional diffing");
       return false;
     }
-    std::unordered_map<std::string, size_t> new_index;
-    for (size_t j = 0; j < b.children.size(); ++j) new_index.emplace(b.children[j].key.as_string(), j);
 
-    // 1. Removals, in descending old index.
-    std::vector<size_t> kept;  // old indexes that survive, ascending
-    std::unordered_map<std::string, size_t> old_rank;  // key -> position among the survivors
+    // 1. Removals, in descending old index; survivors get their rank among the survivors.
+    std::vector<size_t> kept;            // old indexes that survive, ascending
+    std::vector<long> rank(a.children.size(), -1);
+    std::vector<bool> survives(a.children.size(), false);
     for (size_t i = 0; i < a.children.size(); ++i) {
-      const std::string k = a.children[i].key.as_string();
-      if (new_index.count(k)) {
-        old_rank.emplace(k, kept.size());
+      if (new_index.count(a.children[i].key.as_string())) {
+        survives[i] = true;
+        rank[i] = long(kept.size());
         kept.push_back(i);
       }
     }
-    for (size_t i = a.children.size(); i > 0; --i) {
-      const Node& c = a.children[i - 1];
-      if (new_index.count(c.key.as_string())) continue;
-      push(OpKind::KRemove, path).key = c.key;
-    }
+    for (size_t i = a.children.size(); i > 0; --i)
+      if (!survives[i - 1]) push(OpKind::KRemove, path).key = a.children[i - 1].key;
 
     // 2. The survivors in new order, by old rank; those on a longest increasing subsequence
     // stay where they are and every other one moves.
     std::vector<long> seq(b.children.size(), -1);
     for (size_t j = 0; j < b.children.size(); ++j) {
-      auto it = old_rank.find(b.children[j].key.as_string());
-      if (it != old_rank.end()) seq[j] = long(it->second);
+      auto it = old_index.find(b.children[j].key.as_string());
+      if (it != old_index.end()) seq[j] = rank[it->second];
     }
     std::vector<bool> stays = lis(seq);
 
@@ -178,16 +176,13 @@ class Differ {
     // place when an op names it.
     for (size_t j = b.children.size(); j > 0; --j) {
       const Node& c = b.children[j - 1];
-      Key before = j < b.children.size() ? b.children[j].key : Key();
-      if (seq[j - 1] < 0) {
-        Op& op = push(OpKind::KInsert, path);
+      if (seq[j - 1] >= 0 && stays[j - 1]) continue;
+      Op& op = push(seq[j - 1] < 0 ? OpKind::KInsert : OpKind::KMove, path);
+      if (op.kind == OpKind::KInsert)
         op.node = c;
-        op.before = std::move(before);
-      } else if (!stays[j - 1]) {
-        Op& op = push(OpKind::KMove, path);
+      else
         op.key = c.key;
-        op.before = std::move(before);
-      }
+      if (j < b.children.size()) op.before = b.children[j].key;
     }
 
     // 4. The survivors' own changes; keyed paths do not depend on positions.

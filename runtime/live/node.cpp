@@ -3,6 +3,7 @@
 #include "fitz/live/node.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace fitz::live {
 
@@ -37,6 +38,17 @@ std::string Key::as_string() const {
   if (is_int()) return std::to_string(as_int());
   if (is_str()) return as_str();
   return {};
+}
+
+bool Key::operator==(const Key& o) const {
+  if (v_.index() == o.v_.index()) return v_ == o.v_;
+  if (empty() || o.empty()) return false;
+  // An Int against a Str: equal when the Str is the Int's decimal form.
+  const Key& i = is_int() ? *this : o;
+  const Key& s = is_int() ? o : *this;
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, i.as_int());
+  return std::string_view(buf, size_t(r.ptr - buf)) == s.as_str();
 }
 
 Node& Node::attr(std::string name, std::string value) & {

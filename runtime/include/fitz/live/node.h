@@ -32,7 +32,7 @@ class Key {
   int64_t as_int() const { return std::get<int64_t>(v_); }
   const std::string& as_str() const { return std::get<std::string>(v_); }
   std::string as_string() const;  // "" when empty
-  bool operator==(const Key& o) const { return empty() == o.empty() && as_string() == o.as_string(); }
+  bool operator==(const Key& o) const;  // by wire form, without allocating
 
  private:
   explicit Key(std::string s) : v_(std::move(s)) {}

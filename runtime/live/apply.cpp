@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "fitz/http/json.h"
+#include "json_text.h"
 #include "fitz/live/diff.h"
 #include "fitz/live/html.h"
 
@@ -27,10 +28,11 @@ const char* op_name(OpKind k) {
 
 namespace {
 
+using detail::json_text;
+
 using http::JsonWriter;
 using http::Text;
 
-Text text_of(std::string_view s) { return Text(s.data(), s.size()); }
 
 void write_key(JsonWriter& w, const Key& k) {
   if (k.empty())
@@ -38,7 +40,7 @@ void write_key(JsonWriter& w, const Key& k) {
   else if (k.is_int())
     w.value(k.as_int());
   else
-    w.value(text_of(k.as_str()));
+    w.value(json_text(k.as_str()));
 }
 
 void write_path(JsonWriter& w, const Path& p) {
@@ -61,28 +63,28 @@ void write_op(JsonWriter& w, const Op& op) {
   w.value(op_name(op.kind));
   write_path(w, op.path);
   switch (op.kind) {
-    case OpKind::Text: w.value(text_of(op.value)); break;
+    case OpKind::Text: w.value(json_text(op.value)); break;
     case OpKind::Attr:
-      w.value(text_of(op.name));
+      w.value(json_text(op.name));
       // The differ copies values from trees the builder filtered; filter again so an op can
       // never carry what the serializer would refuse.
-      w.value(text_of(safe_attr_value(op.name, op.value)));
+      w.value(json_text(safe_attr_value(op.name, op.value)));
       break;
-    case OpKind::RmAttr: w.value(text_of(op.name)); break;
+    case OpKind::RmAttr: w.value(json_text(op.name)); break;
     case OpKind::Prop:
-      w.value(text_of(op.name));
+      w.value(json_text(op.name));
       if (!op.present)
         w.null();
       else if (op.name == "value")
-        w.value(text_of(op.value));
+        w.value(json_text(op.value));
       else
         w.value(true);  // checked / selected present
       if (op.force) w.value(true);
       break;
-    case OpKind::Replace: w.value(text_of(to_html(op.node))); break;
+    case OpKind::Replace: w.value(json_text(to_html(op.node))); break;
     case OpKind::Insert:
       w.value(int64_t(op.index));
-      w.value(text_of(to_html(op.node)));
+      w.value(json_text(to_html(op.node)));
       break;
     case OpKind::Remove: break;
     case OpKind::KMove:
@@ -90,7 +92,7 @@ void write_op(JsonWriter& w, const Op& op) {
       write_key(w, op.before);
       break;
     case OpKind::KInsert:
-      w.value(text_of(to_html(op.node)));
+      w.value(json_text(to_html(op.node)));
       write_key(w, op.before);
       break;
     case OpKind::KRemove: write_key(w, op.key); break;

@@ -1,18 +1,20 @@
 // Client frames parsed with the runtime's strict JSON reader (UTF-8 checked, depth limited,
 // duplicate keys refused) into ClientFrame; server frames written with its JsonWriter.
 #include "fitz/http/json.h"
+#include "json_text.h"
 #include "fitz/live/frames.h"
 
 namespace fitz::live {
 
 namespace {
 
+using detail::json_text;
+
 using http::JsonKind;
 using http::JsonReader;
 using http::JsonWriter;
 using http::Text;
 
-Text text_of(std::string_view s) { return Text(s.data(), s.size()); }
 
 // The fields each frame type may carry (`t` included); others are an UnknownField error.
 enum Field : uint8_t { kT, kV, kTok, kRev, kRef, kC, kE, kP, kFieldCount };
@@ -226,7 +228,7 @@ struct Parser {
 
 void write_view(JsonWriter& w, std::string_view view) {
   w.key("v");
-  w.value(text_of(view));
+  w.value(json_text(view));
 }
 
 std::string finish(Buf& b) { return std::string(b.data(), b.size()); }
@@ -269,7 +271,7 @@ std::string full_frame(std::string_view view, uint64_t rev, std::string_view htm
   w.key("rev");
   w.value(int64_t(rev));
   w.key("html");
-  w.value(text_of(html));
+  w.value(json_text(html));
   w.end_object();
   return finish(b);
 }
@@ -284,7 +286,7 @@ std::string patch_frame(std::string_view view, uint64_t rev, std::string_view op
   w.key("rev");
   w.value(int64_t(rev));
   w.key("ops");
-  w.raw(text_of(ops_json));
+  w.raw(json_text(ops_json));
   w.end_object();
   return finish(b);
 }
@@ -308,7 +310,7 @@ std::string redirect_frame(std::string_view to) {
   w.key("t");
   w.value("redirect");
   w.key("to");
-  w.value(text_of(to));
+  w.value(json_text(to));
   w.end_object();
   return finish(b);
 }
@@ -325,10 +327,10 @@ std::string error_frame(std::string_view view, int64_t ref, std::string_view cod
   w.key("ref");
   w.value(ref);
   w.key("code");
-  w.value(text_of(code));
+  w.value(json_text(code));
   if (!msg.empty()) {
     w.key("msg");
-    w.value(text_of(msg));
+    w.value(json_text(msg));
   }
   w.end_object();
   return finish(b);

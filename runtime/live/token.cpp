@@ -9,11 +9,14 @@
 
 #include "fitz/auth.h"
 #include "fitz/http/json.h"
+#include "json_text.h"
 #include "fitz/live/token.h"
 
 namespace fitz::live {
 
 namespace {
+
+using detail::json_text;
 
 constexpr std::string_view kPrefix = "1.";
 constexpr std::string_view kAad = "fitz-live-token-1";
@@ -30,20 +33,19 @@ using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, CtxFree>;
 // the process, not of the input, so it is thrown at this library boundary.
 [[noreturn]] void crypto_fault(const char* what) { throw std::runtime_error(std::string("live token: ") + what); }
 
-http::Text text_of(std::string_view s) { return http::Text(s.data(), s.size()); }
 
 std::string claims_json(const TokenClaims& c) {
   Buf b;
   http::JsonWriter w(b);
   w.begin_object();
   w.key("view");
-  w.value(text_of(c.view));
+  w.value(json_text(c.view));
   w.key("props");
-  w.raw(text_of(c.props_json.empty() ? std::string_view("null") : std::string_view(c.props_json)));
+  w.raw(json_text(c.props_json.empty() ? std::string_view("null") : std::string_view(c.props_json)));
   w.key("sid");
-  w.value(text_of(c.sid));
+  w.value(json_text(c.sid));
   w.key("uid");
-  w.value(text_of(c.uid));
+  w.value(json_text(c.uid));
   w.key("iat");
   w.value(c.iat);
   w.key("exp");

@@ -207,13 +207,13 @@ std::vector<Op> ops_from_json(const std::string& json) {
 // ---- random trees -------------------------------------------------------------------------
 
 // prefix + n (GCC 12 warns falsely, -Wrestrict, on `"x" + std::to_string(n)`).
-std::string named(const char* prefix, int n) {
+std::string wire_name(const char* prefix, int n) {
   std::string s(prefix);
   s += std::to_string(n);
   return s;
 }
 
-struct Gen {
+struct WireGen {
   std::mt19937 rng;
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
 
@@ -238,7 +238,7 @@ struct Gen {
       std::shuffle(ids.begin(), ids.end(), rng);
       for (int i = pick(8); i > 0; --i) {
         Node row = element(depth - 1);
-        row.key = pick(2) ? Key::integer(ids[size_t(i)]) : Key::str(named("s", ids[size_t(i)]));
+        row.key = pick(2) ? Key::integer(ids[size_t(i)]) : Key::str(wire_name("s", ids[size_t(i)]));
         n.child(std::move(row));
       }
       return n;
@@ -254,7 +254,7 @@ struct Gen {
 };
 
 // A keyed list after an edit: shuffled, one row dropped, a new row added.
-void edit(Gen& g, Node& n) {
+void edit(WireGen& g, Node& n) {
   if (n.kind != NodeKind::Element) return;
   bool keyed = !n.children.empty();
   for (const Node& c : n.children) keyed = keyed && c.kind == NodeKind::Element && !c.key.empty();
@@ -263,7 +263,7 @@ void edit(Gen& g, Node& n) {
     if (g.pick(2)) n.children.pop_back();
     if (g.pick(2)) {
       Node row = g.element(1);
-      row.key = Key::str(named("new", g.pick(1000)));
+      row.key = Key::str(wire_name("new", g.pick(1000)));
       n.children.insert(n.children.begin() + g.pick(int(n.children.size()) + 1), std::move(row));
     }
   } else if (g.pick(4) == 0) {
@@ -280,7 +280,7 @@ void edit(Gen& g, Node& n) {
 
 TEST(LiveWire, HtmlParsesBackToTheTree) {
   for (uint32_t seed = 1; seed <= 500; ++seed) {
-    Gen g{std::mt19937(seed)};
+    WireGen g{std::mt19937(seed)};
     Node n = el("div").child(g.element(3));
     Node back = parse_one(to_html(n));
     ASSERT_TRUE(equivalent(back, n)) << to_html(n);
@@ -289,7 +289,7 @@ TEST(LiveWire, HtmlParsesBackToTheTree) {
 
 TEST(LiveWire, OpsReadFromJsonConverge) {
   for (uint32_t seed = 1; seed <= 2000; ++seed) {
-    Gen g{std::mt19937(seed)};
+    WireGen g{std::mt19937(seed)};
     Node a = el("div").attr("id", "fz-1");
     for (int i = 1 + g.pick(3); i > 0; --i) a.child(g.element(3));
     Node b = a;

@@ -37,8 +37,10 @@ using http::Text;
 void write_key(JsonWriter& w, const Key& k) {
   if (k.empty())
     w.null();
-  else if (k.is_int())
+  else if (k.is_int() && k.as_int() >= -(int64_t(1) << 53) && k.as_int() <= (int64_t(1) << 53))
     w.value(k.as_int());
+  else if (k.is_int())  // beyond a JS number's exact range: the client compares strings anyway
+    w.value(json_text(k.as_string()));
   else
     w.value(json_text(k.as_str()));
 }

@@ -143,6 +143,14 @@ TEST(LiveDiff, KeyedChildChangesUseKeySegments) {
   EXPECT_EQ(ops_to_json(r.ops), R"([["attr",[0,{"k":2}],"class","sel"],["text",[0,{"k":2},0],"changed"]])");
 }
 
+TEST(LiveDiff, HugeIntKeysTravelAsStrings) {
+  auto one = [](int64_t k) { return root().child(el("ul").child(el("li").with_key(Key::integer(k)))); };
+  DiffResult r = roundtrip(one(INT64_MAX), one(INT64_MIN));
+  EXPECT_EQ(ops_to_json(r.ops),
+            R"([["kremove",[0],"9223372036854775807"],["kinsert",[0],"<li data-fz-key=\"-9223372036854775808\"></li>",null]])");
+  EXPECT_EQ(ops_to_json(diff(one(1), one(2)).ops).substr(0, 18), R"([["kremove",[0],1])");
+}
+
 TEST(LiveDiff, StringKeys) {
   Node a = root().child(el("ul").child(el("li").with_key(Key::str("a"))).child(el("li").with_key(Key::str("b"))));
   Node b = root().child(el("ul").child(el("li").with_key(Key::str("b"))).child(el("li").with_key(Key::str("a"))));

@@ -93,7 +93,7 @@ sanitized_lane() {
   # at a time, share the machine with the fuzz targets, one at a time.
   stage san-e2e bash scripts/sanitize-tests.sh "$san" e2e &
   stage fuzz env FITZ_FUZZ_SECONDS="${FITZ_FUZZ_SECONDS:-30}" FITZ_FUZZ_JOBS=1 \
-    bash scripts/fuzz.sh "$san" frontend checker format json http_request pg_protocol jwt &
+    bash scripts/fuzz.sh "$san" frontend checker format json http_request pg_protocol jwt live_frames live_token live_diff &
   wait
   stage san-reports bash scripts/sanitize-tests.sh "$san" reports
 }

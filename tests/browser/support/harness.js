@@ -146,6 +146,7 @@ async function launch() {
 // Opens `pages['/']` in a fresh context; page errors and CSP violations fail the test at the end.
 async function open(browser, base, pathname = '/') {
   const context = await browser.newContext();
+  context.setDefaultTimeout(5000);   // a stuck wait fails fast instead of eating the budget
   const pg = await context.newPage();
   const problems = [];
   pg.on('pageerror', (e) => problems.push('pageerror: ' + e.message));

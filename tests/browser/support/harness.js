@@ -26,6 +26,7 @@ class Peer {
     this.autoFull = null;     // (joinFrame) => html: answer each join with a `full`
     this.revs = new Map();    // view -> last rev sent by send() helpers
     this.waiters = [];
+    this.attempts = 0;        // upgrade requests, refused ones included
   }
 
   get last() { return this.conns[this.conns.length - 1]; }
@@ -115,7 +116,7 @@ async function serve(pages) {
   const wss = new WebSocketServer({
     server,
     path: '/_fitz/live/ws',
-    verifyClient: (_info, done) => done(!peer.refuse, 503),
+    verifyClient: (_info, done) => { peer.attempts++; done(!peer.refuse, 503); peer.poke(); },
   });
   wss.on('connection', (ws) => peer.accept(ws));
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -144,8 +145,15 @@ async function launch() {
 }
 
 // Opens `pages['/']` in a fresh context; page errors and CSP violations fail the test at the end.
-async function open(browser, base, pathname = '/') {
+// With `clock`, the page's timers are Playwright's fake clock, advanced by the test.
+async function open(browser, base, pathname = '/', { clock = false } = {}) {
   const context = await browser.newContext();
+  if (clock) {
+    // Paused: time moves only when the test runs it forward.
+    const t = Date.now();
+    await context.clock.install({ time: t });
+    await context.clock.pauseAt(t + 1000);
+  }
   context.setDefaultTimeout(5000);   // a stuck wait fails fast instead of eating the budget
   const pg = await context.newPage();
   const problems = [];

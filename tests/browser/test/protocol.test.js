@@ -235,3 +235,37 @@ describe('protocol', () => {
     await peer.waitFrame('ev');
   });
 });
+
+describe('timers (fake clock)', () => {
+  it('heartbeat every 25 s; reconnect backoff doubles from 200 ms to a 10 s cap with jitter', async () => {
+    srv = await serve({ '/': '<div id="fz-1" data-fz-view="A" data-fz-token="T">x</div>' });
+    ctx = await open(chrome.browser, srv.base, '/', { clock: true });
+    const { peer } = srv;
+    const clock = ctx.page.clock;
+    await peer.waitFrame('join');
+    await clock.runFor(24900);
+    assert.equal(peer.sent('hb').length, 0);
+    await clock.runFor(200);
+    await peer.waitFrame('hb');
+    await clock.runFor(25000);
+    await peer.waitFor(() => peer.sent('hb').length === 2, 'second hb');
+
+    peer.refuse = true;
+    peer.last.terminate();
+    await ctx.page.waitForFunction(() => document.querySelector('.fz-disconnected'));
+    for (const base of [200, 400, 800, 1600, 3200, 6400, 10000, 10000]) {
+      const before = peer.attempts;
+      await clock.runFor(base * 0.75 - 10);      // the earliest the jittered wait can end
+      await sleep(50);
+      assert.equal(peer.attempts, before, 'no attempt before ' + base * 0.75 + ' ms');
+      await clock.runFor(base * 0.25 + 20);      // the latest it can end
+      await peer.waitFor(() => peer.attempts === before + 1, 'attempt after ' + base + ' ms', 2000);
+      // The refused upgrade closes the socket for real; let the client schedule its next wait.
+      await ctx.page.waitForFunction(() => true);
+      await sleep(100);
+    }
+    peer.refuse = false;
+    await clock.runFor(10000);
+    await peer.waitFor(() => peer.sent('join').length === 2, 'rejoin');
+  });
+});

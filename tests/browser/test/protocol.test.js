@@ -234,6 +234,21 @@ describe('protocol', () => {
     await page.click('button[data-fz-on-click]');
     await peer.waitFrame('ev');
   });
+  it('browser offline (as CDP emulates it): disconnected at once, clicks dropped; online: rejoin', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="A" data-fz-token="T"><button data-fz-on-click="inc">+</button></div>');
+    await ctx.context.setOffline(true);
+    await page.waitForFunction(() => document.querySelector('#fz-1.fz-disconnected'), null, { timeout: 2000 });
+    await page.click('button');
+    await sleep(200);
+    assert.equal(peer.sent('ev').length, 0);
+    await ctx.context.setOffline(false);
+    await peer.waitFor(() => peer.sent('join').length === 2, 'rejoin', 3000);
+    await page.waitForFunction(() => !document.querySelector('.fz-disconnected'));
+    await page.click('button');
+    const ev = await peer.waitFrame('ev');
+    assert.equal(ev.conn, peer.conns.length - 1, 'sent on the new socket');
+  });
 });
 
 describe('timers (fake clock)', () => {

@@ -57,7 +57,8 @@
   function lost() {
     socket = null;
     connected = false;
-    for (const view of views.values()) view.root.classList.add('fz-disconnected');
+    // After redirect/reload the page is going away: no banner flash on the way out.
+    if (!stopped) for (const view of views.values()) view.root.classList.add('fz-disconnected');
     // No ack can arrive on a new socket for an old ref: release what waits for one.
     for (const ref of [...pending.keys()]) settle(ref);
     for (const perEvent of timers.values()) for (const t of Object.values(perEvent)) clearTimeout(t.timer);
@@ -412,7 +413,10 @@
     const args = el.getAttribute('data-fz-args');
     if (args) {
       const obj = JSON.parse(args);
-      for (const k of Object.keys(obj)) p[k] = obj[k] == null ? '' : String(obj[k]);
+      for (const k of Object.keys(obj)) {
+        const a = obj[k];
+        p[k] = a == null ? '' : typeof a === 'object' ? JSON.stringify(a) : String(a);
+      }
     }
     return p;
   }

@@ -25,10 +25,10 @@ if [[ ! -f $stamp_file || "$(cat "$stamp_file")" != "$stamp" ]]; then
   printf '%s\n' "$stamp" > "$stamp_file"
 fi
 
-args=(--test --test-reporter=spec --test-concurrency=1 --test-timeout=20000)
+args=(--test --test-reporter=spec --test-concurrency=1)
 if (($# > 0)); then args+=(--test-name-pattern="$1"); fi
 echo "==> tests/browser: $("$chromium" --version 2>/dev/null || echo chromium)"
 start=$(date +%s%N)
-FITZ_CHROMIUM=$chromium nice node "${args[@]}" test/
+FITZ_CHROMIUM=$chromium node "${args[@]}" test/
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 printf 'browser tests took %d.%01d s\n' $((ms / 1000)) $((ms % 1000 / 100))

@@ -2,7 +2,10 @@
 // frames, revisions and resync, acks, errors, redirects, reconnects, and escaping.
 'use strict';
 
-const { describe, it, before, after, afterEach } = require('node:test');
+const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
+
+// Each test gets its own time limit; a file-wide one would fail a slow but healthy run.
+const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const assert = require('node:assert/strict');
 const { serve, launch, open, sleep } = require('../support/harness');
 

@@ -327,8 +327,9 @@
       return;
     }
     const isFocused = old === focused;
-    const control = old.tagName === 'INPUT' || old.tagName === 'TEXTAREA' || old.tagName === 'SELECT';
-    if (control && !isFocused) syncLiveState(old, n);
+    const control = old.tagName === 'INPUT' || old.tagName === 'TEXTAREA' || old.tagName === 'OPTION';
+    const select = old.tagName === 'OPTION' ? old.closest('select') : null;
+    if (control && !isFocused && (!select || select !== focused)) syncLiveState(old, n);
     for (const a of Array.from(old.attributes)) {
       if (!n.hasAttribute(a.name)) old.removeAttribute(a.name);
     }
@@ -349,6 +350,8 @@
       if (old.hasAttribute('checked') !== n.hasAttribute('checked')) old.checked = n.hasAttribute('checked');
     } else if (old.tagName === 'TEXTAREA') {
       if (old.defaultValue !== n.textContent) old.value = n.textContent;
+    } else if (old.tagName === 'OPTION') {
+      if (old.hasAttribute('selected') !== n.hasAttribute('selected')) old.selected = n.hasAttribute('selected');
     }
   }
 

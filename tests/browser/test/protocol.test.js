@@ -139,6 +139,19 @@ describe('protocol', () => {
     await page.waitForFunction(() => document.querySelector('p').textContent === 'rev10');
   });
 
+  it('full morph: unfocused controls follow the rendered value only where it changed', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="F" data-fz-token="T"><input id="a" value="one"><input id="b" value="x">' +
+      '<select id="s"><option>p</option><option selected>q</option></select><button id="f">f</button></div>');
+    await page.fill('#b', 'typed before join');   // typed while the socket was connecting
+    await page.focus('#f');
+    peer.full('fz-1', '<input id="a" value="two"><input id="b" value="x">' +
+      '<select id="s"><option selected>p</option><option>q</option></select><button id="f">f</button>');
+    await page.waitForFunction(() => document.getElementById('a').value === 'two');
+    assert.equal(await page.inputValue('#b'), 'typed before join');
+    assert.equal(await page.inputValue('#s'), 'p');
+  });
+
   it('a bad rev or a failing op drops the frame and sends resync until the next full', async () => {
     const { peer, page } = await start('<div id="fz-1" data-fz-view="A" data-fz-token="T"><p>zero</p><b>b</b></div>');
     peer.patch('fz-1', [['text', [0, 0], 'one']], peer.last, 1);

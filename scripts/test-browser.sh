@@ -3,7 +3,7 @@
 # Chromium driven by playwright-core against a scripted WebSocket peer (tests/browser). Installs
 # the npm packages from the committed lockfile first when node_modules does not match it.
 #
-#   scripts/test-browser.sh            # the whole suite (about 20 s)
+#   scripts/test-browser.sh            # the whole suite (about 30 s)
 #   scripts/test-browser.sh PATTERN    # only the tests whose name matches PATTERN
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages fitz needs to build, test and run its demo, and nothing else.
+# Installs the Debian packages fitz needs to build, test and run its demo, and the npm packages of
+# tests/browser from their lockfile; nothing else.
 # Idempotent: packages already present are left alone, so a second run takes about a second.
 set -euo pipefail
 
@@ -41,6 +42,9 @@ PKGS=(
   lldb-14
   # The fastest linker Debian has, used by `fitz build` when present.
   mold
+  # The real browser of tests/browser (the live-view client), driven by playwright-core; test
+  # tools never download a browser of their own.
+  chromium
 )
 
 missing=()
@@ -56,14 +60,22 @@ for p in "${PKGS[@]}"; do
   fi
 done
 
-if ((${#missing[@]} == 0)); then
-  exit 0
+if ((${#missing[@]} > 0)); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # --no-upgrade keeps unrelated installed packages at their current versions.
+  $SUDO apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}"
 fi
 
-SUDO=""
-if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-# --no-upgrade keeps unrelated installed packages at their current versions.
-$SUDO apt-get install -y -qq --no-install-recommends --no-upgrade "${missing[@]}"
+# The npm packages of tests/browser, from its committed lockfile; skipped when node_modules was
+# installed from this exact lockfile by this node/npm (the stamp test-extension.sh also uses).
+browser_tests="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/browser"
+stamp="$(sha256sum "$browser_tests/package-lock.json" | cut -d' ' -f1) node-$(node --version) npm-$(npm --version)"
+if [[ "$(cat "$browser_tests/node_modules/.fitz-install-stamp" 2>/dev/null)" != "$stamp" ]]; then
+  echo "install-deps: npm ci in tests/browser"
+  (cd "$browser_tests" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
+  printf '%s\n' "$stamp" > "$browser_tests/node_modules/.fitz-install-stamp"
+fi

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the real-browser tests of the live-view client (runtime/live/client/live.js): Debian's
+# Chromium driven by playwright-core against a scripted WebSocket peer (tests/browser). Installs
+# the npm packages from the committed lockfile first when node_modules does not match it.
+#
+#   scripts/test-browser.sh            # the whole suite (about 30 s)
+#   scripts/test-browser.sh PATTERN    # only the tests whose name matches PATTERN
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+dir="$root/tests/browser"
+chromium=${FITZ_CHROMIUM:-/usr/bin/chromium}
+
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "test-browser.sh: $tool is not installed" >&2; exit 2; }
+done
+[[ -x $chromium ]] || { echo "test-browser.sh: no Chromium at $chromium (scripts/install-deps.sh installs Debian's chromium)" >&2; exit 2; }
+
+cd "$dir"
+# The same stamp as scripts/install-deps.sh: the lockfile's hash and the node/npm that installed it.
+stamp_file=node_modules/.fitz-install-stamp
+stamp="$(sha256sum package-lock.json | cut -d' ' -f1) node-$(node --version) npm-$(npm --version)"
+if [[ ! -f $stamp_file || "$(cat "$stamp_file")" != "$stamp" ]]; then
+  echo "==> tests/browser: npm ci"
+  npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+  printf '%s\n' "$stamp" > "$stamp_file"
+fi
+
+args=(--test --test-reporter=spec --test-concurrency=1)
+if (($# > 0)); then args+=(--test-name-pattern="$1"); fi
+echo "==> tests/browser: $("$chromium" --version 2>/dev/null || echo chromium)"
+start=$(date +%s%N)
+FITZ_CHROMIUM=$chromium node "${args[@]}" test/
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+printf 'browser tests took %d.%01d s\n' $((ms / 1000)) $((ms % 1000 / 100))

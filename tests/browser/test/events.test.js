@@ -1,0 +1,192 @@
+// Events in a real Chromium: what live.js sends as `ev` frames for clicks, forms, typing and
+// bindings (views.md §1.4, §2.4), checked against a scripted WebSocket peer.
+'use strict';
+
+const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
+
+// Each test gets its own time limit; a file-wide one would fail a slow but healthy run.
+const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+const assert = require('node:assert/strict');
+const { serve, launch, open, sleep } = require('../support/harness');
+
+let chrome;
+let srv;
+let ctx;
+before(async () => { chrome = await launch(); });
+after(async () => { await chrome.close(); });
+afterEach(async () => {
+  // Everything closes before the check, so a failing test never leaves a server running.
+  const problems = ctx ? ctx.problems : [];
+  if (ctx) { await ctx.context.close(); ctx = null; }
+  if (srv) { await srv.close(); srv = null; }
+  assert.deepEqual(problems, [], 'page errors');
+});
+
+// Serves `body` at / and opens it; resolves once every root has joined.
+async function start(body, roots = 1) {
+  srv = await serve({ '/': body, '/welcome': '<h1>welcome</h1>' });
+  ctx = await open(chrome.browser, srv.base);
+  await srv.peer.waitFor(() => srv.peer.sent('join').length >= roots, 'joins');
+  return { peer: srv.peer, page: ctx.page };
+}
+
+describe('events', () => {
+  it('click sends ev with the handler, component number and render-time args', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="Todos" data-fz-token="T1"><ul data-fz-c="4">' +
+      '<li data-fz-c="17"><button data-fz-on-click="remove" data-fz-args=\'{"id":"3"}\'><b>x</b></button></li>' +
+      '<li><a href="/elsewhere" data-fz-on-click="open" data-fz-args=\'{"n":7}\'>open</a></li>' +
+      '</ul></div>');
+    const url = page.url();
+    await page.click('li b');   // the click lands on a child of the button: delegation finds it
+    const ev = await peer.waitFrame('ev');
+    assert.deepEqual({ ...ev }, { t: 'ev', v: 'fz-1', ref: ev.ref, c: 17, e: 'remove', p: { id: '3' } });
+    assert.equal(typeof ev.ref, 'number');
+    await page.click('a');
+    const ev2 = await peer.waitFrame('ev', (f) => f.e === 'open');
+    assert.equal(ev2.c, 4, 'the closest ancestor carries the component number');
+    assert.deepEqual(ev2.p, { n: '7' }, 'payload values are strings');
+    assert.notEqual(ev2.ref, ev.ref);
+    assert.equal(page.url(), url, 'a link with @click does not navigate');
+  });
+
+  it('payload: form fields, then value, then key, then args; groups joined with ","', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="F" data-fz-token="T" data-fz-c="1"><form>' +
+      '<input name="title" value="hello">' +
+      '<input type="checkbox" name="tags" value="a" checked><input type="checkbox" name="tags" value="b">' +
+      '<input type="checkbox" name="tags" value="c" checked>' +
+      '<input type="checkbox" name="none" value="z">' +
+      '<input type="radio" name="size" value="s"><input type="radio" name="size" value="m" checked>' +
+      '<select name="fruit" multiple><option selected>apple</option><option>pear</option><option selected>plum</option></select>' +
+      '<input name="id" value="from-form"><input name="off" value="x" disabled>' +
+      '<button type="button" value="btn" data-fz-on-click="save" data-fz-include-form data-fz-args=\'{"id":"9"}\'>save</button>' +
+      '<input type="checkbox" id="solo" value="yes" data-fz-on-change="toggle">' +
+      '</form></div>');
+    await page.click('button');
+    const ev = await peer.waitFrame('ev', (f) => f.e === 'save');
+    assert.deepEqual(ev.p, {
+      title: 'hello', tags: 'a,c', none: '', size: 'm', fruit: 'apple,plum',
+      id: '9',            // render-time args win over the form field of the same name
+      value: 'btn',
+    });
+    await page.click('#solo');
+    const on = await peer.waitFrame('ev', (f) => f.e === 'toggle');
+    assert.deepEqual(on.p, { value: 'yes' });
+    await page.click('#solo');
+    const off = await peer.waitFor(() => peer.sent('ev').filter((f) => f.e === 'toggle')[1], 'second toggle');
+    assert.deepEqual(off.p, { value: '' }, 'an unchecked checkbox sends ""');
+  });
+
+  it('debounce 300: typing "ap" 50 ms apart sends exactly one ev ~300 ms after the last key', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="Search" data-fz-token="T"><input id="q" data-fz-on-input="search" data-fz-debounce="300"></div>');
+    // The page stamps each input event, so the delay is measured from the key itself (same clock).
+    await page.evaluate(() => document.addEventListener('input', () => { window.lastInputAt = Date.now(); }));
+    await page.focus('#q');
+    await page.keyboard.type('a');
+    await sleep(50);
+    await page.keyboard.type('p');
+    const ev = await peer.waitFrame('ev');
+    const delay = ev.at - await page.evaluate(() => window.lastInputAt);
+    assert.ok(delay >= 280 && delay < 900, 'sent ' + delay + ' ms after the last key');
+    assert.deepEqual(ev.p, { value: 'ap' });
+    await sleep(500);
+    assert.equal(peer.sent('ev').length, 1, 'exactly one ev');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'q');
+  });
+
+  it('keys filter: only the listed keys send, with the key in the payload', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="Chat" data-fz-token="T"><input id="m" data-fz-on-keydown="line" data-fz-keys="Enter,Escape"></div>');
+    await page.focus('#m');
+    await page.keyboard.type('ab');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('x');
+    await page.keyboard.press('Escape');
+    await peer.waitFor(() => peer.sent('ev').length >= 2, 'two evs');
+    await sleep(150);
+    const evs = peer.sent('ev');
+    assert.deepEqual(evs.map((f) => f.p), [{ value: 'ab', key: 'Enter' }, { value: 'abx', key: 'Escape' }]);
+  });
+
+  it('throttle: a burst sends the first event at once and the last one at the end of the window', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="T" data-fz-token="T"><button data-fz-on-click="inc" data-fz-throttle="400">+</button></div>');
+    // Five clicks in one task: a burst however slow the machine is.
+    await page.$eval('button', (b) => { for (let i = 0; i < 5; i++) b.click(); });
+    await peer.waitFor(() => peer.sent('ev').length >= 2, 'trailing ev', 2000);
+    await sleep(600);
+    const evs = peer.sent('ev');
+    assert.equal(evs.length, 2, 'leading and trailing only');
+    assert.ok(evs[1].at - evs[0].at >= 380, 'trailing ev ' + (evs[1].at - evs[0].at) + ' ms after the leading one');
+  });
+
+  it('submit: fields sent, never navigates, pending until ack, clear-on-submit', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="Chat" data-fz-token="T" data-fz-c="2">' +
+      '<form action="/nowhere" method="get" data-fz-on-submit="send">' +
+      '<input name="name" value="Ann"><input name="text" id="text" data-fz-clear-on-submit>' +
+      '<button id="go">send</button></form></div>');
+    const url = page.url();
+    const entries = await page.evaluate(() => history.length);
+    await page.fill('#text', 'hi');
+    await page.press('#text', 'Enter');
+    const ev = await peer.waitFrame('ev');
+    assert.deepEqual({ ...ev }, { t: 'ev', v: 'fz-1', ref: ev.ref, c: 2, e: 'send', p: { name: 'Ann', text: 'hi' } });
+    assert.equal(await page.inputValue('#text'), '', 'clear-on-submit empties the input');
+    assert.equal(await page.$eval('form', (f) => f.classList.contains('fz-pending')), true);
+    assert.equal(await page.$eval('#go', (b) => b.disabled), true, 'submit button disabled until ack');
+    await page.click('#go', { force: true });
+    await sleep(100);
+    assert.equal(peer.sent('ev').length, 1, 'no second submit while the first is pending: ' + JSON.stringify(peer.sent('ev')));
+    peer.send({ t: 'ack', ref: ev.ref });
+    await page.waitForFunction(() => !document.querySelector('form').classList.contains('fz-pending'));
+    assert.equal(await page.$eval('#go', (b) => b.disabled), false);
+    await page.click('#go');
+    await peer.waitFor(() => peer.sent('ev').length === 2, 'second submit');
+    assert.equal(page.url(), url, 'the URL never changed');
+    assert.equal(await page.evaluate(() => history.length), entries, 'no navigation entry added');
+  });
+
+  it('bind: value and checked bindings send fz:bind with the field name', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="B" data-fz-token="T" data-fz-c="5">' +
+      '<input id="d" data-fz-bind="value:draft" data-fz-debounce="100">' +
+      '<input id="f" type="checkbox" data-fz-bind="checked:done"></div>');
+    await page.fill('#d', 'milk');
+    const ev = await peer.waitFrame('ev');
+    assert.deepEqual({ ...ev }, { t: 'ev', v: 'fz-1', ref: ev.ref, c: 5, e: 'fz:bind', p: { field: 'draft', value: 'milk' } });
+    await page.check('#f');
+    const ev2 = await peer.waitFrame('ev', (f) => f.p.field === 'done');
+    assert.deepEqual(ev2.p, { field: 'done', value: 'true' });
+  });
+
+  it('focus and blur send their handlers', async () => {
+    const { peer, page } = await start(
+      '<div id="fz-1" data-fz-view="B" data-fz-token="T"><input id="a" data-fz-on-focus="enter" data-fz-on-blur="leave"><input id="b"></div>');
+    await page.focus('#a');
+    await page.focus('#b');
+    await peer.waitFor(() => peer.sent('ev').length >= 2, 'focus and blur');
+    assert.deepEqual(peer.sent('ev').map((f) => f.e), ['enter', 'leave']);
+  });
+
+  it('two contexts: each tab has its own socket and receives only its own frames', async () => {
+    const body = '<div id="fz-1" data-fz-view="Counter" data-fz-token="T"><p>Count: 0</p>' +
+      '<button data-fz-on-click="inc">+</button></div>';
+    const { peer, page } = await start(body);
+    const second = await open(chrome.browser, srv.base);
+    try {
+      await peer.waitFor(() => peer.conns.length === 2 && peer.sent('join').length === 2, 'second join');
+      await second.page.click('button');
+      const ev = await peer.waitFrame('ev');
+      assert.equal(ev.conn, 1, 'the click arrived on the second tab\'s socket');
+      peer.patch('fz-1', [['text', [0, 0], 'Count: 1']], peer.conns[1]);
+      await second.page.waitForFunction(() => document.querySelector('p').textContent === 'Count: 1');
+      assert.equal(await page.textContent('p'), 'Count: 0', 'the first tab is unaffected');
+      assert.deepEqual(second.problems, []);
+    } finally {
+      await second.context.close();
+    }
+  });
+});

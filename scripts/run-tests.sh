@@ -146,8 +146,7 @@ release_lane() {
 }
 lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-views e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-cookies e2e-observability e2e-auth e2e-ws \
-  e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension e2e-bench-peers
-lane_stages browser-live-client
+  e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension browser-live-client e2e-bench-peers
 
 step "the sanitized and the release lanes, side by side"
 if [[ ${FITZ_CI_LANES:-2} == 1 ]]; then

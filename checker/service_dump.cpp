@@ -33,6 +33,10 @@ class Dumper {
                             s.key == "max_body_bytes" && s.int_literal ? fmt::format(" ({} bytes)", *s.int_literal) : "");
     }
     for (const HealthCheck& h : m.health) out_ += fmt::format("{} {}\n", h.ready ? "readyz" : "healthz", fn(h.fn));
+    for (const LiveRoute& l : m.live)
+      out_ += fmt::format("live {} {} -> {}{}{}{}\n", l.path, fn(l.fn), l.component.empty() ? "?" : l.component,
+                          l.title.empty() ? "" : fmt::format(" title=\"{}\"", l.title),
+                          l.layout.empty() ? "" : " layout=" + l.layout, l.guarded ? " guarded" : "");
     for (const FnRef& f : m.middleware_fns) out_ += fmt::format("middleware_fn {}\n", fn(f));
     return out_;
   }

@@ -309,6 +309,28 @@ void build_http_model(ServiceBuild& b) {
         bool health = is_decorator(d, DecoratorKind::Healthz) || is_decorator(d, DecoratorKind::Readyz);
         if (health && decl.params.empty() && tir.fns[f->fn.index].symbol.valid())
           model.health.push_back(HealthCheck{FnRef{m, f->fn}, is_decorator(d, DecoratorKind::Readyz), d.name.span});
+        if (is_decorator(d, DecoratorKind::Live)) {
+          LiveRoute live;
+          live.fn = FnRef{m, f->fn};
+          live.span = d.name.span;
+          for (const DecoratorArg& a : d.args) {
+            bool ok = false;
+            if (!a.name) {
+              // `"/chat/{room}"` lexes as an interpolated string: the path is its source text.
+              std::string_view text = file ? file->slice(ast.get(a.value).span) : std::string_view();
+              if (text.size() >= 2 && text.front() == '"' && text.back() == '"') live.path = std::string(text.substr(1, text.size() - 2));
+              else live.path = literal_text(ast, a.value, &ok);
+            } else if (a.name->text == "title") {
+              live.title = literal_text(ast, a.value, &ok);
+            } else if (a.name->text == "layout") {
+              if (const auto* n = std::get_if<NameRef>(&ast.get(a.value).data)) live.layout = std::string(n->name.text);
+            }
+          }
+          live.props = tir.fns[f->fn.index].return_type;
+          if (live.props.valid()) live.component = prog.types->display(live.props);
+          live.guarded = guard_of(ast, decl).guarded;
+          model.live.push_back(std::move(live));
+        }
         if (!is_decorator(d, DecoratorKind::Ws)) continue;
         // The upgrade runs before middleware: their adapters are generated with the routes'.
         for (const MiddlewareUse& mw : middleware_of(prog, m, ast, decl))

@@ -263,8 +263,23 @@ struct Command {
   Span at;
 };
 
+// `@live("/chat/{room}", title="Chat", layout=fn)` on a fn returning a component's props
+// (views.md §1.7): the page the server renders and the view it mounts. Not an HTTP route of
+// `routes`: codegen, OpenAPI and the editor read it here.
+struct LiveRoute {
+  FnRef fn;
+  std::string path;       // as written
+  std::string title;      // empty: none given
+  std::string layout;     // the layout function's name; empty: the default layout
+  std::string component;  // the display of the fn's return type: the root component
+  TypeId props;           // the fn's return type (the component's props struct)
+  bool guarded = false;   // `@authenticated`, `@admin` or `@requires`
+  Span span;              // the decorator's name
+};
+
 struct ServiceModel {
   std::vector<Route> routes;            // in module init order, then source order
+  std::vector<LiveRoute> live;          // `@live` pages, in the same order
   std::optional<AuthProvider> auth;
   std::vector<FnRef> middleware_fns;    // every function used as middleware, once
   std::vector<MiddlewareUse::Kind> middleware_kinds;  // parallel to middleware_fns

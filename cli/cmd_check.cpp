@@ -1,12 +1,14 @@
 // `fitz check`: loads a file, directory or project, reports every diagnostic in the chosen
-// format, and optionally dumps an intermediate form (cst, ast) of the root modules. A `.fitzv`
-// view is parsed on its own for now: syntax errors and `--dump=cst` (no view checker yet).
+// format, and optionally dumps an intermediate form (cst, ast) of the root modules. `.fitzv`
+// views are checked with the program (checker/view_check.h): a view file, or every view of a
+// project's source folder, and any view a module imports a component from.
 #include <ostream>
 #include <string_view>
 
 #include "checker/check_orm.h"
 #include "checker/checker.h"
 #include "checker/service_dump.h"
+#include "checker/view_check.h"
 #include "cli/driver.h"
 #include "frontend/lower.h"
 #include "frontend/project.h"
@@ -21,15 +23,17 @@ namespace {
 constexpr const char* kCheckUsage = R"(usage: fitz check [PATH] [options]
 
 Checks a .fitz file, every .fitz file under a directory, or (with no PATH) the project around
-the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/). A .fitzv live
-view is checked for syntax errors (`--dump=cst` prints its syntax tree).
+the current directory (walking up to fitz.toml: its bins, lib, src/ and tests/, and the .fitzv
+live views of src/). A .fitzv view is checked with the modules it imports (`--dump=cst` prints
+its syntax tree, `--dump=view` its checked view IR).
 
 options:
   --format=text|json|github   diagnostics as text (default), JSON Lines, or GitHub annotations
-  --dump=cst|ast|tir|orm|services
+  --dump=cst|ast|tir|orm|services|view
                               print the syntax tree, the AST, the typed program or the SQL of the ORM
                               queries of each root module, or the program's service model (routes, bindings,
-                              guards, middleware, server, WebSocket endpoints, jobs, commands)
+                              guards, middleware, server, WebSocket endpoints, jobs, commands),
+                              or the checked live views
   --warnings-as-errors        exit 1 when there are warnings
   --offline                   resolve git dependencies from fitz.lock and the cache only, never the
                               network (also FITZ_OFFLINE=1)
@@ -71,10 +75,6 @@ int report_check_diagnostics(const frontend::DiagnosticBag& diags, const fronten
 }
 
 int check_view_file(const CheckOptions& opt, Io io) {
-  if (!opt.dump.empty() && opt.dump != "cst") {
-    io.err << "error: `--dump=" << opt.dump << "` is not available for a .fitzv view (only cst)\n";
-    return kUsageError;
-  }
   frontend::SourceManager sources;
   std::string error;
   std::optional<frontend::FileId> id = sources.read_file(opt.target, error);
@@ -128,26 +128,38 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     return kUsageError;
   }
   if (!opt.dump.empty() && opt.dump != "cst" && opt.dump != "ast" && opt.dump != "tir" && opt.dump != "orm" &&
-      opt.dump != "services") {
-    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast, tir, orm or services)\n";
+      opt.dump != "services" && opt.dump != "view") {
+    io.err << "error: unknown dump `" << opt.dump << "` (expected cst, ast, tir, orm, services or view)\n";
     return kUsageError;
   }
-  if (frontend::is_view_path(opt.target)) return check_view_file(opt, io);
+  bool view_target = frontend::is_view_path(opt.target);
+  if (view_target && opt.dump == "cst") return check_view_file(opt, io);
+  if (view_target && !opt.dump.empty() && opt.dump != "view") {
+    io.err << "error: `--dump=" << opt.dump << "` is not available for a .fitzv view (only cst and view)\n";
+    return kUsageError;
+  }
 
   frontend::SourceManager sources;
-  frontend::DiagnosticBag diags;
+  frontend::DiagnosticBag raw;  // as the checker reports them; generated view modules unmapped
+  checker::ViewChecker views(sources);
   frontend::LoadRequest req;
   req.target = opt.target;
   req.resolve_packages = packages::resolver(opt.offline || packages::offline_from_env());
-  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  req.reader = views.reader(frontend::disk_reader());
+  req.view_root = [&](const std::filesystem::path& view) { return views.add_view(view, raw); };
+  frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
     return kUsageError;
   }
   const frontend::ModuleGraph& graph = loaded.graph;
-  checker::TypedProgram program = checker::check_program(graph, sources, diags);
+  checker::TypedProgram program = checker::check_program(graph, sources, raw);
+  frontend::DiagnosticBag diags;
+  checker::CheckedViews checked_views = views.finish(graph, program, raw, diags);
 
-  if (opt.dump == "services") {
+  if (opt.dump == "view") {
+    io.out << checker::dump_views(checked_views, program);
+  } else if (opt.dump == "services") {
     io.out << checker::dump_services(program, graph, sources);  // the whole program's, once
   } else if (!opt.dump.empty()) {
     for (frontend::ModuleId id : graph.roots) {

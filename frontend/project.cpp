@@ -10,7 +10,7 @@ namespace fitz::frontend {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> fitz_files_under(const fs::path& dir) {
+std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view extension) {
   std::vector<fs::path> files;
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
@@ -22,7 +22,7 @@ std::vector<fs::path> fitz_files_under(const fs::path& dir) {
         it.disable_recursion_pending();
       continue;
     }
-    if (p.extension() == ".fitz") files.push_back(p);
+    if (p.extension() == extension) files.push_back(p);
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -99,8 +99,21 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
       for (auto& f : fitz_files_under(root / sub)) roots.push_back(f);
     if (roots.empty())
       for (auto& f : fitz_files_under(root)) roots.push_back(f);
+    if (req.view_root)
+      for (auto& f : fitz_files_under(fs::exists(root / "src", ec) ? root / "src" : root, ".fitzv"))
+        if (auto code = req.view_root(f)) roots.push_back(*code);
   } else if (fs::is_directory(target, ec)) {
     roots = fitz_files_under(target);
+    if (req.view_root)
+      for (auto& f : fitz_files_under(target, ".fitzv"))
+        if (auto code = req.view_root(f)) roots.push_back(*code);
+  } else if (target.extension() == ".fitzv" && req.view_root) {
+    if (auto code = req.view_root(target)) roots.push_back(*code);
+    if (auto toml = find_manifest_above(target.parent_path());
+        toml && !use_manifest(*toml, loader, sources, diags, req, manifest) && manifest) {
+      result.graph = std::move(loader).finish();
+      return result;
+    }
   } else {
     roots.push_back(target);
     // A loose file inside a project still resolves the project's path dependencies.

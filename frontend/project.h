@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/modules.h"
@@ -29,6 +30,10 @@ struct LoadRequest {
   // to load_program (see frontend/parse_cache.h).
   ParseCache* parse_cache = nullptr;
   PackageResolver resolve_packages;
+  // Live views (`.fitzv`): given a view file (the target, or one found where .fitz roots are
+  // looked for), returns the path of the Fitz module generated for it, to load as a root
+  // through `reader`. Without it, views are not loaded.
+  std::function<std::optional<std::filesystem::path>(const std::filesystem::path&)> view_root;
 };
 
 struct LoadResult {
@@ -41,6 +46,7 @@ struct LoadResult {
 LoadResult load_program(const LoadRequest& request, SourceManager& sources, DiagnosticBag& diags);
 
 // Every .fitz file below `dir`, sorted, skipping hidden directories and build outputs.
-std::vector<std::filesystem::path> fitz_files_under(const std::filesystem::path& dir);
+std::vector<std::filesystem::path> fitz_files_under(const std::filesystem::path& dir,
+                                                    std::string_view extension = ".fitz");
 
 }  // namespace fitz::frontend

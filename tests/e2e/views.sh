@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `fitz check` on live views (.fitzv) end to end: the spec's example views parse with no
 # syntax error and `--dump=cst` prints their tree; malformed views (fail_*.fitzv) exit 1 with
-# a located diagnostic, also in JSON; an unreadable path or a dump views lack exit 2.
+# a located diagnostic, also in JSON; views the checker rejects (err_*.fitzv) exit 1 with a view
+# diagnostic, the others check clean; an unreadable path or a dump views lack exit 2.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fitz=$(realpath "${1:-$here/../../build/bin/fitz}")
@@ -24,6 +25,13 @@ for f in "$views"/*.fitzv; do
     check "$name exits 0" $([[ $rc == 0 ]]; echo $?)
     check "$name dumps a component" $(grep -q '^(source_file .*(component name: (identifier)' <<<"$out"; echo $?)
     check "$name has no ERROR or MISSING" $(! grep -qE '\((ERROR|MISSING)' <<<"$out"; echo $?)
+    err=$(cd "$views" && "$fitz" check "$name" 2>&1 >/dev/null); rc=$?
+    if [[ $name == err_* ]]; then
+      check "$name exits 1" $([[ $rc == 1 ]]; echo $?)
+      check "$name reports a view error" $(grep -qE "$name:[0-9]+:[0-9]+: error\[E0[0-9]{3}\]" <<<"$err"; echo $?)
+    else
+      check "$name checks clean" $([[ $rc == 0 ]] && ! grep -q "error\[" <<<"$err"; echo $?)
+    fi
   fi
 done
 
@@ -31,6 +39,19 @@ done
 check "missing view exits 2" $([[ $? == 2 ]]; echo $?)
 "$fitz" check --dump=tir "$views/counter.fitzv" >/dev/null 2>&1
 check "--dump=tir on a view exits 2" $([[ $? == 2 ]]; echo $?)
+"$fitz" check --dump=view "$views/counter.fitzv" | grep -q '^  component Counter'
+check "--dump=view prints the view IR" $?
+# A project checks the views of its source folder, and a module imports a component by name.
+proj=$(mktemp -d)
+mkdir -p "$proj/src"
+printf '[package]\nname = "liveapp"\nversion = "0.1.0"\nedition = "2026"\n\n[bin]\nmain = "src/main.fitz"\n' > "$proj/fitz.toml"
+printf 'component Chat {\n  props { room: Str }\n  <template><p>{room}</p><p>{missing}</p></template>\n}\n' > "$proj/src/Chat.fitzv"
+printf 'from Chat import Chat\n\nfn chat(room: Str) -> Chat {\n  return Chat { room: 5 }\n}\n' > "$proj/src/main.fitz"
+err=$(cd "$proj" && "$fitz" check 2>&1); rc=$?
+check "project check exits 1" $([[ $rc == 1 ]]; echo $?)
+check "project check reports the view's unknown name" $(grep -qE 'Chat.fitzv:3:[0-9]+: error\[E0550\]' <<<"$err"; echo $?)
+check "project check types the imported component's props" $(grep -qE 'main.fitz:4:[0-9]+: error\[' <<<"$err"; echo $?)
+rm -rf "$proj"
 # Garbage never crashes the parser: exit 1 (syntax errors), not a signal.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

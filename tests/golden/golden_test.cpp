@@ -1,4 +1,4 @@
-// Golden tests: each tests/testdata/<suite>/*.fitz is run through a `fitz` command in-process
+// Golden tests: each tests/testdata/<suite>/*.fitz (views: *.fitzv) is run through a `fitz` command in-process
 // and its output compared with the `.golden` file beside it. FITZ_UPDATE_GOLDEN=1 rewrites them.
 //
 // The command for a suite is in kSuites; a file can override the arguments with a first line
@@ -35,6 +35,7 @@ const std::vector<Suite>& suites() {
       {"services", {"check", "--dump=services"}},
       {"openapi", {"openapi"}},
       {"lint", {"lint"}},
+      {"views", {"check", "--dump=view"}},
   };
   return s;
 }
@@ -70,9 +71,11 @@ std::vector<Case> all_cases() {
     if (!fs::is_directory(dir)) continue;
     std::vector<fs::path> files;
     for (auto& e : fs::recursive_directory_iterator(dir)) {
-      // Multi-file cases live in a folder whose entry point is main.fitz.
-      if (e.path().extension() != ".fitz") continue;
-      if (e.path().parent_path() != dir && e.path().filename() != "main.fitz") continue;
+      // Multi-file cases live in a folder whose entry point is main.fitz. The views suite takes
+      // its top-level .fitzv files (its .fitz files and folders are what they import).
+      bool views = std::string_view(s.dir) == "views";
+      if (e.path().extension() != (views ? ".fitzv" : ".fitz")) continue;
+      if (e.path().parent_path() != dir && (views || e.path().filename() != "main.fitz")) continue;
       files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());

@@ -180,6 +180,21 @@ fn alive() -> Bool => true
 @readyz
 fn ready() -> Bool => true
 ```)md"},
+      {"live", R"md(A GET page that renders a `.fitzv` component on the server and keeps it live over the page's WebSocket (views.md §1.7). The function takes path, query, header and cookie parameters like any handler and returns the root component's props: `from Chat import ChatRoom` makes `ChatRoom` a type with one field per prop. `title=` fills `<title>`, `layout=` names a `(head, body)` layout function, `@authenticated` guards the page and the socket join. `fitz check --dump=services` lists the pages (`live PATH FN -> COMPONENT`); serving them is not implemented yet.
+
+```fitzv
+component Greeting {
+  props { name: Str }
+  <template><p>Hello {name}</p></template>
+}
+```
+
+```text
+from Greeting import Greeting
+
+@live("/hello/{name}", title="Hello")
+fn hello(name: Str) -> Greeting => Greeting { name: name }
+```)md"},
       {"auth_provider", R"md(Its signature is `fn(headers: Map<Str, Str>) -> Result<User>`.
 
 ```fitz
@@ -362,7 +377,7 @@ type Profile {
 // The page's sections: a heading and the decorators under it, in reading order.
 const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& groups() {
   static const std::vector<std::pair<std::string_view, std::vector<std::string_view>>> g = {
-      {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "cookie", "body_limit", "flag", "trace", "metric", "healthz", "readyz"}},
+      {"HTTP routes and the server", {"get", "post", "put", "patch", "delete", "server", "middleware", "header", "cookie", "body_limit", "flag", "trace", "metric", "healthz", "readyz", "live"}},
       {"Auth", {"auth_provider", "authenticated", "admin", "requires"}},
       {"WebSockets and jobs", {"ws", "cron", "every", "background"}},
       {"Tests, benchmarks and commands", {"test", "bench", "command", "arg"}},

@@ -1,6 +1,7 @@
 // Every diagnostic kind must have a golden test that shows it: a `fail_*.fitz` (or a fail_*
 // case folder) under tests/testdata/{syntax,modules,check,lint}/ whose expected output contains
-// its code (lint/: the lints of `fitz lint`).
+// its code (lint/: the lints of `fitz lint`), or a view (tests/testdata/views/fail_*, err_* or
+// warn_*.fitzv) whose golden does.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -28,12 +29,14 @@ std::string read_all(const fs::path& p) {
 std::string all_fail_goldens() {
   std::string all;
   fs::path root = fs::path(fitz_test_source_dir()) / "tests" / "testdata";
-  for (const char* suite : {"check", "syntax", "modules", "lint"}) {
+  for (const char* suite : {"check", "syntax", "modules", "lint", "views"}) {
     fs::path dir = root / suite;
     if (!fs::is_directory(dir)) continue;
     for (auto& e : fs::recursive_directory_iterator(dir)) {
       if (e.path().extension() != ".golden") continue;
-      bool fail = e.path().filename().string().starts_with("fail_");
+      std::string name = e.path().filename().string();
+      bool fail = name.starts_with("fail_") ||
+                  (std::string_view(suite) == "views" && (name.starts_with("err_") || name.starts_with("warn_")));
       for (fs::path p = e.path().parent_path(); !fail && p != dir && p.has_parent_path(); p = p.parent_path())
         fail = p.filename().string().starts_with("fail_");
       if (fail) all += read_all(e.path());

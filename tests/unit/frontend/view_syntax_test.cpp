@@ -185,7 +185,7 @@ TEST(ViewSyntax, SignupFormShape) {
   EXPECT_EQ(texts(v, names, "alias"), (TextList{"<null>", "<null>", "<null>", "FormCard"}));
   auto ifs = v.all("if_block");
   ASSERT_EQ(ifs.size(), 2u);
-  EXPECT_EQ(v.field_text(ifs[0], "condition"), "errors.contains(\"email\")");
+  EXPECT_EQ(v.field_text(ifs[0], "condition"), "errors.has(\"email\")");
   EXPECT_EQ(v.all("else_if_clause").size(), 1u);
   EXPECT_EQ(v.field_text(v.all("else_if_clause")[0], "condition"), "password.len() > 0");
   EXPECT_EQ(v.all("else_clause").size(), 1u);

@@ -1,0 +1,50 @@
+// Checking live views: the driver that turns `.fitzv` files into generated Fitz modules (so the
+// real parser, lowering and checker type their code), and after check_program turns the checked
+// modules back into the view IR (view_model.h) and view diagnostics located in the .fitzv files.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "checker/view_model.h"
+#include "frontend/diagnostics.h"
+#include "frontend/modules.h"
+
+namespace fitz::checker {
+
+struct ViewUnit;  // one .fitzv file being checked (view_internal.h)
+
+// Owns every view of one check. Not thread-safe; one per `fitz check` run.
+class ViewChecker {
+ public:
+  explicit ViewChecker(frontend::SourceManager& sources);
+  ~ViewChecker();
+  ViewChecker(const ViewChecker&) = delete;
+  ViewChecker& operator=(const ViewChecker&) = delete;
+
+  // Wraps `base` so that a module path `X.fitz` that cannot be read is served from a sibling
+  // `X.fitzv` (`from Chat import ChatRoom` imports a component), as the generated module.
+  frontend::FileReader reader(frontend::FileReader base);
+
+  // Reads a view file named on the command line or found in the project; returns the path of
+  // its generated module, to load as a root (nullopt when the file cannot be read: diagnosed).
+  std::optional<std::filesystem::path> add_view(const std::filesystem::path& path, frontend::DiagnosticBag& diags);
+
+  // After check_program over a graph loaded through reader()/add_view(): builds the IR,
+  // reports the view checks, and moves every diagnostic of `raw` to `out` with the spans of
+  // generated modules mapped back into their .fitzv files.
+  CheckedViews finish(const frontend::ModuleGraph& graph, const TypedProgram& program,
+                      const frontend::DiagnosticBag& raw, frontend::DiagnosticBag& out);
+
+ private:
+  ViewUnit* unit_for_code_path(const std::filesystem::path& code_path);
+  ViewUnit* load_unit(const std::filesystem::path& view_path, std::string& error, frontend::DiagnosticBag* diags);
+
+  frontend::SourceManager& sources_;
+  std::deque<std::unique_ptr<ViewUnit>> units_;
+  frontend::DiagnosticBag read_diags_;  // syntax and structure problems found while reading
+};
+
+}  // namespace fitz::checker

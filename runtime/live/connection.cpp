@@ -3,8 +3,10 @@
 #include "fitz/live/connection.h"
 
 #include <cctype>
+#include <exception>
 
 #include "fitz/live/html.h"
+#include "fitz/str.h"
 
 namespace fitz::live {
 
@@ -15,6 +17,20 @@ bool iequals(std::string_view a, std::string_view b) {
   for (size_t i = 0; i < a.size(); i++)
     if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   return true;
+}
+
+// Runs `f`; a runtime error of generated code (a Panic, in the server's throw mode) or a C++
+// exception becomes its message. A faulty view must not take the socket, or the other views
+// on it, down (§2.6).
+template <class F> std::optional<std::string> guarded(F&& f) {
+  try {
+    f();
+    return std::nullopt;
+  } catch (const Panic& p) {
+    return p.message.as<std::string>();
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
 }
 
 // The root div the runtime owns around a view's content; the root tag never changes (§2.3).
@@ -47,7 +63,7 @@ LiveConnection::~LiveConnection() { close(); }
 void LiveConnection::close() {
   if (closed_) return;
   closed_ = true;
-  for (auto& [id, m] : views_) m.view->unmount();
+  for (auto& [id, m] : views_) guarded([&] { m.view->unmount(); });
   views_.clear();
 }
 
@@ -97,7 +113,12 @@ ConnectionOutput LiveConnection::on_frame(std::string_view bytes, int64_t now_ms
         out.frames.push_back(error(f.view, 0, "view", "resync: view not joined"));
         break;
       }
-      out.frames.push_back(it->second.state.full(render_root(it->second)));
+      Node tree;
+      if (guarded([&] { tree = render_root(it->second); })) {
+        restart(it->second, 0, out);
+        break;
+      }
+      out.frames.push_back(it->second.state.full(std::move(tree)));
       break;
     }
     case ClientFrameKind::Leave:
@@ -122,22 +143,51 @@ void LiveConnection::join(const ClientFrame& f, int64_t now_ms, ConnectionOutput
     out.close_reason = "token";
     return;
   }
-  const ViewFactory* factory = registry_.find(t.claims.view);
-  std::string why;
-  std::unique_ptr<View> view = factory ? (*factory)(t.claims.props_json, &why) : nullptr;
-  if (!view) {
-    out.frames.push_back(error(f.view, 0, "mount", factory ? why : "unknown view " + t.claims.view));
-    return;
-  }
   leave(f.view);  // a rejoin of the same root is a fresh mount (§2.5)
-  uint32_t root = instances_.root(f.view);
-  if (root == 0) {
-    out.frames.push_back(error(f.view, 0, "mount", "too many instances"));
+  start(f.view, t.claims.view, t.claims.props_json, 0, out);
+}
+
+void LiveConnection::start(const std::string& view_id, const std::string& view, const std::string& props,
+                           int64_t ref, ConnectionOutput& out) {
+  const ViewFactory* factory = registry_.find(view);
+  std::string why;
+  std::unique_ptr<View> made;
+  if (!factory) {
+    why = "unknown view " + view;
+  } else if (std::optional<std::string> thrown = guarded([&] { made = (*factory)(props, &why); })) {
+    why = *thrown;
+  }
+  if (!made) {
+    // The client marks the root `fz-error` (§2.6).
+    out.frames.push_back(error(view_id, ref, "mount", why));
     return;
   }
-  view->mount(true);
-  auto [it, inserted] = views_.emplace(f.view, Mounted{std::move(view), ViewState(f.view), root});
-  out.frames.push_back(it->second.state.full(render_root(it->second)));
+  uint32_t root = instances_.root(view_id);
+  if (root == 0) {
+    out.frames.push_back(error(view_id, ref, "mount", "too many instances"));
+    return;
+  }
+  auto [it, inserted] = views_.emplace(view_id, Mounted{std::move(made), ViewState(view_id), root, view, props});
+  Mounted& m = it->second;
+  Node tree;
+  if (std::optional<std::string> failed = guarded([&] {
+        m.view->mount(true);
+        tree = render_root(m);
+      })) {
+    guarded([&] { m.view->unmount(); });
+    instances_.drop_root(root);
+    views_.erase(it);
+    out.frames.push_back(error(view_id, ref, "mount", *failed));
+    return;
+  }
+  out.frames.push_back(m.state.full(std::move(tree)));
+}
+
+void LiveConnection::restart(Mounted& m, int64_t ref, ConnectionOutput& out) {
+  // A render exception crashes the instance: unmounted, mounted fresh, sent as `full` (§2.6).
+  std::string view_id = m.state.view_id(), view = m.view_name, props = m.props_json;
+  leave(view_id);
+  start(view_id, view, props, ref, out);
 }
 
 void LiveConnection::event(const ClientFrame& f, ConnectionOutput& out) {
@@ -154,21 +204,28 @@ void LiveConnection::event(const ClientFrame& f, ConnectionOutput& out) {
     return;
   }
   std::unique_ptr<View> before = m.view->snapshot();
-  std::optional<EventError> failed = m.view->handle_event(f.event, f.payload);
+  std::optional<EventError> failed;
+  if (std::optional<std::string> thrown = guarded([&] { failed = m.view->handle_event(f.event, f.payload); }))
+    failed = EventError{"handler", *thrown};
   if (failed) {
     m.view = std::move(before);  // state rolls back (§1.3)
     out.frames.push_back(error(f.view, f.ref, failed->code, failed->message));
     return;
   }
-  std::string frame = m.state.update(render_root(m));
-  if (!frame.empty()) out.frames.push_back(std::move(frame));
+  Node tree;
+  if (guarded([&] { tree = render_root(m); })) {
+    restart(m, f.ref, out);
+  } else {
+    std::string frame = m.state.update(std::move(tree));
+    if (!frame.empty()) out.frames.push_back(std::move(frame));
+  }
   out.frames.push_back(ack_frame(f.ref));
 }
 
 void LiveConnection::leave(const std::string& view_id) {
   auto it = views_.find(view_id);
   if (it == views_.end()) return;
-  it->second.view->unmount();
+  guarded([&] { it->second.view->unmount(); });
   instances_.drop_root(it->second.root);
   views_.erase(it);
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <stdexcept>
 
 #include "../../live/server/test_views.h"
 #include "fitz/live/connection.h"
@@ -34,11 +35,38 @@ class Hooked final : public View {
   Hooks* h_;
 };
 
+// Throws where told to: from a handler ("boom"), from render once `count` reaches 2, or from
+// mount when its props say so.
+class Fragile final : public View {
+ public:
+  explicit Fragile(bool throw_on_mount) : throw_on_mount_(throw_on_mount) {}
+  void mount(bool) override {
+    if (throw_on_mount_) throw std::runtime_error("mount failed");
+  }
+  Node render(const RenderContext& ctx) const override {
+    if (count_ == 2) throw std::runtime_error("render failed");
+    return el("p").attr("data-fz-c", std::to_string(ctx.component)).child(text("n=" + std::to_string(count_)));
+  }
+  std::optional<EventError> handle_event(std::string_view name, const Payload&) override {
+    count_++;
+    if (name == "boom") throw std::runtime_error("handler threw");
+    return std::nullopt;
+  }
+  std::unique_ptr<View> snapshot() const override { return std::make_unique<Fragile>(*this); }
+
+ private:
+  bool throw_on_mount_;
+  int count_ = 0;
+};
+
 class LiveConnectionTest : public ::testing::Test {
  protected:
   LiveConnectionTest() : key_(TokenKey::derive("connection test secret")) {
     views_.add("Counter", [](std::string_view, std::string*) { return std::make_unique<testing::Counter>(); });
     views_.add("Hooked", [this](std::string_view, std::string*) { return std::make_unique<Hooked>(&hooks_); });
+    views_.add("Fragile", [](std::string_view props, std::string*) {
+      return std::make_unique<Fragile>(props.find("mountfail") != std::string_view::npos);
+    });
     views_.add("Picky", [](std::string_view props, std::string* error) -> std::unique_ptr<View> {
       *error = "bad props " + std::string(props);
       return nullptr;
@@ -178,6 +206,37 @@ TEST_F(LiveConnectionTest, FailingHandlerRollsBack) {
   EXPECT_EQ(out.frames[0], R"({"t":"error","v":"fz-1","ref":1,"code":"handler","msg":"fail: always fails"})");
   out = conn.on_frame(ev(2, c, "inc"), kNowMs);
   EXPECT_NE(out.frames.at(0).find(R"("Count: 1")"), std::string::npos);  // not 101
+}
+
+TEST_F(LiveConnectionTest, ThrowingHandlerRollsBackAndRenderCrashRemounts) {
+  LiveConnection conn(views_, key_, {});
+  int64_t c = component_of(conn.on_frame(join(token("Fragile")), kNowMs).frames.at(0));
+  ConnectionOutput out = conn.on_frame(ev(1, c, "boom"), kNowMs);
+  ASSERT_EQ(out.frames.size(), 1u);
+  EXPECT_EQ(out.frames[0], R"({"t":"error","v":"fz-1","ref":1,"code":"handler","msg":"handler threw"})");
+  out = conn.on_frame(ev(2, c, "inc"), kNowMs);  // n=1: the throw's increment was rolled back
+  EXPECT_NE(out.frames.at(0).find(R"("n=1")"), std::string::npos) << out.frames[0];
+  // n=2 makes render throw: the instance is remounted fresh and sent as a full, then the ack.
+  out = conn.on_frame(ev(3, c, "inc"), kNowMs);
+  ASSERT_EQ(out.frames.size(), 2u);
+  EXPECT_NE(out.frames[0].find(R"({"t":"full","v":"fz-1","rev":1,)"), std::string::npos) << out.frames[0];
+  EXPECT_NE(out.frames[0].find("n=0"), std::string::npos);
+  EXPECT_EQ(out.frames[1], R"({"t":"ack","ref":3})");
+  EXPECT_EQ(conn.mounted(), 1u);
+  // The old instance's number is gone; the new one works.
+  EXPECT_NE(conn.on_frame(ev(4, c, "inc"), kNowMs).frames.at(0).find(R"("code":"component")"), std::string::npos);
+  int64_t c2 = component_of(out.frames[0]);
+  EXPECT_NE(conn.on_frame(ev(5, c2, "inc"), kNowMs).frames.at(0).find("n=1"), std::string::npos);
+}
+
+TEST_F(LiveConnectionTest, ThrowingMountIsAMountError) {
+  LiveConnection conn(views_, key_, {});
+  std::string tok = seal_token(TokenClaims{"Fragile", R"({"mountfail":true})", "", "", kNowMs / 1000, kNowMs / 1000 + 60}, key_);
+  ConnectionOutput out = conn.on_frame(join(tok), kNowMs);
+  ASSERT_EQ(out.frames.size(), 1u);
+  EXPECT_EQ(out.frames[0], R"({"t":"error","v":"fz-1","ref":0,"code":"mount","msg":"mount failed"})");
+  EXPECT_EQ(out.close_code, 0);
+  EXPECT_EQ(conn.mounted(), 0u);
 }
 
 TEST_F(LiveConnectionTest, ProdErrorsCarryNoMessage) {

@@ -56,9 +56,14 @@ class LiveConnection {
     std::unique_ptr<View> view;
     ViewState state;
     uint32_t root = 0;
+    std::string view_name;   // the component and props of its token, for a remount
+    std::string props_json;
   };
   void join(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
   void event(const ClientFrame& f, ConnectionOutput& out);
+  void start(const std::string& view_id, const std::string& view, const std::string& props, int64_t ref,
+             ConnectionOutput& out);
+  void restart(Mounted& m, int64_t ref, ConnectionOutput& out);
   void leave(const std::string& view_id);
   Node render_root(Mounted& m);
   std::string error(std::string_view view, int64_t ref, std::string_view code, std::string_view msg) const;

@@ -5,6 +5,10 @@
 #
 #   scripts/test-browser.sh            # the whole suite (about 30 s)
 #   scripts/test-browser.sh PATTERN    # only the tests whose name matches PATTERN
+#
+# FITZ_LIVE_TEST_SERVER=<path of fitz_live_test_server> also runs test/server.test.js against
+# the real runtime (scripts/run-tests.sh passes the binary of its build dir); unset, those
+# tests are skipped, so the script needs no build dir.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir="$root/tests/browser"
@@ -29,6 +33,9 @@ args=(--test --test-reporter=spec --test-concurrency=1)
 if (($# > 0)); then args+=(--test-name-pattern="$1"); fi
 echo "==> tests/browser: $("$chromium" --version 2>/dev/null || echo chromium)"
 start=$(date +%s%N)
+if [[ -n ${FITZ_LIVE_TEST_SERVER:-} && ! -x $FITZ_LIVE_TEST_SERVER ]]; then
+  echo "test-browser.sh: FITZ_LIVE_TEST_SERVER=$FITZ_LIVE_TEST_SERVER is not an executable" >&2; exit 2
+fi
 FITZ_CHROMIUM=$chromium node "${args[@]}" test/
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 printf 'browser tests took %d.%01d s\n' $((ms / 1000)) $((ms % 1000 / 100))

@@ -1,0 +1,58 @@
+// Live views on the HTTP and WebSocket runtimes (views.md §1.7, §2.1, §2.2): the opt-in call an
+// app with live views makes (generated code, or a test server), which registers
+// `GET /_fitz/live.js` (the embedded client) and the socket `GET /_fitz/live/ws`, plus the GET
+// render of a root. The protocol itself is fitz/live/connection.h; this is the thin runner.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+#include "fitz/http.h"
+#include "fitz/live/token.h"
+#include "fitz/live/view.h"
+#include "fitz/ws.h"
+
+namespace fitz::live {
+
+// The client script as built into this binary, and the first 16 hex digits of its SHA-256
+// (the `?v=` of `<script src="/_fitz/live.js?v=<hash>" defer>` and the ETag).
+std::string_view client_script();
+std::string_view client_script_hash();
+// The response to a GET of /_fitz/live.js: 200 or 304 (If-None-Match), immutable caching only
+// when `?v=` names this build's hash (another hash is an older or newer page: no-cache).
+http::Response client_script_response(const http::Request& req);
+
+struct LiveConfig {
+  TokenKey key = TokenKey::random();
+  // Origins accepted besides the Host's own, as "scheme://host[:port]".
+  std::vector<std::string> allowed_origins;
+  // The user id from the request's Cookie header ("" when anonymous). When set, a join token
+  // must carry this uid; when empty, tokens are not matched to a user.
+  std::function<std::string(std::string_view cookie_header)> user_of;
+  int64_t token_ttl_secs = 12 * 3600;
+  bool dev = true;
+  size_t max_frame_bytes = 64 * 1024;
+};
+
+// What `mount` returns; keep it alive while the app serves (the routes refer to it).
+class Live {
+ public:
+  Live(const ViewRegistry& registry, LiveConfig config) : registry_(registry), config_(std::move(config)) {}
+  // The live root of `view` with `props_json` for this request (the user comes from its
+  // cookies), or "" with `*error` set.
+  std::string render_root(const http::Request& req, std::string_view view, std::string_view props_json,
+                          std::string* error, std::string_view root_id = "fz-1") const;
+  const ViewRegistry& registry() const { return registry_; }
+  const LiveConfig& config() const { return config_; }
+
+ private:
+  const ViewRegistry& registry_;
+  LiveConfig config_;
+};
+
+// Registers the client script and the socket endpoint on `app` (the `hub` is the app's
+// WebSocket hub). `registry` must outlive the app.
+std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config);
+
+}  // namespace fitz::live

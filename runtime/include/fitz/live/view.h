@@ -1,0 +1,75 @@
+// The C++ shape of a live view (views.md §0, §1.3, §1.5): what generated code (or a hand-written
+// test view) implements, and the registry that turns a join token's view name and props back
+// into an instance. No I/O; the connection state machine (connection.h) drives these.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+#include "fitz/live/node.h"
+
+namespace fitz::live {
+
+// What a render needs from the runtime: the instance number the root component carries in
+// `data-fz-c` (0 in the plain GET render, before any connection has a table), and whether a
+// socket is attached (`ctx.connected`).
+struct RenderContext {
+  uint32_t component = 0;
+  bool connected = false;
+};
+
+// The raw payload of an `ev` (§1.3 `payload`), in the order the client sent it.
+using Payload = std::vector<std::pair<std::string, std::string>>;
+
+// Why an event was not applied. `code` goes to the `error` frame ("event" for an unknown event
+// name, "args" for a payload that does not convert, "handler" for a failing handler); the
+// message only in dev.
+struct EventError {
+  std::string code;
+  std::string message;
+};
+
+// One mounted component instance. The runtime calls `render` after `mount` and after each
+// accepted event, and diffs the result against the tree it last sent.
+class View {
+ public:
+  virtual ~View() = default;
+  // `on mount`: on the GET render (connected == false) and after the socket joins (true).
+  virtual void mount(bool connected) {}
+  // `on unmount`: leave, socket gone; never after the plain GET render.
+  virtual void unmount() {}
+  // The root's content: one element, which should carry `data-fz-c` = ctx.component so the
+  // client sends that number with its events. The runtime owns the root div around it.
+  virtual Node render(const RenderContext& ctx) const = 0;
+  // Runs handler `name` (never a hook: the frame parser refuses those). An error leaves the
+  // view as it was before the call (the runtime restores a `snapshot` taken just before).
+  virtual std::optional<EventError> handle_event(std::string_view name, const Payload& payload) = 0;
+  // A copy of the state, for rolling back a failed handler (§1.3: handlers work on a copy).
+  virtual std::unique_ptr<View> snapshot() const = 0;
+};
+
+// Makes a view from the props JSON its token carries; null with `*error` set when the props do
+// not decode.
+using ViewFactory = std::function<std::unique_ptr<View>(std::string_view props_json, std::string* error)>;
+
+// The views of an app, by component name. Filled once at startup and then only read, so one
+// registry is shared by every connection without locking.
+class ViewRegistry {
+ public:
+  void add(std::string name, ViewFactory factory) { factories_[std::move(name)] = std::move(factory); }
+  const ViewFactory* find(std::string_view name) const {
+    auto it = factories_.find(name);
+    return it == factories_.end() ? nullptr : &it->second;
+  }
+  bool empty() const { return factories_.empty(); }
+
+ private:
+  std::map<std::string, ViewFactory, std::less<>> factories_;
+};
+
+}  // namespace fitz::live

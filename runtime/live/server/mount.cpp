@@ -1,0 +1,91 @@
+// The live-view runner on the HTTP and WebSocket runtimes: the Origin check before the
+// upgrade, the user from the upgrade's cookies, and one LiveConnection per socket fed with
+// its messages. Everything protocol-shaped happens in LiveConnection (connection.cpp).
+#include <chrono>
+
+#include "fitz/http/cookies.h"
+#include "fitz/live/connection.h"
+#include "fitz/live/server.h"
+
+namespace fitz::live {
+
+namespace {
+
+std::string as_std(const Nullable<Str>& s) { return s.is_null() ? std::string() : s.value().as<std::string>(); }
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// What the upgrade hands the socket: the user derived from its cookies, when the app resolves
+// users at all.
+struct LiveUser {
+  std::optional<std::string> uid;
+};
+
+}  // namespace
+
+std::string Live::render_root(const http::Request& req, std::string_view view, std::string_view props_json,
+                              std::string* error, std::string_view root_id) const {
+  RootRender r;
+  r.root_id = std::string(root_id);
+  r.view = std::string(view);
+  r.props_json = std::string(props_json);
+  if (config_.user_of) r.uid = config_.user_of(as_std(req.header("cookie")));
+  r.now_unix = now_ms() / 1000;
+  r.ttl_secs = config_.token_ttl_secs;
+  return render_root_html(registry_, config_.key, r, error);
+}
+
+std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {
+  auto live = std::make_shared<Live>(registry, std::move(config));
+  app.get("/_fitz/live.js", [](http::Request& req) { return client_script_response(req); });
+
+  // The provider sees the upgrade's headers: it never refuses (anonymous users may join views
+  // that do not need one); the token's uid is matched to this user at join.
+  auth::Guard<LiveUser> users([live](Map<Str, Str> headers) -> Result<LiveUser, Str> {
+    LiveUser u;
+    if (live->config().user_of) {
+      const Str* cookie = headers.find("cookie"_s);
+      u.uid = live->config().user_of(cookie ? cookie->as<std::string_view>() : std::string_view());
+    }
+    return Ok(std::move(u));
+  });
+  hub.endpoint("/_fitz/live/ws", users, auth::Requirement::authenticated(),
+               [live](ws::Conn conn, LiveUser user) -> Task<Null> {
+                 ConnectionOptions opts;
+                 opts.user = user.uid;
+                 opts.dev = live->config().dev;
+                 LiveConnection lc(live->registry(), live->config().key, std::move(opts));
+                 while (conn.is_open()) {
+                   Result<ws::Message, Str> m = co_await conn.recv_message();
+                   if (!m.is_ok()) break;
+                   ConnectionOutput out;
+                   if (m.value().data.size() > live->config().max_frame_bytes) {
+                     out.close_code = kCloseTooBig;
+                     out.close_reason = "frame too big";
+                   } else {
+                     out = lc.on_frame(m.value().data.as<std::string_view>(), now_ms());
+                   }
+                   for (const std::string& f : out.frames) conn.send_text(Str::from(f));
+                   if (out.close_code != 0) {
+                     conn.close(out.close_code, Str::from(out.close_reason));
+                     break;
+                   }
+                 }
+                 lc.close();
+                 co_return null;
+               })
+      // Before the upgrade and before any user lookup: a page of another site cannot open a
+      // socket that rides on this site's cookies (§2.2, §7).
+      .before([live](http::Request& req) -> Nullable<http::Response> {
+        std::string origin = as_std(req.header("origin"));
+        std::string host = as_std(req.header("host"));
+        if (origin_allowed(origin, host, live->config().allowed_origins)) return null;
+        return http::Response::error(403, "origin not allowed");
+      });
+  return live;
+}
+
+}  // namespace fitz::live

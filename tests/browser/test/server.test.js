@@ -1,0 +1,217 @@
+// End to end: live.js in a real Chromium against the real Fitz HTTP and WebSocket runtimes
+// with hand-written C++ views (tests/live/server, binary fitz_live_test_server), plus raw
+// sockets for the hardening of views.md §2.7. Skipped when FITZ_LIVE_TEST_SERVER is not set
+// (scripts/run-tests.sh passes the built binary).
+'use strict';
+
+const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn } = require('node:child_process');
+const WebSocket = require('ws');
+const { launch, open } = require('../support/harness');
+
+const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+const SERVER = process.env.FITZ_LIVE_TEST_SERVER;
+
+// Starts the server binary and resolves with its base URL once it prints its port.
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(SERVER, [], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error('fitz_live_test_server exited with ' + code)));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve({ child, base: 'http://127.0.0.1:' + m[1], host: '127.0.0.1:' + m[1] });
+    });
+  });
+}
+
+// Opens a page and records the frames its socket receives; resolves after the first `full`.
+async function openLive(browser, base, pathname = '/') {
+  const ctx = await open(browser, base, pathname);
+  ctx.received = [];
+  ctx.page.on('websocket', (ws) => ws.on('framereceived', (f) => ctx.received.push(JSON.parse(f.payload))));
+  // The socket may have opened before the listener: wait for the root to carry a real number.
+  await ctx.page.waitForFunction(() => {
+    const c = document.querySelector('#fz-1 [data-fz-c]');
+    return c && c.getAttribute('data-fz-c') !== '0';
+  });
+  return ctx;
+}
+
+// A raw socket: resolves with {ws, frames, next(), closed} once open, or rejects with the
+// HTTP status of a refused upgrade.
+function rawSocket(srv, { origin, cookie } = {}) {
+  return new Promise((resolve, reject) => {
+    const headers = {};
+    if (cookie) headers.Cookie = cookie;
+    const ws = new WebSocket(srv.base.replace('http', 'ws') + '/_fitz/live/ws', {
+      origin: origin === undefined ? srv.base : origin, headers,
+    });
+    const frames = [];
+    const waiting = [];
+    const closed = new Promise((r) => ws.on('close', (code) => r(code)));
+    ws.on('message', (d) => {
+      const f = JSON.parse(String(d));
+      const w = waiting.shift();
+      if (w) w(f); else frames.push(f);
+    });
+    const next = () => frames.length ? Promise.resolve(frames.shift()) : new Promise((r) => waiting.push(r));
+    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error('refused'), { status: res.statusCode })));
+    ws.on('error', (e) => reject(e));
+    ws.on('open', () => resolve({ ws, next, closed, send: (f) => ws.send(JSON.stringify(f)) }));
+  });
+}
+
+async function tokenOf(srv, pathname = '/', cookie) {
+  const res = await fetch(srv.base + pathname, { headers: cookie ? { Cookie: cookie } : {} });
+  const html = await res.text();
+  return /data-fz-token="([^"]+)"/.exec(html)[1];
+}
+
+describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set' }, () => {
+  let srv;
+  let chrome;
+  const open_ = [];
+  before(async () => { srv = await startServer(); chrome = await launch(); });
+  after(async () => {
+    await chrome.close();
+    srv.child.removeAllListeners('exit');
+    srv.child.kill('SIGTERM');
+  });
+  afterEach(async () => {
+    const problems = open_.flatMap((c) => c.problems);
+    for (const c of open_.splice(0)) await c.context.close();
+    assert.deepEqual(problems, [], 'page errors');
+  });
+
+  it('serves the page before any script, then counts with one text patch per click', async () => {
+    const html = await (await fetch(srv.base + '/')).text();
+    assert.match(html, /Count: 0/);
+    assert.match(html, /<script src="\/_fitz\/live\.js\?v=[0-9a-f]{16}" defer><\/script>/);
+
+    const a = await openLive(chrome.browser, srv.base); open_.push(a);
+    const b = await openLive(chrome.browser, srv.base); open_.push(b);
+    const before = a.received.length;
+    const entries = await a.page.evaluate(() => history.length);
+    for (let i = 1; i <= 3; i++) {
+      await a.page.click('#inc');
+      await a.page.waitForFunction((n) => document.querySelector('#count').textContent === 'Count: ' + n, i);
+    }
+    const frames = a.received.slice(before);
+    const patches = frames.filter((f) => f.t === 'patch');
+    assert.equal(patches.length, 3);
+    for (const p of patches) {
+      assert.equal(p.ops.length, 1);
+      assert.equal(p.ops[0][0], 'text');
+    }
+    assert.equal(frames.filter((f) => f.t === 'ack').length, 3);
+    assert.equal(await a.page.evaluate(() => history.length), entries);  // no navigation
+
+    // The second context has its own instance.
+    assert.equal(await b.page.textContent('#count'), 'Count: 0');
+    await b.page.click('#inc');
+    await b.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    assert.equal(await a.page.textContent('#count'), 'Count: 3');
+  });
+
+  it('a failing handler leaves the state as it was and later clicks work', async () => {
+    const a = await openLive(chrome.browser, srv.base); open_.push(a);
+    await a.page.click('#fail');
+    await a.page.waitForFunction(() => true);
+    for (let i = 0; i < 50 && !a.received.some((f) => f.t === 'error'); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(a.received.some((f) => f.t === 'error' && f.code === 'handler'));
+    assert.equal(await a.page.textContent('#count'), 'Count: 0');
+    await a.page.click('#inc');
+    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+  });
+
+  it('renders a hostile state string literally and a javascript: link as #', async () => {
+    const evil = '"><img src=x onerror=alert(1)>';
+    const c = await openLive(chrome.browser, srv.base, '/text'); open_.push(c);
+    assert.equal(await c.page.textContent('#shown'), evil);
+    assert.equal(await c.page.getAttribute('#shown', 'title'), evil);
+    assert.equal(await c.page.locator('img').count(), 0);
+    assert.equal(await c.page.getAttribute('#link', 'href'), '#');
+    await c.page.click('#twice');  // the same string through a patch
+    await c.page.waitForFunction((s) => document.querySelector('#shown').textContent === s, evil + evil);
+    assert.equal(await c.page.getAttribute('#shown', 'title'), evil + evil);
+    assert.equal(await c.page.locator('img').count(), 0);
+    // A dialog would be in problems (checked after each test).
+  });
+
+  it('serves the client with a content hash ETag and immutable caching for ?v=', async () => {
+    const html = await (await fetch(srv.base + '/')).text();
+    const v = /live\.js\?v=([0-9a-f]+)/.exec(html)[1];
+    const r1 = await fetch(srv.base + '/_fitz/live.js?v=' + v);
+    assert.equal(r1.status, 200);
+    assert.match(r1.headers.get('content-type'), /^text\/javascript/);
+    assert.equal(r1.headers.get('etag'), '"' + v + '"');
+    assert.equal(r1.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.match(await r1.text(), /fz-disconnected/);
+    const r2 = await fetch(srv.base + '/_fitz/live.js', { headers: { 'If-None-Match': '"' + v + '"' } });
+    assert.equal(r2.status, 304);
+    assert.equal(r2.headers.get('cache-control'), 'no-cache');
+    const r3 = await fetch(srv.base + '/_fitz/live.js?v=0000000000000000');
+    assert.equal(r3.headers.get('cache-control'), 'no-cache');
+  });
+
+  it('refuses a wrong Origin with 403 before the upgrade', async () => {
+    await assert.rejects(rawSocket(srv, { origin: 'http://evil.example' }), (e) => e.status === 403);
+    await assert.rejects(rawSocket(srv, { origin: '' }), (e) => e.status === 403);
+  });
+
+  it('closes with 1008 on a bad token and on another user\'s token', async () => {
+    const s = await rawSocket(srv);
+    s.send({ t: 'join', v: 'fz-1', tok: '1.AAAA', rev: 0 });
+    assert.equal(await s.closed, 1008);
+
+    const alice = await tokenOf(srv, '/', 'uid=alice');
+    const bob = await rawSocket(srv, { cookie: 'uid=bob' });
+    bob.send({ t: 'join', v: 'fz-1', tok: alice, rev: 0 });
+    assert.equal(await bob.closed, 1008);
+
+    const own = await rawSocket(srv, { cookie: 'uid=alice' });
+    own.send({ t: 'join', v: 'fz-1', tok: alice, rev: 0 });
+    assert.equal((await own.next()).t, 'full');
+    own.ws.close();
+  });
+
+  it('forged events get an error frame and change nothing; the socket stays open', async () => {
+    const s = await rawSocket(srv);
+    s.send({ t: 'join', v: 'fz-1', tok: await tokenOf(srv), rev: 0 });
+    const full = await s.next();
+    assert.equal(full.t, 'full');
+    assert.match(full.html, /Count: 0/);
+    const c = Number(/data-fz-c="(\d+)"/.exec(full.html)[1]);
+    assert.ok(c > 0);
+
+    s.send({ t: 'ev', v: 'fz-1', ref: 1, c: c + 1000, e: 'inc', p: {} });
+    let f = await s.next();
+    assert.deepEqual([f.t, f.code, f.ref], ['error', 'component', 1]);
+    s.send({ t: 'ev', v: 'fz-1', ref: 2, c, e: 'mount', p: {} });
+    f = await s.next();
+    assert.deepEqual([f.t, f.code], ['error', 'event']);  // a hook: refused by the frame parser
+    s.send({ t: 'ev', v: 'fz-1', ref: 3, c, e: 'nope', p: {} });
+    f = await s.next();
+    assert.deepEqual([f.t, f.code, f.ref], ['error', 'event', 3]);
+
+    s.send({ t: 'ev', v: 'fz-1', ref: 4, c, e: 'inc', p: {} });
+    f = await s.next();
+    assert.equal(f.t, 'patch');
+    assert.deepEqual(f.ops, [['text', [0, 0, 0], 'Count: 1']]);  // 0 before: nothing changed
+    assert.deepEqual(await s.next(), { t: 'ack', ref: 4 });
+
+    s.send({ t: 'hb' });
+    assert.equal((await s.next()).t, 'hb');
+    s.send({ t: 'resync', v: 'fz-1' });
+    const again = await s.next();
+    assert.equal(again.t, 'full');
+    assert.match(again.html, /Count: 1/);
+
+    s.ws.send('x'.repeat(70 * 1024));
+    assert.equal(await s.closed, 1009);
+  });
+});

@@ -1,0 +1,90 @@
+// fitz_live_test_server: the real HTTP and WebSocket runtimes with live views mounted, for the
+// browser tests (tests/browser/test/server.test.js). Serves `/` (a Counter) and `/text` (a
+// Text view showing a hostile string and a javascript: link) and prints "listening PORT" once
+// accepting on an ephemeral port of 127.0.0.1.
+#include <cstdio>
+#include <string>
+
+#include "fitz/http/cookies.h"
+#include "fitz/live/server.h"
+#include "test_views.h"
+
+using namespace fitz;
+
+namespace {
+
+std::string page(const std::string& title, const std::string& root) {
+  return "<!doctype html><html><head><meta charset=\"utf-8\"><title>" + title +
+         "</title><script src=\"/_fitz/live.js?v=" + std::string(live::client_script_hash()) +
+         "\" defer></script></head><body>" + root + "</body></html>";
+}
+
+// The test's notion of a user: the plain `uid` cookie (a real app verifies a signed session).
+std::string user_of(std::string_view cookie_header) {
+  std::vector<http::CookiePair> pairs;
+  http::parse_cookie_header(http::Text(cookie_header.data(), cookie_header.size()), &pairs);
+  for (const http::CookiePair& p : pairs)
+    if (p.name == http::Text("uid")) return p.value.str().as<std::string>();
+  return "";
+}
+
+std::unique_ptr<live::View> make_text(std::string_view props, std::string* error) {
+  http::JsonReader r(props.data(), props.size());
+  std::string text, url;
+  http::Text key;
+  bool ok = r.begin_object();
+  while (ok && r.next_key(&key)) {
+    Str v;
+    if (key == http::Text("text") && r.read_str(&v)) text = v.as<std::string>();
+    else if (key == http::Text("url") && r.read_str(&v)) url = v.as<std::string>();
+    else ok = r.skip_value();
+  }
+  if (!ok) {
+    *error = "TextView props: " + r.error().as<std::string>();
+    return nullptr;
+  }
+  return std::make_unique<live::testing::TextView>(std::move(text), std::move(url));
+}
+
+}  // namespace
+
+int main() {
+  http::ServerConfig config;
+  config.port = 0;
+  config.banner = false;
+  config.access_log = false;
+  config.threads = 2;
+  http::App app(config);
+  ws::Hub hub(app);
+
+  live::ViewRegistry views;
+  views.add("Counter", [](std::string_view, std::string*) { return std::make_unique<live::testing::Counter>(); });
+  views.add("TextView", make_text);
+  live::LiveConfig lc;
+  lc.key = live::TokenKey::derive("fitz live test server secret");
+  lc.user_of = user_of;
+  std::shared_ptr<live::Live> lv = live::mount(app, hub, views, lc);
+
+  auto serve = [lv](http::Request& req, const char* title, const char* view, std::string props) {
+    std::string error;
+    std::string root = lv->render_root(req, view, props, &error);
+    if (root.empty()) return http::Response::error(500, http::Text(error.data(), error.size()));
+    return http::Response::text(200, Str::from(page(title, root)), Str::lit("text/html; charset=utf-8"));
+  };
+  app.get("/", [serve](http::Request& req) { return serve(req, "Counter", "Counter", "{}"); });
+  app.get("/text", [serve](http::Request& req) {
+    std::string props = "{\"text\":" + http::to_json(Str::lit("\"><img src=x onerror=alert(1)>")).as<std::string>() +
+                        ",\"url\":\"javascript:alert(1)\"}";
+    return serve(req, "Text", "TextView", props);
+  });
+
+  Str error;
+  if (!app.start(&error)) {
+    std::fprintf(stderr, "fitz_live_test_server: %.*s\n", static_cast<int>(error.size()), error.data());
+    return 1;
+  }
+  std::printf("listening %d\n", app.port());
+  std::fflush(stdout);
+  app.wait();
+  return 0;
+}

@@ -19,6 +19,8 @@ for tool in node npm; do
 done
 [[ -x $chromium ]] || { echo "test-browser.sh: no Chromium at $chromium (scripts/install-deps.sh installs Debian's chromium)" >&2; exit 2; }
 
+# The tests run from tests/browser: a path relative to where this script was called must not break.
+if [[ -n ${FITZ_LIVE_TEST_SERVER:-} ]]; then export FITZ_LIVE_TEST_SERVER=$(realpath -m "$FITZ_LIVE_TEST_SERVER"); fi
 cd "$dir"
 # The same stamp as scripts/install-deps.sh: the lockfile's hash and the node/npm that installed it.
 stamp_file=node_modules/.fitz-install-stamp

@@ -71,8 +71,11 @@ function(fitz_unity_target target)
     file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${abs}")
     get_source_file_property(defs "${abs}" DIRECTORY "${dir}" COMPILE_DEFINITIONS)
     get_source_file_property(opts "${abs}" DIRECTORY "${dir}" COMPILE_OPTIONS)
+    # Generated files (in the build folder, which may sit inside the source root) stay alone:
+    # a batch includes its files by paths relative to the source root.
+    string(FIND "${abs}" "${CMAKE_BINARY_DIR}/" in_build)
     if(abs MATCHES "\\.cpp$" AND NOT rel MATCHES "^\\.\\." AND NOT defs AND NOT opts
-       AND NOT rel IN_LIST FITZ_UNITY_SKIP)
+       AND in_build EQUAL -1 AND NOT rel IN_LIST FITZ_UNITY_SKIP)
       list(APPEND batched "${rel}")
     else()
       list(APPEND kept "${s}")

@@ -15,7 +15,7 @@ using namespace fitz;
 
 namespace {
 
-struct Checked {
+struct ViewProject {
   frontend::SourceManager sources;
   frontend::DiagnosticBag diags;
   checker::TypedProgram program;
@@ -30,7 +30,7 @@ struct Checked {
 };
 
 // Writes `files` into a fresh folder and checks `entry` there (a .fitzv or a .fitz).
-void check(Checked& c, const std::vector<std::pair<std::string, std::string>>& files, const std::string& entry) {
+void check_view_project(ViewProject& c, const std::vector<std::pair<std::string, std::string>>& files, const std::string& entry) {
   fs::path dir = fs::temp_directory_path() / ("fitz_view_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
                                               "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
   fs::remove_all(dir);
@@ -50,13 +50,13 @@ void check(Checked& c, const std::vector<std::pair<std::string, std::string>>& f
   fs::remove_all(dir);
 }
 
-const checker::ViewNode* find_tag(const checker::ViewNodes& nodes, std::string_view tag) {
+const checker::ViewNode* find_view_tag(const checker::ViewNodes& nodes, std::string_view tag) {
   for (const auto& n : nodes) {
     if (n.tag == tag) return &n;
     for (const auto* list : {&n.children, &n.empty})
-      if (auto* r = find_tag(*list, tag)) return r;
+      if (auto* r = find_view_tag(*list, tag)) return r;
     for (const auto& b : n.branches)
-      if (auto* r = find_tag(b, tag)) return r;
+      if (auto* r = find_view_tag(b, tag)) return r;
   }
   return nullptr;
 }
@@ -86,8 +86,8 @@ constexpr const char* kTodoModel = R"(type Todo {
 )";
 
 TEST(ViewCheck, TypesFieldsParamsAndTemplateExpressions) {
-  Checked c;
-  check(c, {{"todos.fitzv", kTodo}, {"todo_model.fitz", kTodoModel}}, "todos.fitzv");
+  ViewProject c;
+  check_view_project(c, {{"todos.fitzv", kTodo}, {"todo_model.fitz", kTodoModel}}, "todos.fitzv");
   EXPECT_TRUE(c.codes().empty()) << c.codes().front();
   const checker::ViewComponent* comp = c.views.find("TodoList");
   ASSERT_NE(comp, nullptr);
@@ -103,7 +103,7 @@ TEST(ViewCheck, TypesFieldsParamsAndTemplateExpressions) {
   EXPECT_TRUE(comp->events[0].fn.valid());
   EXPECT_TRUE(comp->props_type.valid());
 
-  const checker::ViewNode* li = find_tag(comp->template_nodes, "li");
+  const checker::ViewNode* li = find_view_tag(comp->template_nodes, "li");
   ASSERT_NE(li, nullptr);
   // The loop variable and the index resolve before state and props.
   ASSERT_EQ(li->children.size(), 1u);
@@ -125,13 +125,13 @@ TEST(ViewCheck, TypesFieldsParamsAndTemplateExpressions) {
   }
   EXPECT_TRUE(saw_class);
   EXPECT_TRUE(saw_event);
-  const checker::ViewNode* h1 = find_tag(comp->template_nodes, "h1");
+  const checker::ViewNode* h1 = find_view_tag(comp->template_nodes, "h1");
   ASSERT_NE(h1, nullptr);
   EXPECT_FALSE(h1->is_static);
 }
 
 TEST(ViewCheck, DiagnosticsPointIntoTheView) {
-  Checked c;
+  ViewProject c;
   std::string view = R"V(component Bad {
   props { n: Int }
   state { s: Str = "" }
@@ -139,7 +139,7 @@ TEST(ViewCheck, DiagnosticsPointIntoTheView) {
   <template>{#if s}<p>{nope}</p>{/if}<i @click="set(v: s)">x</i></template>
 }
 )V";
-  check(c, {{"bad.fitzv", view}}, "bad.fitzv");
+  check_view_project(c, {{"bad.fitzv", view}}, "bad.fitzv");
   std::vector<std::string> codes = c.codes();
   for (const char* want : {"E0550", "E0551", "E0552", "E0554"})
     EXPECT_NE(std::find(codes.begin(), codes.end(), want), codes.end()) << want;
@@ -153,8 +153,8 @@ TEST(ViewCheck, DiagnosticsPointIntoTheView) {
 }
 
 TEST(ViewCheck, FitzModulesImportComponentsAsTheirProps) {
-  Checked c;
-  check(c,
+  ViewProject c;
+  check_view_project(c,
         {{"Chat.fitzv", "component ChatRoom {\n  props { room: Str }\n  <template><p>{room}</p></template>\n}\n"},
          {"main.fitz", "from Chat import ChatRoom\n\nfn ok() -> ChatRoom => ChatRoom { room: \"a\" }\n\nfn bad() -> ChatRoom => ChatRoom { room: 1 }\n"}},
         "main.fitz");

@@ -171,4 +171,31 @@ async function open(browser, base, pathname = '/', { clock = false } = {}) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-module.exports = { serve, launch, open, sleep };
+// What every page test file shares: one Chromium per file, a fresh scripted server and browser
+// context per test, and a check after each test that the page logged no errors. `t` holds the
+// current test's chrome, srv and ctx; `start` serves a body and waits for its roots to join.
+function pageSuite() {
+  const { it: nodeIt, before, after, afterEach } = require('node:test');
+  const assert = require('node:assert/strict');
+  const t = { chrome: null, srv: null, ctx: null };
+  before(async () => { t.chrome = await launch(); });
+  after(async () => { await t.chrome.close(); });
+  afterEach(async () => {
+    // Everything closes before the check, so a failing test never leaves a server running.
+    const problems = t.ctx ? t.ctx.problems : [];
+    if (t.ctx) { await t.ctx.context.close(); t.ctx = null; }
+    if (t.srv) { await t.srv.close(); t.srv = null; }
+    assert.deepEqual(problems, [], 'page errors');
+  });
+  // Each test gets its own time limit; a file-wide one would fail a slow but healthy run.
+  const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+  async function start(body, roots = 1) {
+    t.srv = await serve({ '/': body, '/welcome': '<h1>welcome</h1>' });
+    t.ctx = await open(t.chrome.browser, t.srv.base);
+    await t.srv.peer.waitFor(() => t.srv.peer.sent('join').length >= roots, 'joins');
+    return { peer: t.srv.peer, page: t.ctx.page };
+  }
+  return { t, it, start };
+}
+
+module.exports = { serve, launch, open, sleep, pageSuite };

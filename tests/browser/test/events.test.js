@@ -2,33 +2,12 @@
 // bindings (views.md §1.4, §2.4), checked against a scripted WebSocket peer.
 'use strict';
 
-const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
-
-// Each test gets its own time limit; a file-wide one would fail a slow but healthy run.
-const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+const { describe } = require('node:test');
 const assert = require('node:assert/strict');
-const { serve, launch, open, sleep } = require('../support/harness');
+const { serve, open, sleep, pageSuite } = require('../support/harness');
 
-let chrome;
-let srv;
-let ctx;
-before(async () => { chrome = await launch(); });
-after(async () => { await chrome.close(); });
-afterEach(async () => {
-  // Everything closes before the check, so a failing test never leaves a server running.
-  const problems = ctx ? ctx.problems : [];
-  if (ctx) { await ctx.context.close(); ctx = null; }
-  if (srv) { await srv.close(); srv = null; }
-  assert.deepEqual(problems, [], 'page errors');
-});
+const { t, it, start } = pageSuite();
 
-// Serves `body` at / and opens it; resolves once every root has joined.
-async function start(body, roots = 1) {
-  srv = await serve({ '/': body, '/welcome': '<h1>welcome</h1>' });
-  ctx = await open(chrome.browser, srv.base);
-  await srv.peer.waitFor(() => srv.peer.sent('join').length >= roots, 'joins');
-  return { peer: srv.peer, page: ctx.page };
-}
 
 describe('events', () => {
   it('click sends ev with the handler, component number and render-time args', async () => {
@@ -175,7 +154,7 @@ describe('events', () => {
     const body = '<div id="fz-1" data-fz-view="Counter" data-fz-token="T"><p>Count: 0</p>' +
       '<button data-fz-on-click="inc">+</button></div>';
     const { peer, page } = await start(body);
-    const second = await open(chrome.browser, srv.base);
+    const second = await open(t.chrome.browser, t.srv.base);
     try {
       await peer.waitFor(() => peer.conns.length === 2 && peer.sent('join').length === 2, 'second join');
       await second.page.click('button');

@@ -2,32 +2,12 @@
 // frames, revisions and resync, acks, errors, redirects, reconnects, and escaping.
 'use strict';
 
-const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
-
-// Each test gets its own time limit; a file-wide one would fail a slow but healthy run.
-const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+const { describe } = require('node:test');
 const assert = require('node:assert/strict');
-const { serve, launch, open, sleep } = require('../support/harness');
+const { serve, open, sleep, pageSuite } = require('../support/harness');
 
-let chrome;
-let srv;
-let ctx;
-before(async () => { chrome = await launch(); });
-after(async () => { await chrome.close(); });
-afterEach(async () => {
-  // Everything closes before the check, so a failing test never leaves a server running.
-  const problems = ctx ? ctx.problems : [];
-  if (ctx) { await ctx.context.close(); ctx = null; }
-  if (srv) { await srv.close(); srv = null; }
-  assert.deepEqual(problems, [], 'page errors');
-});
+const { t, it, start } = pageSuite();
 
-async function start(body, roots = 1) {
-  srv = await serve({ '/': body, '/welcome': '<h1>welcome</h1>' });
-  ctx = await open(chrome.browser, srv.base);
-  await srv.peer.waitFor(() => srv.peer.sent('join').length >= roots, 'joins');
-  return { peer: srv.peer, page: ctx.page };
-}
 
 const root = (page, id = 'fz-1') => page.$eval('#' + id, (r) => r.innerHTML);
 const waitHtml = (page, html, id = 'fz-1') =>
@@ -214,10 +194,10 @@ describe('protocol', () => {
     peer.send({ t: 'redirect', to: 'javascript:alert(1)' });   // refused: not http(s)
     await sleep(100);
     peer.send({ t: 'redirect', to: '/welcome' });
-    await page.waitForURL(srv.base + '/welcome');
+    await page.waitForURL(t.srv.base + '/welcome');
     assert.equal(await page.textContent('h1'), 'welcome');
     assert.equal(peer.conns.length, 1);
-    await page.goto(srv.base + '/');
+    await page.goto(t.srv.base + '/');
     await peer.waitFor(() => peer.conns.length === 2 && peer.sent('join').length === 2, 'join after goto');
     peer.send({ t: 'reload' });
     await peer.waitFor(() => peer.conns.length === 3 && peer.sent('join').length === 3, 'join after reload');
@@ -253,12 +233,12 @@ describe('protocol', () => {
   it('browser offline (as CDP emulates it): disconnected at once, clicks dropped; online: rejoin', async () => {
     const { peer, page } = await start(
       '<div id="fz-1" data-fz-view="A" data-fz-token="T"><button data-fz-on-click="inc">+</button></div>');
-    await ctx.context.setOffline(true);
+    await t.ctx.context.setOffline(true);
     await page.waitForFunction(() => document.querySelector('#fz-1.fz-disconnected'), null, { timeout: 2000 });
     await page.click('button');
     await sleep(200);
     assert.equal(peer.sent('ev').length, 0);
-    await ctx.context.setOffline(false);
+    await t.ctx.context.setOffline(false);
     await peer.waitFor(() => peer.sent('join').length === 2, 'rejoin', 3000);
     await page.waitForFunction(() => !document.querySelector('.fz-disconnected'));
     await page.click('button');
@@ -269,10 +249,10 @@ describe('protocol', () => {
 
 describe('timers (fake clock)', () => {
   it('heartbeat every 25 s; reconnect backoff doubles from 200 ms to a 10 s cap with jitter', async () => {
-    srv = await serve({ '/': '<div id="fz-1" data-fz-view="A" data-fz-token="T">x</div>' });
-    ctx = await open(chrome.browser, srv.base, '/', { clock: true });
-    const { peer } = srv;
-    const clock = ctx.page.clock;
+    t.srv = await serve({ '/': '<div id="fz-1" data-fz-view="A" data-fz-token="T">x</div>' });
+    t.ctx = await open(t.chrome.browser, t.srv.base, '/', { clock: true });
+    const { peer } = t.srv;
+    const clock = t.ctx.page.clock;
     await peer.waitFrame('join');
     await clock.runFor(24900);
     assert.equal(peer.sent('hb').length, 0);
@@ -283,7 +263,7 @@ describe('timers (fake clock)', () => {
 
     peer.refuse = true;
     peer.last.terminate();
-    await ctx.page.waitForFunction(() => document.querySelector('.fz-disconnected'));
+    await t.ctx.page.waitForFunction(() => document.querySelector('.fz-disconnected'));
     for (const base of [200, 400, 800, 1600, 3200, 6400, 10000, 10000]) {
       const before = peer.attempts;
       await clock.runFor(base * 0.75 - 10);      // the earliest the jittered wait can end
@@ -292,7 +272,7 @@ describe('timers (fake clock)', () => {
       await clock.runFor(base * 0.25 + 20);      // the latest it can end
       await peer.waitFor(() => peer.attempts === before + 1, 'attempt after ' + base + ' ms', 2000);
       // The refused upgrade closes the socket for real; let the client schedule its next wait.
-      await ctx.page.waitForFunction(() => true);
+      await t.ctx.page.waitForFunction(() => true);
       await sleep(100);
     }
     peer.refuse = false;

@@ -132,6 +132,13 @@ ConnectionOutput LiveConnection::on_frame(std::string_view bytes, int64_t now_ms
 }
 
 void LiveConnection::join(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out) {
+  // A page rendered by another build of the server (before a `fitz dev` rebuild or a deploy)
+  // reloads: its markup, and after a restart with a per-process key its token, are stale. Asked
+  // before the token is read, since another build's key may not open it at all.
+  if (!options_.build_id.empty() && !f.build.empty() && f.build != options_.build_id) {
+    out.frames.push_back(reload_frame());
+    return;
+  }
   TokenResult t = open_token(f.token, key_, now_ms / 1000);
   if (t.error == TokenError::Expired) {
     // The page is stale: the client reloads it for a fresh token (§2.5).
@@ -243,6 +250,7 @@ std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, 
   TokenClaims claims{r.view, r.props_json, r.sid, r.uid, r.now_unix, r.now_unix + r.ttl_secs};
   Node root = root_div(view->render(RenderContext{0, false}));
   root.attr("id", r.root_id).attr("data-fz-view", r.view).attr("data-fz-token", seal_token(claims, key));
+  if (!r.build_id.empty()) root.attr("data-fz-build", r.build_id);
   return to_html(root);
 }
 

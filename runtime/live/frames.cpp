@@ -17,8 +17,8 @@ using http::Text;
 
 
 // The fields each frame type may carry (`t` included); others are an UnknownField error.
-enum Field : uint8_t { kT, kV, kTok, kRev, kRef, kC, kE, kP, kFieldCount };
-constexpr std::string_view kFieldNames[kFieldCount] = {"t", "v", "tok", "rev", "ref", "c", "e", "p"};
+enum Field : uint8_t { kT, kV, kTok, kRev, kRef, kC, kE, kP, kB, kFieldCount };
+constexpr std::string_view kFieldNames[kFieldCount] = {"t", "v", "tok", "rev", "ref", "c", "e", "p", "b"};
 
 struct Parser {
   std::string_view src;
@@ -155,6 +155,7 @@ struct Parser {
         case kC: ok = read_count(r, "c", 0xffffffffLL, &f.component); break;
         case kE: ok = read_string(r, "e", &f.event); break;
         case kP: ok = read_payload(r, f); break;
+        case kB: ok = read_string(r, "b", &f.build); break;
         default: break;
       }
       if (!ok) return std::move(res);
@@ -180,7 +181,7 @@ struct Parser {
     if (type == "join") {
       f.kind = ClientFrameKind::Join;
       required = bit(kT) | bit(kV) | bit(kTok);
-      allowed = required | bit(kRev);
+      allowed = required | bit(kRev) | bit(kB);
     } else if (type == "ev") {
       f.kind = ClientFrameKind::Event;
       required = bit(kT) | bit(kV) | bit(kRef) | bit(kC) | bit(kE);
@@ -214,6 +215,10 @@ struct Parser {
     }
     if (seen[kTok] && (f.token.empty() || f.token.size() > kMaxFrameBytes)) {
       fail(FrameError::BadField, "join: field 'tok': expected a token");
+      return;
+    }
+    if (seen[kB] && !is_name(f.build)) {
+      fail(FrameError::BadField, "join: field 'b': expected a build id");
       return;
     }
     if (seen[kE]) {

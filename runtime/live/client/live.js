@@ -46,7 +46,11 @@
       for (const [v, view] of views) {
         view.resyncing = false;
         view.root.classList.remove('fz-disconnected');
-        send({ t: 'join', v, tok: view.root.getAttribute('data-fz-token'), rev: view.rev });
+        const join = { t: 'join', v, tok: view.root.getAttribute('data-fz-token'), rev: view.rev };
+        // The build that rendered the page: a server rebuilt since then answers `reload`.
+        const build = view.root.getAttribute('data-fz-build');
+        if (build) join.b = build;
+        send(join);
       }
     };
     ws.onmessage = (msg) => { if (socket === ws) receive(msg.data); };

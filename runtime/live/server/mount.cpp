@@ -35,6 +35,7 @@ std::string Live::render_root(const http::Request& req, std::string_view view, s
   if (config_.user_of) r.uid = config_.user_of(as_std(req.header("cookie")));
   r.now_unix = now_ms() / 1000;
   r.ttl_secs = config_.token_ttl_secs;
+  r.build_id = config_.build_id;
   return render_root_html(registry_, config_.key, r, error);
 }
 
@@ -57,6 +58,7 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
                  ConnectionOptions opts;
                  opts.user = user.uid;
                  opts.dev = live->config().dev;
+                 opts.build_id = live->config().build_id;
                  LiveConnection lc(live->registry(), live->config().key, std::move(opts));
                  while (conn.is_open()) {
                    Result<ws::Message, Str> m = co_await conn.recv_message();

@@ -14,9 +14,9 @@ const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const SERVER = process.env.FITZ_LIVE_TEST_SERVER;
 
 // Starts the server binary and resolves with its base URL once it prints its port.
-function startServer() {
+function startServer(env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(SERVER, [], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(SERVER, [], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let out = '';
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error('fitz_live_test_server exited with ' + code)));
@@ -213,5 +213,51 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
 
     s.ws.send('x'.repeat(70 * 1024));
     assert.equal(await s.closed, 1009);
+  });
+});
+
+describe('live server rebuilt', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set' }, () => {
+  it('an open page reloads when the server comes back as another build (fitz dev)', async () => {
+    // Build b1 with a per-process key, as `fitz dev` runs it.
+    const first = await startServer({ FITZ_LIVE_TEST_BUILD: 'b1' });
+    const port = first.base.split(':').pop();
+    const chrome = await launch();
+    let second;
+    try {
+      const ctx = await openLive(chrome.browser, first.base);
+      assert.equal(await ctx.page.getAttribute('#fz-1', 'data-fz-build'), 'b1');
+      await ctx.page.click('#inc');
+      await ctx.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+      await ctx.page.evaluate(() => { window.beforeRebuild = true; });
+
+      // The rebuilt server: same port, new build, new key (the page's token no longer opens).
+      first.child.removeAllListeners('exit');
+      const exited = new Promise((r) => first.child.on('exit', r));
+      first.child.kill('SIGTERM');
+      await exited;
+      second = await startServer({ FITZ_LIVE_TEST_BUILD: 'b2', FITZ_LIVE_TEST_PORT: port });
+
+      // The client reconnects, rejoins with b1, gets `reload` and loads the page of build b2.
+      await ctx.page.waitForFunction(() => {
+        const root = document.querySelector('#fz-1');
+        return !window.beforeRebuild && root && root.getAttribute('data-fz-build') === 'b2';
+      }, null, { timeout: 15000 });
+      await ctx.page.waitForFunction(() => {
+        const c = document.querySelector('#fz-1 [data-fz-c]');
+        return c && c.getAttribute('data-fz-c') !== '0';
+      });
+      assert.equal(await ctx.page.textContent('#count'), 'Count: 0');  // a fresh mount
+      await ctx.page.click('#inc');
+      await ctx.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+      assert.deepEqual(ctx.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
+      await ctx.context.close();
+    } finally {
+      await chrome.close();
+      for (const s of [first, second]) {
+        if (!s) continue;
+        s.child.removeAllListeners('exit');
+        s.child.kill('SIGTERM');
+      }
+    }
   });
 });

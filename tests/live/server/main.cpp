@@ -3,6 +3,7 @@
 // Text view showing a hostile string and a javascript: link) and prints "listening PORT" once
 // accepting on an ephemeral port of 127.0.0.1.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "fitz/http/cookies.h"
@@ -48,9 +49,13 @@ std::unique_ptr<live::View> make_text(std::string_view props, std::string* error
 
 }  // namespace
 
+// FITZ_LIVE_TEST_PORT (default: any free port) and FITZ_LIVE_TEST_BUILD (the build id) let a
+// test restart the server as a rebuilt one, on the same port, with a per-process key as in dev.
 int main() {
+  const char* port = std::getenv("FITZ_LIVE_TEST_PORT");
+  const char* build = std::getenv("FITZ_LIVE_TEST_BUILD");
   http::ServerConfig config;
-  config.port = 0;
+  config.port = port ? std::atoi(port) : 0;
   config.banner = false;
   config.access_log = false;
   config.threads = 2;
@@ -61,7 +66,8 @@ int main() {
   views.add("Counter", [](std::string_view, std::string*) { return std::make_unique<live::testing::Counter>(); });
   views.add("TextView", make_text);
   live::LiveConfig lc;
-  lc.key = live::TokenKey::derive("fitz live test server secret");
+  lc.key = build ? live::TokenKey::random() : live::TokenKey::derive("fitz live test server secret");
+  if (build) lc.build_id = build;
   lc.user_of = user_of;
   std::shared_ptr<live::Live> lv = live::mount(app, hub, views, lc);
 

@@ -131,6 +131,46 @@ TEST_F(LiveConnectionTest, ExpiredTokenAsksForReload) {
   EXPECT_EQ(conn.mounted(), 0u);
 }
 
+TEST_F(LiveConnectionTest, PageOfAnotherBuildAsksForReload) {
+  ConnectionOptions rebuilt;
+  rebuilt.build_id = "b2";
+  auto with_build = [](std::string frame, std::string_view build) {
+    return frame.substr(0, frame.size() - 1) + R"(,"b":")" + std::string(build) + R"("})";
+  };
+  // Even a token this build's key cannot open: the page is stale, not forged.
+  LiveConnection conn(views_, TokenKey::derive("the rebuilt server's key"), rebuilt);
+  ConnectionOutput out = conn.on_frame(with_build(join(token("Counter")), "b1"), kNowMs);
+  ASSERT_EQ(out.frames.size(), 1u);
+  EXPECT_EQ(out.frames[0], R"({"t":"reload"})");
+  EXPECT_EQ(out.close_code, 0);
+  EXPECT_EQ(conn.mounted(), 0u);
+
+  // The same build joins; a client that names no build is not asked.
+  LiveConnection same(views_, key_, rebuilt);
+  EXPECT_NE(same.on_frame(with_build(join(token("Counter")), "b2"), kNowMs).frames.at(0).find(R"("t":"full")"),
+            std::string::npos);
+  LiveConnection unnamed(views_, key_, rebuilt);
+  EXPECT_NE(unnamed.on_frame(join(token("Counter")), kNowMs).frames.at(0).find(R"("t":"full")"), std::string::npos);
+  // A build id is a short name, like a view id.
+  LiveConnection odd(views_, key_, rebuilt);
+  out = odd.on_frame(with_build(join(token("Counter")), "<b>"), kNowMs);
+  ASSERT_EQ(out.frames.size(), 1u);
+  EXPECT_NE(out.frames[0].find(R"("t":"error")"), std::string::npos);
+  EXPECT_NE(out.frames[0].find("expected a build id"), std::string::npos) << out.frames[0];
+  EXPECT_EQ(odd.mounted(), 0u);
+}
+
+TEST_F(LiveConnectionTest, GetRenderNamesItsBuild) {
+  RootRender r;
+  r.view = "Counter";
+  r.now_unix = kNowMs / 1000;
+  r.build_id = "b7";
+  std::string error;
+  EXPECT_NE(render_root_html(views_, key_, r, &error).find(R"(data-fz-build="b7")"), std::string::npos) << error;
+  r.build_id.clear();
+  EXPECT_EQ(render_root_html(views_, key_, r, &error).find("data-fz-build"), std::string::npos) << error;
+}
+
 TEST_F(LiveConnectionTest, TokenUidMustEqualTheCookieUser) {
   ConnectionOptions bob;
   bob.user = "bob";

@@ -34,6 +34,8 @@ struct ConnectionOptions {
   // resolver (then tokens are not matched to a user). "" is an anonymous user.
   std::optional<std::string> user;
   bool dev = true;  // `error` frames carry their message
+  // This server's build (see LiveConfig::build_id); "" turns the check off.
+  std::string build_id;
   double max_events_per_sec = 50;
   double event_burst = 100;
 };
@@ -88,6 +90,7 @@ struct RootRender {
   std::string uid;
   int64_t now_unix = 0;
   int64_t ttl_secs = 12 * 3600;
+  std::string build_id;  // written as data-fz-build when not ""
 };
 std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, const RootRender& r,
                              std::string* error);

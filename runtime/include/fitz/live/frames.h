@@ -27,6 +27,7 @@ struct ClientFrame {
   std::string view;   // v: the live root id, e.g. "fz-1" (join, ev, resync, leave)
   std::string token;  // tok (join)
   int64_t rev = 0;    // rev (join): the last revision the client applied, 0 if none
+  std::string build;  // b (join): the server build that rendered the page, "" if not known
   int64_t ref = 0;    // ref (ev): echoed by `ack`
   int64_t component = 0;  // c (ev): the per-connection instance number
   std::string event;  // e (ev): the handler name

@@ -32,6 +32,9 @@ struct LiveConfig {
   std::function<std::string(std::string_view cookie_header)> user_of;
   int64_t token_ttl_secs = 12 * 3600;
   bool dev = true;
+  // Identifies this build of the program (codegen passes a hash of it). A client whose page came
+  // from another build gets `reload` when it rejoins, so `fitz dev` rebuilds reach open pages.
+  std::string build_id;
   size_t max_frame_bytes = 64 * 1024;
 };
 

@@ -69,7 +69,7 @@ class Peer {
   sent(t) { return this.frames.filter((f) => f.t === t); }
 
   // Resolves once pred() is truthy (checked at every frame and connection), else rejects.
-  waitFor(pred, what = 'condition', timeoutMs = 4000) {
+  waitFor(pred, what = 'condition', timeoutMs = 10000) {
     return new Promise((resolve, reject) => {
       const w = {
         check: () => {

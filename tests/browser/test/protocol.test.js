@@ -270,7 +270,7 @@ describe('timers (fake clock)', () => {
       await sleep(50);
       assert.equal(peer.attempts, before, 'no attempt before ' + base * 0.75 + ' ms');
       await clock.runFor(base * 0.25 + 20);      // the latest it can end
-      await peer.waitFor(() => peer.attempts === before + 1, 'attempt after ' + base + ' ms', 2000);
+      await peer.waitFor(() => peer.attempts === before + 1, 'attempt after ' + base + ' ms', 10000);
       // The refused upgrade closes the socket for real; let the client schedule its next wait.
       await t.ctx.page.waitForFunction(() => true);
       await sleep(100);

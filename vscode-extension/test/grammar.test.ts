@@ -372,7 +372,9 @@ describe('grammar: decorators, types and functions', () => {
 
 describe('grammar: .fitzv live views', () => {
   const VIEWS = path.join(EXTENSION_ROOT, '..', 'tests', 'testdata', 'views');
-  const views = fs.readdirSync(VIEWS).filter((f) => f.endsWith('.fitzv') && !f.startsWith('fail_')).sort();
+  // fail_* (syntax errors) and err_* (checker errors) are wrong on purpose.
+  const views = fs.readdirSync(VIEWS)
+    .filter((f) => f.endsWith('.fitzv') && !f.startsWith('fail_') && !f.startsWith('err_')).sort();
 
   it('the spec example views tokenize with no invalid tokens', async () => {
     assert.ok(views.length >= 4, `only ${views.length} views`);
@@ -381,6 +383,12 @@ describe('grammar: .fitzv live views', () => {
       const bad = tokens.filter((t) => t.scopes.some((x) => x.startsWith('invalid.')));
       assert.deepEqual(bad.map((t) => `${t.line}:${t.column} ${t.text}`), [], v);
     }
+  });
+
+  it('forbidden markup (a <script> element) is marked invalid', async () => {
+    const tokens = await tokenizeView(fs.readFileSync(path.join(VIEWS, 'err_forbidden_markup.fitzv'), 'utf8'));
+    const bad = tokens.filter((t) => t.scopes.some((x) => x.startsWith('invalid.')));
+    assert.ok(bad.some((t) => t.text === 'script'), JSON.stringify(bad.map((t) => t.text)));
   });
 
   it('component structure: blocks, events, hooks', async () => {

@@ -63,7 +63,11 @@ LiveConnection::~LiveConnection() { close(); }
 void LiveConnection::close() {
   if (closed_) return;
   closed_ = true;
-  for (auto& [id, m] : views_) guarded([&] { m.view->unmount(); });
+  // Not a structured binding: clang 14 cannot capture one in a lambda.
+  for (auto& entry : views_) {
+    Mounted& m = entry.second;
+    guarded([&] { m.view->unmount(); });
+  }
   views_.clear();
 }
 

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -200,31 +201,35 @@ ModuleId ModuleLoader::finish_load(ModuleId id) {
 }
 
 void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
-  // Below this many files the threads cost more than they save, and loading keeps the
-  // depth-first file order it has always had.
+  // Below this many files the threads cost more than they save; such loads keep the
+  // depth-first file order they have always had.
   constexpr size_t kMinFiles = 4;
   // With a parse cache (the language server) files keep the ids the cache gave them, and its
   // owner parses a project ahead itself (Workspace::parse_ahead): ids in prefetch order here
   // would sort an incremental check's diagnostics unlike a fresh one's.
   if (cache_) return;
+  // Counted before anything is read: a prefetch too small to run must not read files that
+  // load() then reads again.
+  std::vector<const fs::path*> wanted;
+  std::unordered_set<std::string> keys;
+  for (const fs::path& raw : raw_paths) {
+    auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());
+    if (fresh_path) known_path->second = normalise(raw);
+    std::string key = known_path->second.string();
+    if (by_path_.count(key) || prefetched_.count(key) || !keys.insert(key).second) continue;
+    wanted.push_back(&known_path->second);
+  }
+  if (wanted.size() < kMinFiles) return;
   struct Job {
     std::string key;
     std::string text;
   };
   std::vector<Job> jobs;
-  for (const fs::path& raw : raw_paths) {
-    auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());
-    if (fresh_path) known_path->second = normalise(raw);
-    std::string key = known_path->second.string();
-    if (by_path_.count(key) || prefetched_.count(key)) continue;
-    bool queued = false;
-    for (const Job& j : jobs) queued |= j.key == key;
-    if (queued) continue;
+  for (const fs::path* path : wanted) {
     std::string error;
     // Unreadable files are left to load(), which reports them where they are requested.
-    if (auto text = reader_(known_path->second, error)) jobs.push_back({std::move(key), std::move(*text)});
+    if (auto text = reader_(*path, error)) jobs.push_back({path->string(), std::move(*text)});
   }
-  if (jobs.size() < kMinFiles) return;
   std::vector<Prefetched> done(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
     done[i].file = sources_.add(display_path(jobs[i].key), std::move(jobs[i].text));

@@ -34,6 +34,44 @@ struct EventError {
   std::string message;
 };
 
+// What a body's `ctx` reaches besides plain values (§1.3, §1.8): the runtime's pubsub,
+// presence and navigation. The runtime sets it for the duration of each call into a view.
+class LiveEffects {
+ public:
+  virtual ~LiveEffects() = default;
+  // `ctx.publish(topic, v)`: `json` is the value serialized; delivered to every subscriber of
+  // `topic` (this view included), in this process and, when configured, other replicas.
+  virtual void publish(std::string_view topic, std::string json) = 0;
+  // `ctx.presence.track(topic, key, meta)`: until the view unmounts or its socket goes silent.
+  virtual void track(std::string_view topic, std::string_view key, std::string meta_json) = 0;
+  // `ctx.redirect(url, external:)`: same-origin only unless `external`.
+  virtual void redirect(std::string_view url, bool external) = 0;
+};
+
+// The values of `ctx` (§1.3). `user_json` is the auth principal as JSON ("null": anonymous).
+struct ViewEnv {
+  std::string user_json = "null";
+  std::string session;
+  std::vector<std::pair<std::string, std::string>> params, query;
+  bool connected = false;
+  LiveEffects* effects = nullptr;  // null: ctx.publish/track/redirect do nothing (GET render)
+};
+
+// `on message "topic" (m: T)` and `on presence "topic" (who: ...)` subscriptions, with the topic
+// already interpolated from the props; `hook` is what `on_hook` receives back.
+struct Subscription {
+  enum class Kind : uint8_t { Message, Presence };
+  Kind kind = Kind::Message;
+  std::string topic;
+  uint32_t hook = 0;
+};
+
+// `on every 1s { ... }`: runs while the view is connected.
+struct TimerSpec {
+  int64_t every_ms = 1000;
+  uint32_t hook = 0;
+};
+
 // One mounted component instance. The runtime calls `render` after `mount` and after each
 // accepted event, and diffs the result against the tree it last sent.
 class View {
@@ -51,6 +89,18 @@ class View {
   virtual std::optional<EventError> handle_event(std::string_view name, const Payload& payload) = 0;
   // A copy of the state, for rolling back a failed handler (§1.3: handlers work on a copy).
   virtual std::unique_ptr<View> snapshot() const = 0;
+
+  // The subscriptions and timers of this instance, read after `mount(true)`.
+  virtual std::vector<Subscription> subscriptions() const { return {}; }
+  virtual std::vector<TimerSpec> timers() const { return {}; }
+  // Runs hook `hook` of a subscription or timer. `json` is the message (Message), the presence
+  // list as a JSON array of {"key": .., "metas": [..]} (Presence), or "" (timer). A message that
+  // does not decode as the hook's parameter type is an EventError with code "args" (logged,
+  // dropped, state unchanged).
+  virtual std::optional<EventError> on_hook(uint32_t hook, std::string_view json) { return std::nullopt; }
+
+  // Set by the runtime before every call above.
+  ViewEnv env;
 };
 
 // Makes a view from the props JSON its token carries; null with `*error` set when the props do

@@ -258,7 +258,7 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
     if (find_decorator(d.name.text, kOnFn) == &decorator_spec(DecoratorKind::Command) && !command) command = &d;
   bool routed = std::any_of(fn.decorators.begin(), fn.decorators.end(), [](const Decorator& o) {
     const DecoratorSpec* s = find_decorator(o.name.text, kOnFn);
-    return s && is_route(s->kind);
+    return s && (is_route(s->kind) || s->kind == DecoratorKind::Live);
   });
   for (const Param& p : fn.params)
     for (const Decorator& d : p.decorators) {
@@ -300,6 +300,10 @@ void Checker::check_decorators_fn(const FnDecl& fn, bool is_method) {
   if (route) {
     tir_->fns[static_cast<size_t>(&fn - ast_->fns.data())].is_handler = true;
     check_handler_binding(fn, *route);
+  } else if (const Decorator* live = find_decorator(fn.decorators, DecoratorKind::Live)) {
+    // A live page binds its parameters like a GET handler, but returns the root component's
+    // props rather than answering: it stays an ordinary function.
+    check_handler_binding(fn, *live, /*live=*/true);
   }
 }
 

@@ -145,7 +145,7 @@ bool Checker::json_type_ok(TypeId t, bool decode, std::string& why, int depth) {
   return true;
 }
 
-void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
+void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route, bool live) {
   if (route.args.empty() || route.args[0].name) return;
   auto* lit = std::get_if<StrLit>(&expr(route.args[0].value).data);
   if (!lit) return;
@@ -392,7 +392,7 @@ void Checker::check_handler_binding(const FnDecl& fn, const Decorator& route) {
             fmt::format("`{}` returns `{}`, which cannot be sent as JSON: {}", fname, show(info.return_type), why));
   }
   handler.tmpl = std::move(tmpl);
-  tir_->handlers.push_back(std::move(handler));
+  (live ? tir_->live_handlers : tir_->handlers).push_back(std::move(handler));
 }
 
 bool is_cookie_token(std::string_view name) {

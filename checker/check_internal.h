@@ -235,7 +235,7 @@ class Checker {
   bool registers_handlers(ModuleId id) const;
 
   // ---- HTTP handlers, middleware and health checks (check_http.cpp) ----
-  void check_handler_binding(const FnDecl& fn, const Decorator& route);  // records tir_->handlers
+  void check_handler_binding(const FnDecl& fn, const Decorator& route, bool live = false);  // records tir_->handlers (live: live_handlers)
   bool user_type_matches(TypeId t, const std::string& user_type) const;
   HttpMethod route_method(const Decorator& route) const;
   void check_auth_provider(const FnDecl& fn, const Decorator& dec);

@@ -328,7 +328,15 @@ void build_http_model(ServiceBuild& b) {
           }
           live.props = tir.fns[f->fn.index].return_type;
           if (live.props.valid()) live.component = prog.types->display(live.props);
-          live.guarded = guard_of(ast, decl).guarded;
+          live.guard = guard_of(ast, decl);
+          live.guarded = live.guard.guarded;
+          for (const HandlerDecl& h : tir.live_handlers)
+            if (h.fn == f->fn) {
+              live.tmpl = h.tmpl;
+              live.params = h.params;
+            }
+          for (const ParamBinding& p : live.params)
+            if (p.kind == BindingKind::User) live.guard.user_param = static_cast<int>(p.param);
           model.live.push_back(std::move(live));
         }
         if (!is_decorator(d, DecoratorKind::Ws)) continue;

@@ -274,6 +274,9 @@ struct LiveRoute {
   std::string component;  // the display of the fn's return type: the root component
   TypeId props;           // the fn's return type (the component's props struct)
   bool guarded = false;   // `@authenticated`, `@admin` or `@requires`
+  Guard guard;
+  RouteTemplate tmpl;     // the path as the router matches it
+  std::vector<ParamBinding> params;  // one per parameter of `fn`, as for a GET handler
   Span span;              // the decorator's name
 };
 
@@ -290,7 +293,7 @@ struct ServiceModel {
   std::vector<BackgroundJob> background;
   std::vector<Command> commands;        // of the program's entry modules only
 
-  bool has_http() const { return !routes.empty() || !ws.empty() || server.has_value(); }
+  bool has_http() const { return !routes.empty() || !ws.empty() || !live.empty() || server.has_value(); }
   std::string api_version() const {
     const ServerSettings::Setting* v = server ? server->find("api_version") : nullptr;
     return v && v->literal ? *v->literal : std::string("0.1.0");

@@ -192,6 +192,8 @@ struct ModuleTir {
   std::vector<ExprId> try_error_text;
   // The module's route handlers as its check bound them, in source order (service_model.h).
   std::vector<HandlerDecl> handlers;
+  // `@live` pages: bound like GET handlers; the function returns the root component's props.
+  std::vector<HandlerDecl> live_handlers;
   // Every `spawn(f(args))` whose argument the checker resolved to a `@background` function, in
   // source order: codegen starts that function's job without looking at the call again.
   std::vector<SpawnTarget> spawn_targets;

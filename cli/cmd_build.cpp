@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/checker.h"
+#include "checker/view_check.h"
 #include "cli/build_steps.h"
 #include "cli/cmd_run_process.h"
 #include "cli/driver.h"
@@ -83,17 +84,23 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
                      deploy::ServiceFacts* facts, bool offline) {
   auto t0 = Clock::now();
   frontend::SourceManager sources;
+  frontend::DiagnosticBag raw;    // as the checker reports them; generated view modules unmapped
   frontend::DiagnosticBag diags;
+  // `.fitzv` components are imported like modules (`from Counter import Counter`): the view
+  // checker serves each as a generated module and maps its diagnostics back into the view.
+  checker::ViewChecker views(sources);
   frontend::LoadRequest req;
   req.target = target;
   req.resolve_packages = packages::resolver(offline || packages::offline_from_env());
-  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  req.reader = views.reader(frontend::disk_reader());
+  frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
     return kUsageError;
   }
   auto t1 = Clock::now();
-  checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
+  checker::TypedProgram program = checker::check_program(loaded.graph, sources, raw);
+  checker::CheckedViews checked_views = views.finish(loaded.graph, program, raw, diags);
   auto t2 = Clock::now();
   frontend::TextRenderOptions text_options = text_options_of(io);
   if (diags.error_count() > 0) {
@@ -108,6 +115,7 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   }
   entry_path = loaded.graph.get(loaded.graph.roots.front()).path;
   codegen::GenOptions options = gen_options;
+  if (!checked_views.files.empty()) options.views = &checked_views;
   // A service carries its migrations (`APP migrate`); a malformed file stops the build here
   // rather than the deployment later. Scripts and tests do not read the folder.
   const checker::ServiceModel& service = program.service;
@@ -165,6 +173,7 @@ codegen::CompileOptions compile_options_for(const codegen::GenResult& gen) {
   copts.auth = gen.auth;
   copts.python = gen.python;
   copts.ws = gen.ws;
+  copts.live = gen.live;
   return copts;
 }
 

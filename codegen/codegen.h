@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/tir.h"
+#include "checker/view_model.h"
 #include "frontend/modules.h"
 #include "frontend/source.h"
 
@@ -33,6 +34,9 @@ struct GenOptions {
   // The project's migration files: a service embeds them and runs them as `APP migrate`
   // (runtime/migrate); a service without any still answers `migrate`, saying it has none.
   std::vector<EmbeddedMigration> migrations;
+  // The checked `.fitzv` views of the program (checker/view_check.h), when it has any: their
+  // generated modules are compiled as live-view classes, not as plain functions.
+  const checker::CheckedViews* views = nullptr;
 };
 
 struct GenResult {
@@ -51,6 +55,9 @@ struct GenResult {
   bool http = false;
   // The program has `@ws` endpoints: it includes <fitz/ws.h> and links the WebSocket runtime.
   bool ws = false;
+  // The program serves `@live` pages: it includes <fitz/live/generated.h> and links the live-view
+  // runtime (with the WebSocket one).
+  bool live = false;
   // The program has `@cron` or `@background` jobs: it includes <fitz/jobs.h> and links the
   // jobs runtime.
   bool jobs = false;

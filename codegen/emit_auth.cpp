@@ -38,6 +38,8 @@ checker::Guard guard_for(Gen& g, ModuleId module, FnId fn) {
   if (const checker::Route* r = g.prog_.service.route_of(ref)) return r->guard;
   for (const checker::WsEndpoint& e : g.prog_.service.ws)
     if (e.handler == ref) return e.guard;
+  for (const checker::LiveRoute& l : g.prog_.service.live)
+    if (l.fn == ref) return l.guard;
   const Ast& ast = g.graph_.get(module).ast;
   checker::Guard guard = checker::detail::guard_of(ast, ast.get(fn));
   const auto& auth = g.prog_.service.auth;
@@ -99,6 +101,9 @@ AuthRoute auth_route(Gen& g, ModuleId module, FnId fn) {
   const auto& server = g.prog_.service.server;
   const checker::Route* route = g.prog_.service.route_of(checker::FnRef{module, fn});
   if (server && route && route->may_answer_html) a.login_path = server->login_path;
+  // A live page always answers HTML (§1.7: `@authenticated` redirects to the login path).
+  for (const checker::LiveRoute& l : g.prog_.service.live)
+    if (server && l.fn == checker::FnRef{module, fn}) a.login_path = server->login_path;
   return a;
 }
 

@@ -115,7 +115,7 @@ void Gen::emit_fn_protos() {
       auto* f = std::get_if<FnStmt>(&st.data);
       if (!f) continue;
       const FnInfo& info = tir_->fns[f->fn.index];
-      if (!info.symbol.valid()) continue;
+      if (!info.symbol.valid() || is_view_fn(m, info)) continue;
       line(fn_signature(f->fn, fn_name(info), true) + ";");
     }
     line("void init();");
@@ -132,7 +132,7 @@ void Gen::declare_fn_locals(const FnInfo& info) {
       line(fmt::format("auto {0} = fitz::make<{1}>(_in_{0});", local_name(p.symbol), cpp_type(p.type)));
   }
   for (SymbolId l : info.locals) {
-    if (fn_->declared.count(l.index)) continue;
+    if (fn_->declared.count(l.index) || view_binds_.count(l.index)) continue;
     const Symbol& s = prog_.symbol(l);
     if (s.kind == SymbolKind::Global) continue;
     fn_->declared.insert(l.index);
@@ -241,7 +241,7 @@ void Gen::emit_fn_defs() {
       auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
       if (!f) continue;
       const FnInfo& info = tir_->fns[f->fn.index];
-      if (!info.symbol.valid()) continue;
+      if (!info.symbol.valid() || is_view_fn(m, info)) continue;
       line_directive(ast_->get(f->fn).span);
       line(fn_signature(f->fn, ns(m) + "::" + fn_name(info), true) + " {");
       ++indent_;

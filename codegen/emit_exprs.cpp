@@ -664,7 +664,7 @@ std::string Gen::lambda(ExprId id, const LambdaExpr& l) {
   }
   std::string ret = cpp_type(info.return_type);
   if (info.is_async) ret = "fitz::Task<" + ret + ">";
-  bool in_method = fn_ && fn_->in_method;
+  bool in_method = fn_ && (fn_->in_method || !view_binds_.empty());
   std::string head = fmt::format("[={}]({}) mutable -> {} {{", in_method ? ", this" : "", params, ret);
   std::string text = take_block_text([&] {
     line(head);

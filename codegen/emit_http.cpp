@@ -400,6 +400,7 @@ void Gen::emit_http_serve() {
     line(fmt::format("app.{}([]() -> bool {{ return fzh::healthy({}); }});", h.ready ? "readyz" : "healthz", call));
   }
   if (has_ws()) emit_ws_serve();
+  emit_live_serve();
   std::string doc = openapi::generate(prog_, graph_, sources_, {});
   line(fmt::format("static const char kOpenApi[] = {};", cpp_quoted(doc)));
   line("app.openapi(fitz::Str(kOpenApi, sizeof kOpenApi - 1));");

@@ -37,6 +37,7 @@ void Gen::emit_json_codecs() {
     for (const auto& p : prog_.modules[r.handler.module.index].fns[r.handler.fn.index].params) visit(p.type, 0);
   for (const WsRoute& r : ws_routes_) visit(r.in, 0);  // WebSocket messages decode the same way
   for (TypeId t : json_targets()) visit(t, 0);          // `let q: Quote = r.json()?`
+  for (TypeId t : live_json_types()) visit(t, 0);       // live views' props (join tokens) and messages
 
   line("namespace fitz::http {");
   for (StructId sid : decoded) {

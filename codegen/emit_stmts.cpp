@@ -13,6 +13,65 @@ Gen::LoopCtx* Gen::loop_target(const std::optional<Ident>& label) {
   return nullptr;
 }
 
+// `for pattern in iterable`: `body` emits what runs per element, after the pattern is bound.
+void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
+  LoopCtx ctx;
+  if (s.label) ctx.label = s.label->text;
+  ctx.break_label = tmp("brk");
+  ctx.continue_label = tmp("cont");
+  TypeId it_type = tir_->type_of(s.iterable);
+  std::string coll = tmp("it");
+  std::string elem = tmp("e");
+  TypeId elem_type = tir_->pattern_types.size() > s.pattern.index
+                         ? tir_->pattern_types[s.pattern.index]
+                         : types_.any();
+  std::string source = expr(s.iterable);
+  line("{");
+  ++indent_;
+  switch (types_.kind(it_type)) {
+    case TypeKind::List:
+      elem_type = types_.elem(it_type);
+      line(fmt::format("auto {} = {};", coll, source));
+      line(fmt::format("for (auto {} : {}) {{", elem, coll));
+      break;
+    case TypeKind::Range:
+      elem_type = types_.int_();
+      line(fmt::format("for (int64_t {} : {}) {{", elem, source));
+      break;
+    case TypeKind::Map:
+      // A snapshot of the entries, so assigning to the map inside the loop is safe.
+      elem_type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
+      line(fmt::format("auto {} = {}.entries();", coll, source));
+      line(fmt::format("for (auto {} : {}) {{", elem, coll));
+      break;
+    case TypeKind::Py:
+      elem_type = types_.py();
+      line(fmt::format("auto {} = fitz::py::iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
+      line(fmt::format("for (auto {} : {}) {{", elem, coll));
+      break;
+    default:
+      elem_type = types_.any();
+      line(fmt::format("auto {} = fitz::any_iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
+      line(fmt::format("for (auto {} : {}) {{", elem, coll));
+      break;
+  }
+  ++indent_;
+  loops_.push_back(ctx);
+  line("{");
+  ++indent_;
+  bind_pattern(s.pattern, elem, elem_type);
+  body();
+  --indent_;
+  line("}");
+  line(loops_.back().continue_label + ":;");
+  --indent_;
+  line("}");
+  line(loops_.back().break_label + ":;");
+  loops_.pop_back();
+  --indent_;
+  line("}");
+}
+
 void Gen::block(BlockId id) {
   for (StmtId s : ast_->get(id).stmts) stmt(s);
 }
@@ -129,6 +188,7 @@ void Gen::stmt(StmtId id) {
             result_.unsupported.push_back(fmt::format("the annotated variable `{}` without its symbol", s.name.text));
             return;
           }
+          if (view_binds_.count(sym.index) && is_view_placeholder(s.value)) return;  // `x: T = __fz_any()`
           line(sym_ref(sym) + " = " + expr(s.value) + ";");
         } else if constexpr (std::is_same_v<T, LetPatternStmt>) {
           bind_pattern(s.pattern, expr(s.value), tir_->type_of(s.value));
@@ -218,61 +278,7 @@ void Gen::stmt(StmtId id) {
           line(loops_.back().break_label + ":;");
           loops_.pop_back();
         } else if constexpr (std::is_same_v<T, ForStmt>) {
-          LoopCtx ctx;
-          if (s.label) ctx.label = s.label->text;
-          ctx.break_label = tmp("brk");
-          ctx.continue_label = tmp("cont");
-          TypeId it_type = tir_->type_of(s.iterable);
-          std::string coll = tmp("it");
-          std::string elem = tmp("e");
-          TypeId elem_type = tir_->pattern_types.size() > s.pattern.index
-                                 ? tir_->pattern_types[s.pattern.index]
-                                 : types_.any();
-          std::string source = expr(s.iterable);
-          line("{");
-          ++indent_;
-          switch (types_.kind(it_type)) {
-            case TypeKind::List:
-              elem_type = types_.elem(it_type);
-              line(fmt::format("auto {} = {};", coll, source));
-              line(fmt::format("for (auto {} : {}) {{", elem, coll));
-              break;
-            case TypeKind::Range:
-              elem_type = types_.int_();
-              line(fmt::format("for (int64_t {} : {}) {{", elem, source));
-              break;
-            case TypeKind::Map:
-              // A snapshot of the entries, so assigning to the map inside the loop is safe.
-              elem_type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
-              line(fmt::format("auto {} = {}.entries();", coll, source));
-              line(fmt::format("for (auto {} : {}) {{", elem, coll));
-              break;
-            case TypeKind::Py:
-              elem_type = types_.py();
-              line(fmt::format("auto {} = fitz::py::iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
-              line(fmt::format("for (auto {} : {}) {{", elem, coll));
-              break;
-            default:
-              elem_type = types_.any();
-              line(fmt::format("auto {} = fitz::any_iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
-              line(fmt::format("for (auto {} : {}) {{", elem, coll));
-              break;
-          }
-          ++indent_;
-          loops_.push_back(ctx);
-          line("{");
-          ++indent_;
-          bind_pattern(s.pattern, elem, elem_type);
-          block(s.body);
-          --indent_;
-          line("}");
-          line(loops_.back().continue_label + ":;");
-          --indent_;
-          line("}");
-          line(loops_.back().break_label + ":;");
-          loops_.pop_back();
-          --indent_;
-          line("}");
+          for_loop(s, [&] { block(s.body); });
         } else if constexpr (std::is_same_v<T, FnStmt>) {
           // A named fn inside a block is a variable holding a closure (the checker's binding).
           const FnInfo& info = tir_->fns[s.fn.index];

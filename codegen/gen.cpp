@@ -20,6 +20,7 @@ Gen::Gen(const checker::TypedProgram& program, const ModuleGraph& graph, const S
 }
 
 GenResult Gen::run() {
+  collect_views();
   collect_http();
   collect_ws();
   collect_jobs();
@@ -27,7 +28,13 @@ GenResult Gen::run() {
   line("#include <fitz/runtime.h>");
   if (has_http()) line("#include <fitz/http.h>");
   if (has_http()) line("#include <fitz/http/handler_glue.h>");
-  if (has_ws()) line("#include <fitz/ws.h>");
+  if (has_ws() || has_live()) line("#include <fitz/ws.h>");
+  if (has_live()) {
+    line("#include <fitz/live/generated.h>");
+    result_.ws = true;
+    result_.live = true;
+    result_.auth = true;  // the live runtime's cookie and token checks
+  }
   if (result_.jobs) line("#include <fitz/jobs.h>");
   if (is_service() && !options_.test_mode) line("#include <fitz/migrate.h>");
   for (const ModuleTir& m : prog_.modules) result_.python |= !m.python_imports.empty();
@@ -60,10 +67,12 @@ GenResult Gen::run() {
   emit_fn_protos();
   emit_job_decls();
   emit_fn_defs();
+  if (has_live()) emit_views();
   if (has_http()) {
     emit_http_fns();
     generated_lines();
     emit_http_wrappers();
+    emit_live_wrappers();
   }
   emit_inits();
   generated_lines();
@@ -101,6 +110,7 @@ std::string Gen::sym_ref(SymbolId id) {
       return sym_ref(s.target);
     case SymbolKind::Local:
     case SymbolKind::Param:
+      if (auto it = view_binds_.find(id.index); it != view_binds_.end()) return it->second;
       if (boxed_.count(id.index)) return "(*" + local_name(id) + ")";
       return local_name(id);
     case SymbolKind::BuiltinValue:

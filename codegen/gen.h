@@ -77,7 +77,8 @@ class Gen {
   void emit_job_decls();   // BackgroundJob descriptors
   bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
   std::string spawn_call(ExprId id, const CallExpr& c);
-  bool has_http() const { return !prog_.service.routes.empty() || !ws_routes_.empty(); }
+  bool has_http() const { return !prog_.service.routes.empty() || !ws_routes_.empty() || has_live(); }
+  bool has_live() const { return options_.views && !prog_.service.live.empty() && !options_.test_mode; }
   // A long-running service (routes or cron jobs): its main() also answers `migrate`.
   bool is_service() const { return has_http() || !prog_.service.cron.empty(); }
   // ---- `APP migrate` (emit_migrations.cpp): emits the embedded migration files and returns
@@ -116,6 +117,21 @@ class Gen {
   void emit_async_around(const FnInfo& info, const std::string& id, const std::string& callee,
                          const std::string& req_arg);
 
+  // ---- live views (emit_views.cpp, emit_live.cpp)
+  // Each `.fitzv` component becomes a class implementing fitz::live::View; the functions of its
+  // generated module (`__fz_<C>_*`) become its methods, with the props, state, derived values,
+  // `ctx` and `payload` their bodies open with bound to members (`view_binds_`).
+  void collect_views();
+  bool is_view_fn(ModuleId m, const FnInfo& f) const;
+  void emit_views();         // the classes and the registry (fz_register_views)
+  std::vector<TypeId> live_json_types() const;  // props and hook messages: decoded from JSON
+  void emit_live_wrappers(); // per `@live` page: bind, call, render the root inside the layout
+  void emit_live_serve();    // inside fitz_serve: the live endpoints and the pages
+  void for_loop(const ForStmt& s, const std::function<void()>& body);  // `for` over any iterable
+  std::string view_where(frontend::FileId file, uint32_t offset) const;  // "path:line:col"
+  std::unordered_set<uint32_t> view_modules_;                 // generated view modules
+  std::unordered_map<uint32_t, std::string> view_binds_;      // symbol -> the member it names
+
   // ---- WebSockets (emit_ws.cpp)
   // `@ws("/path")` endpoints of the service model (empty in test builds: nothing is served).
   using WsRoute = checker::WsEndpoint;
@@ -138,6 +154,7 @@ class Gen {
   void assign_to(ExprId target, const std::string& value);
   void bind_pattern(PatternId p, const std::string& value, TypeId value_type);
   void declare_fn_locals(const FnInfo& info);
+  bool is_view_placeholder(ExprId value) const;  // `__fz_any()`: a view body's bound local
   std::string return_stmt(const std::string& value);
 
   // ---- expressions (emit_exprs.cpp, emit_calls.cpp, emit_match.cpp)

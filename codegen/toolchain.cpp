@@ -215,6 +215,9 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
       loc.python_library = p;
     if (fs::path w = lib.parent_path() / "libfitz_ws.a"; fs::exists(w, ec) && fs::exists(inc / "fitz" / "ws.h", ec))
       loc.ws_library = w;
+    if (fs::path s = lib.parent_path() / "libfitz_live_server.a", l = lib.parent_path() / "libfitz_live.a";
+        fs::exists(s, ec) && fs::exists(l, ec) && fs::exists(inc / "fitz" / "live" / "generated.h", ec))
+      loc.live_libraries = {s, l};
     return loc;
   }
   error = "cannot find the fitz runtime (fitz/runtime.h and libfitz_runtime.a) next to the fitz binary";
@@ -316,6 +319,13 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     }
     key_material += "\n" + file_stamp(runtime.ws_library);
   }
+  if (options.live) {
+    if (runtime.live_libraries.empty()) {
+      result.diagnostics = "cannot find the fitz live-view runtime (libfitz_live_server.a) next to " + runtime.library.string() + "\n";
+      return result;
+    }
+    for (const fs::path& l : runtime.live_libraries) key_material += "\n" + file_stamp(l);
+  }
   for (const auto& l : runtime.extra_libs)
     if (!l.starts_with("-")) key_material += "\n" + file_stamp(l);
   std::string key = content_hash(key_material);
@@ -370,6 +380,8 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
+  if (options.live)  // before the WebSocket, auth and HTTP runtimes they use
+    for (const fs::path& l : runtime.live_libraries) argv.push_back(l.string());
   if (options.ws) argv.push_back(runtime.ws_library.string());  // before the auth runtime it uses
   if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
   if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses

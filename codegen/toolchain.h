@@ -17,6 +17,7 @@ struct RuntimeLocation {
   std::vector<std::string> extra_libs; // further link inputs (-lpthread, ...)
   std::filesystem::path http_library;  // libfitz_http.a (empty when not found)
   std::filesystem::path ws_library;    // libfitz_ws.a (empty when not found)
+  std::vector<std::filesystem::path> live_libraries;  // libfitz_live_server.a, libfitz_live.a (empty when not found)
   std::filesystem::path jobs_library;  // libfitz_jobs.a (empty when not found)
   std::filesystem::path auth_library;  // libfitz_auth.a (empty when not found)
   std::filesystem::path python_library;  // libfitz_python.a (empty when not found)
@@ -47,6 +48,7 @@ struct CompileOptions {
   bool warnings_as_errors = false;  // -Wall -Werror, for the differential tests
   bool http = false;                // the program serves HTTP: link libfitz_http.a
   bool ws = false;                  // `@ws` endpoints: link libfitz_ws.a (and auth, HTTP)
+  bool live = false;                // `@live` pages: link the live-view runtime (and ws, auth, HTTP)
   bool jobs = false;                // @cron / @background: link libfitz_jobs.a (before db)
   bool auth = false;                // jwt, hash, auth or guards: link libfitz_auth.a (and HTTP)
   bool python = false;              // `from python import`: link libfitz_python.a and libpython

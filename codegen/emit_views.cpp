@@ -1,0 +1,852 @@
+// Live-view components (`.fitzv`, views.md §1) as C++ classes implementing fitz::live::View.
+//
+// The checker typed each view as a generated Fitz module (checker/view_code.cpp): a props struct,
+// an init function (state defaults, then derived values), one function per event and hook, and
+// a render function. Every body opens with locals for the props, state, derived values, `ctx`
+// and `payload` initialised with `__fz_any()`. Here those locals are bound to members of the
+// component's class (`view_binds_`), so the bodies compile unchanged and mutate the instance;
+// the template is emitted from the checked view IR as node-builder calls, reusing the render
+// function's `for` statements for loop variables.
+#include <fmt/format.h>
+
+#include "codegen/cpp_literal.h"
+#include "codegen/gen.h"
+
+namespace fitz::codegen {
+
+namespace {
+
+uint32_t fnv1a(std::string_view s) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+// The last compound of one selector also requires the scope attribute; `:global(x)` is `x`
+// unscoped (§1.6).
+std::string scope_selector(std::string_view sel, const std::string& attr) {
+  std::string s(sel);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  size_t lead = 0;
+  while (lead < s.size() && std::isspace(static_cast<unsigned char>(s[lead]))) ++lead;
+  s = s.substr(lead);
+  if (s.empty()) return s;
+  if (s.starts_with(":global(") && s.back() == ')') return s.substr(8, s.size() - 9);
+  // The last compound starts after the last combinator or space outside brackets.
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '[') ++depth;
+    else if (c == ')' || c == ']') --depth;
+    else if (depth == 0 && (c == ' ' || c == '>' || c == '+' || c == '~')) start = i + 1;
+  }
+  // Before its pseudo-classes and pseudo-elements: `a:hover` is `a[data-s-h]:hover`.
+  size_t at = s.size();
+  depth = 0;
+  for (size_t i = start; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '[') ++depth;
+    else if (c == ')' || c == ']') --depth;
+    else if (depth == 0 && c == ':') {
+      at = i;
+      break;
+    }
+  }
+  return s.substr(0, at) + "[" + attr + "]" + s.substr(at);
+}
+
+// Scoped CSS: every rule's selectors get the component's attribute; at-rules with blocks
+// (`@media`, `@supports`) are scoped inside; `@keyframes` and other at-rules are kept as written.
+std::string scope_css(std::string_view css, const std::string& attr) {
+  std::string out;
+  size_t i = 0;
+  while (i < css.size()) {
+    size_t brace = css.find_first_of("{}", i);
+    if (brace == std::string_view::npos) {
+      out += css.substr(i);
+      break;
+    }
+    if (css[brace] == '}') {
+      out += css.substr(i, brace - i + 1);
+      i = brace + 1;
+      continue;
+    }
+    std::string_view head = css.substr(i, brace - i);
+    size_t first = head.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && head[first] == '@') {
+      out += head;
+      out += '{';
+      i = brace + 1;
+      std::string_view at_rule = head.substr(first);
+      if (at_rule.starts_with("@media") || at_rule.starts_with("@supports")) continue;  // rules inside
+      // Copy the block verbatim (with nesting).
+      int depth = 1;
+      size_t j = i;
+      while (j < css.size() && depth > 0) {
+        if (css[j] == '{') ++depth;
+        else if (css[j] == '}') --depth;
+        ++j;
+      }
+      out += css.substr(i, j - i);
+      i = j;
+      continue;
+    }
+    std::string sel;
+    size_t p = 0;
+    while (p <= head.size()) {
+      size_t comma = head.find(',', p);
+      if (comma == std::string_view::npos) comma = head.size();
+      if (!sel.empty()) sel += ", ";
+      sel += scope_selector(head.substr(p, comma - p), attr);
+      p = comma + 1;
+    }
+    out += sel + " {";
+    size_t close = css.find('}', brace);
+    if (close == std::string_view::npos) close = css.size() - 1;
+    out += css.substr(brace + 1, close - brace);
+    out += '\n';
+    i = close + 1;
+  }
+  return out;
+}
+
+bool whitespace_only(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+}
+
+std::string modifier_attr(const std::string& name) {
+  if (name == "debounce" || name == "data-flv-debounce") return "data-fz-debounce";
+  if (name == "throttle") return "data-fz-throttle";
+  if (name == "keys" || name == "data-flv-keyfilter") return "data-fz-keys";
+  if (name == "clear-on-submit" || name == "data-flv-clear") return "data-fz-clear-on-submit";
+  if (name == "include-form" || name == "data-flv-form") return "data-fz-include-form";
+  return name;
+}
+
+}  // namespace
+
+bool Gen::is_view_placeholder(ExprId value) const {
+  if (!value.valid()) return false;
+  auto* c = std::get_if<CallExpr>(&ast_->get(value).data);
+  if (!c) return false;
+  auto* n = std::get_if<NameRef>(&ast_->get(c->callee).data);
+  return n && n->name.text == "__fz_any";
+}
+
+bool Gen::is_view_fn(ModuleId m, const FnInfo& f) const {
+  return view_modules_.count(m.index) && f.symbol.valid() && prog_.symbol(f.symbol).name.starts_with("__fz_");
+}
+
+void Gen::collect_views() {
+  if (!options_.views) return;  // (test builds skip the view functions too: they only run as views)
+  for (const checker::ViewFile& f : options_.views->files)
+    if (f.code_module.valid()) view_modules_.insert(f.code_module.index);
+}
+
+std::string Gen::view_where(frontend::FileId file, uint32_t offset) const {
+  const frontend::SourceFile& f = sources_.file(file);
+  frontend::LineCol lc = f.line_col(offset);
+  return fmt::format("{}:{}:{}", f.path(), lc.line, lc.col);
+}
+
+namespace {
+
+// Emits one component's class. Lives here rather than in Gen because it is long and only
+// views use it; it drives Gen's expression and statement emitters.
+class ViewEmitter {
+ public:
+  ViewEmitter(Gen& g, const checker::ViewFile& file, const checker::ViewComponent& c)
+      : g_(g), file_(file), c_(c), cls_("V_" + c.name) {}
+
+  void run() {
+    Gen::ModuleContext in(g_, file_.code_module);
+    find_fns();
+    if (!render_fn_.valid()) {
+      fail(c_.span.begin, "its generated render function is missing");
+      return;
+    }
+    scope_ = fmt::format("{:08x}", fnv1a(c_.name));
+    check_template(c_.template_nodes);
+    for (const checker::ViewHandler& h : c_.events)
+      if (h.is_async) fail(h.span.begin, "`async event` handlers are not compiled yet");
+    for (const checker::ViewHandler& h : c_.hooks)
+      if (h.is_async) fail(h.span.begin, "`async` hooks are not compiled yet");
+    declare_class();
+    define_methods();
+  }
+
+  std::string css() const {
+    std::string out;
+    if (!c_.scoped_style.empty()) out += scope_css(c_.scoped_style, "data-s-" + scope_) + "\n";
+    if (!c_.global_style.empty()) out += c_.global_style + "\n";
+    return out;
+  }
+
+ private:
+  void fail(uint32_t offset, const std::string& what) {
+    g_.result_.not_compiled.push_back(
+        fmt::format("{}: component `{}`: {}", g_.view_where(file_.file, offset), c_.name, what));
+  }
+
+  FnId fn_of(SymbolId s) const {
+    if (!s.valid()) return FnId();
+    const Symbol& sym = g_.prog_.symbol(s);
+    return sym.kind == SymbolKind::Function ? sym.fn : FnId();
+  }
+
+  void find_fns() {
+    const Ast& ast = *g_.ast_;
+    for (StmtId s : ast.top_level) {
+      auto* f = std::get_if<FnStmt>(&ast.get(s).data);
+      if (!f) continue;
+      const FnInfo& info = g_.tir_->fns[f->fn.index];
+      if (!info.symbol.valid()) continue;
+      const std::string& n = g_.prog_.symbol(info.symbol).name;
+      if (n == "__fz_" + c_.name + "_init") init_fn_ = f->fn;
+      if (n == "__fz_" + c_.name + "_render") render_fn_ = f->fn;
+    }
+  }
+
+  // The members the prelude locals of `fn` name. `init` binds its state and derived
+  // definitions too (they are real assignments there, written into the members).
+  void bind(FnId fn) {
+    g_.view_binds_.clear();
+    const Ast& ast = *g_.ast_;
+    for (StmtId sid : ast.get(ast.get(fn).body).stmts) {
+      auto* a = std::get_if<AnnotatedAssignStmt>(&ast.get(sid).data);
+      if (!a) continue;
+      SymbolId sym = sid.index < g_.tir_->annotated_symbols.size() ? g_.tir_->annotated_symbols[sid.index] : SymbolId();
+      if (!sym.valid()) continue;
+      std::string name(a->name.text);
+      std::string member = member_of(name);
+      if (member.empty()) continue;
+      if (!g_.is_view_placeholder(a->value) && fn != init_fn_) continue;  // a body's own local
+      g_.view_binds_[sym.index] = "this->" + member;
+    }
+  }
+
+  std::string member_of(const std::string& name) const {
+    for (const auto& f : c_.props)
+      if (f.name == name) return "p_" + name;
+    for (const auto& f : c_.state)
+      if (f.name == name) return "s_" + name;
+    for (const auto& f : c_.derived)
+      if (f.name == name) return "d_" + name;
+    if (name == "ctx") return "fz_ctx";
+    if (name == "payload") return "fz_payload";
+    return "";
+  }
+
+  TypeId field_type(const std::string& member) const {
+    // From the init function's (or render's) annotated locals: the checker's types.
+    const Ast& ast = *g_.ast_;
+    for (FnId fn : {init_fn_, render_fn_}) {
+      if (!fn.valid()) continue;
+      for (StmtId sid : ast.get(ast.get(fn).body).stmts) {
+        auto* a = std::get_if<AnnotatedAssignStmt>(&ast.get(sid).data);
+        if (!a || member_of(std::string(a->name.text)) != member) continue;
+        SymbolId sym = sid.index < g_.tir_->annotated_symbols.size() ? g_.tir_->annotated_symbols[sid.index] : SymbolId();
+        if (sym.valid()) return g_.prog_.symbol(sym).type;
+      }
+    }
+    return TypeId();
+  }
+
+  void check_template(const checker::ViewNodes& nodes) {
+    for (const checker::ViewNode& n : nodes) {
+      if (n.kind == checker::ViewNode::Kind::Component)
+        fail(n.span.begin, fmt::format("child component `<{}>` is not compiled yet", n.tag));
+      else if (n.kind == checker::ViewNode::Kind::Slot)
+        fail(n.span.begin, "`<slot>` is not compiled yet");
+      for (const checker::ViewAttr& a : n.attrs)
+        if (a.kind == checker::ViewAttr::Kind::Bind) {
+          TypeId t = field_type("s_" + a.value);
+          TypeKind k = t.valid() ? g_.types_.kind(g_.types_.non_null(t)) : TypeKind::Error;
+          if (k != TypeKind::Str && k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool)
+            fail(a.span.begin, fmt::format("`bind:` needs a state field of type Str, Int, Float or Bool; `{}` is not one", a.value));
+          else if (std::find(binds_.begin(), binds_.end(), a.value) == binds_.end())
+            binds_.push_back(a.value);
+        }
+      check_template(n.children);
+      check_template(n.empty);
+      for (const auto& b : n.branches) check_template(b);
+    }
+  }
+
+  std::string method_name(FnId fn) const {
+    return "fzm_" + g_.prog_.symbol(g_.tir_->fns[fn.index].symbol).name;
+  }
+
+  void declare_class() {
+    std::string props_t = g_.cpp_type(c_.props_type);
+    g_.line(fmt::format("namespace {} {{", g_.ns(file_.code_module)));
+    g_.line(fmt::format("struct {} final : fitz::live::View {{", cls_));
+    ++g_.indent_;
+    for (const auto& list : {std::make_pair("p_", &c_.props), std::make_pair("s_", &c_.state), std::make_pair("d_", &c_.derived)})
+      for (const checker::ViewField& f : *list.second) {
+        TypeId t = field_type(list.first + f.name);
+        if (!t.valid()) t = f.type;
+        g_.line(fmt::format("{} {}{}{{}};", g_.cpp_type(t), list.first, f.name));
+      }
+    TypeId ctx_t = field_type("fz_ctx");
+    ctx_type_ = ctx_t;
+    if (ctx_t.valid()) g_.line(fmt::format("{} fz_ctx{{}};", g_.cpp_type(ctx_t)));
+    g_.line("fitz::Map<fitz::Str, fitz::Str> fz_payload{};");
+    g_.line(fmt::format("explicit {}(const {}& props);", cls_, props_t));
+    g_.line("void fz_env();");
+    g_.line("void fz_derive();");
+    g_.line("void mount(bool connected) override;");
+    g_.line("void unmount() override;");
+    g_.line("fitz::live::Node render(const fitz::live::RenderContext& rc) const override;");
+    g_.line("fitz::live::Node fz_render(const fitz::live::RenderContext& rc);");
+    g_.line("std::optional<fitz::live::EventError> handle_event(std::string_view name, const fitz::live::Payload& p) override;");
+    g_.line(fmt::format("std::unique_ptr<fitz::live::View> snapshot() const override {{ return std::make_unique<{}>(*this); }}", cls_));
+    g_.line("std::vector<fitz::live::Subscription> subscriptions() const override;");
+    g_.line("std::vector<fitz::live::TimerSpec> timers() const override;");
+    g_.line("std::optional<fitz::live::EventError> on_hook(uint32_t hook, std::string_view json) override;");
+    for (const auto* list : {&c_.events, &c_.hooks})
+      for (const checker::ViewHandler& h : *list) {
+        FnId fn = fn_of(h.fn);
+        if (fn.valid()) g_.line(g_.fn_signature(fn, method_name(fn), true) + ";");
+      }
+    --g_.indent_;
+    g_.line("};");
+    g_.line("}");
+  }
+
+  // A method whose body is the generated function `fn`, its prelude bound to members.
+  void define_body(FnId fn) {
+    bind(fn);
+    g_.line(g_.fn_signature(fn, fmt::format("{}::{}::{}", g_.ns(file_.code_module), cls_, method_name(fn)), true) + " {");
+    ++g_.indent_;
+    g_.emit_fn(fn, method_name(fn), false);
+    --g_.indent_;
+    g_.line("}");
+    g_.view_binds_.clear();
+  }
+
+  // Statements of the init function: state defaults (when `state`) and derived values.
+  void init_statements(bool state, bool derived) {
+    const Ast& ast = *g_.ast_;
+    const FnInfo& info = g_.tir_->fns[init_fn_.index];
+    bind(init_fn_);
+    Gen::FnCtx ctx;
+    ctx.info = &info;
+    ctx.ret = info.return_type;
+    ctx.top_level = true;
+    Gen::FnCtx* saved = g_.fn_;
+    g_.fn_ = &ctx;
+    g_.declare_fn_locals(info);
+    for (StmtId sid : ast.get(ast.get(init_fn_).body).stmts) {
+      auto* a = std::get_if<AnnotatedAssignStmt>(&ast.get(sid).data);
+      if (!a) continue;
+      std::string m = member_of(std::string(a->name.text));
+      if ((m.starts_with("s_") && state) || (m.starts_with("d_") && derived)) g_.stmt(sid);
+    }
+    g_.fn_ = saved;
+    g_.view_binds_.clear();
+  }
+
+  void define_methods() {
+    std::string q = fmt::format("{}::{}", g_.ns(file_.code_module), cls_);
+    std::string props_t = g_.cpp_type(c_.props_type);
+    g_.line(fmt::format("{}::{}(const {}& props) {{", q, cls_, props_t));
+    ++g_.indent_;
+    for (const checker::ViewField& f : c_.props) g_.line(fmt::format("p_{0} = props->fld_{0};", f.name));
+    if (ctx_type_.valid()) {
+      StructId sid = g_.types_.struct_of(ctx_type_);
+      g_.line(fmt::format("fz_ctx = fitz::make<{}>();", g_.struct_name(sid)));
+    }
+    g_.line("fz_env();");
+    --g_.indent_;
+    if (init_fn_.valid()) init_statements(true, true);
+    g_.line("}");
+
+    // `ctx` from the runtime's ViewEnv (§1.3).
+    g_.line(fmt::format("void {}::fz_env() {{", q));
+    ++g_.indent_;
+    if (ctx_type_.valid()) {
+      g_.line("fz_ctx->fld_connected = env.connected;");
+      g_.line("fz_ctx->fld_session = fitz::Str(env.session.data(), env.session.size());");
+      g_.line("fz_ctx->fld_params = {};");
+      g_.line("for (auto& [k, v] : env.params) fz_ctx->fld_params.set(fitz::Str(k.data(), k.size()), fitz::Str(v.data(), v.size()));");
+      g_.line("fz_ctx->fld_query = {};");
+      g_.line("for (auto& [k, v] : env.query) fz_ctx->fld_query.set(fitz::Str(k.data(), k.size()), fitz::Str(v.data(), v.size()));");
+    }
+    --g_.indent_;
+    g_.line("}");
+
+    g_.line(fmt::format("void {}::fz_derive() {{", q));
+    ++g_.indent_;
+    if (init_fn_.valid()) init_statements(false, true);
+    --g_.indent_;
+    g_.line("}");
+
+    auto hooks_of = [&](checker::ViewHandler::Kind k) {
+      std::vector<std::pair<size_t, FnId>> out;
+      for (size_t i = 0; i < c_.hooks.size(); ++i)
+        if (c_.hooks[i].kind == k && fn_of(c_.hooks[i].fn).valid()) out.push_back({i, fn_of(c_.hooks[i].fn)});
+      return out;
+    };
+    g_.line(fmt::format("void {}::mount(bool connected) {{", q));
+    ++g_.indent_;
+    g_.line("env.connected = connected;");
+    g_.line("fz_env();");
+    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Mount)) g_.line(fmt::format("{}();", method_name(fn)));
+    g_.line("fz_derive();");
+    --g_.indent_;
+    g_.line("}");
+    g_.line(fmt::format("void {}::unmount() {{", q));
+    ++g_.indent_;
+    g_.line("fz_env();");
+    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Unmount)) g_.line(fmt::format("{}();", method_name(fn)));
+    --g_.indent_;
+    g_.line("}");
+
+    // Timers and subscriptions (§1.3): hook numbers are indexes into the component's hooks.
+    g_.line(fmt::format("std::vector<fitz::live::TimerSpec> {}::timers() const {{", q));
+    ++g_.indent_;
+    g_.line("std::vector<fitz::live::TimerSpec> t;");
+    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Every)) {
+      g_.line(fmt::format("t.push_back(fitz::live::TimerSpec{{fitz::live::gen::duration_ms({}), {}}});",
+                          cpp_quoted(c_.hooks[i].argument), i));
+      (void)fn;
+    }
+    g_.line("return t;");
+    --g_.indent_;
+    g_.line("}");
+    emit_subscriptions(q);
+    emit_on_hook(q, hooks_of);
+
+    for (const auto* list : {&c_.events, &c_.hooks})
+      for (const checker::ViewHandler& h : *list)
+        if (FnId fn = fn_of(h.fn); fn.valid()) define_body(fn);
+
+    emit_handle_event(q);
+    emit_render(q);
+  }
+
+  void emit_subscriptions(const std::string& q) {
+    g_.line(fmt::format("std::vector<fitz::live::Subscription> {}::subscriptions() const {{", q));
+    ++g_.indent_;
+    g_.line("std::vector<fitz::live::Subscription> s;");
+    g_.line(fmt::format("auto* self = const_cast<{}*>(this);", cls_));
+    g_.line("(void)self;");
+    const Ast& ast = *g_.ast_;
+    for (size_t i = 0; i < c_.hooks.size(); ++i) {
+      const checker::ViewHandler& h = c_.hooks[i];
+      bool msg = h.kind == checker::ViewHandler::Kind::Message;
+      if (!msg && h.kind != checker::ViewHandler::Kind::Presence) continue;
+      FnId fn = fn_of(h.fn);
+      if (!fn.valid()) continue;
+      // The topic is the hook function's `__fz_topic: Str = "..."`, evaluated with the props.
+      for (StmtId sid : ast.get(ast.get(fn).body).stmts) {
+        auto* a = std::get_if<AnnotatedAssignStmt>(&ast.get(sid).data);
+        if (!a || a->name.text != "__fz_topic") continue;
+        bind(fn);
+        for (auto& [sym, member] : g_.view_binds_) member = "self->" + member.substr(6);
+        Gen::FnCtx ctx;
+        ctx.top_level = true;
+        Gen::FnCtx* saved = g_.fn_;
+        g_.fn_ = &ctx;
+        std::string topic = g_.expr_as(a->value, g_.types_.str());
+        g_.fn_ = saved;
+        g_.view_binds_.clear();
+        g_.line(fmt::format("s.push_back(fitz::live::Subscription{{fitz::live::Subscription::Kind::{}, "
+                            "fitz::live::gen::text_of({}), {}}});",
+                            msg ? "Message" : "Presence", topic, i));
+      }
+    }
+    g_.line("return s;");
+    --g_.indent_;
+    g_.line("}");
+  }
+
+  template <class HooksOf>
+  void emit_on_hook(const std::string& q, HooksOf hooks_of) {
+    g_.line(fmt::format("std::optional<fitz::live::EventError> {}::on_hook(uint32_t hook, std::string_view json) {{", q));
+    ++g_.indent_;
+    g_.line("fz_env();");
+    g_.line("(void)json;");
+    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Every))
+      g_.line(fmt::format("if (hook == {}) {{ {}(); fz_derive(); return std::nullopt; }}", i, method_name(fn)));
+    for (auto kind : {checker::ViewHandler::Kind::Message, checker::ViewHandler::Kind::Presence})
+      for (auto& [i, fn] : hooks_of(kind)) {
+        const FnInfo& info = g_.tir_->fns[fn.index];
+        if (info.params.size() != 1) {
+          g_.line(fmt::format("if (hook == {}) {{ {}(); fz_derive(); return std::nullopt; }}", i, method_name(fn)));
+          continue;
+        }
+        std::string t = g_.cpp_type(info.params[0].type);
+        g_.line(fmt::format("if (hook == {}) {{", i));
+        g_.line(fmt::format("  {} v{{}};", t));
+        g_.line("  fitz::http::JsonReader r(json.data(), json.size());");
+        g_.line("  if (!fitz::http::from_json(r, &v)) return fitz::live::EventError{\"args\", \"the message does not decode as the hook's parameter\"};");
+        g_.line(fmt::format("  {}(v);", method_name(fn)));
+        g_.line("  fz_derive();");
+        g_.line("  return std::nullopt;");
+        g_.line("}");
+        decoded_.push_back(info.params[0].type);
+      }
+    g_.line("return std::nullopt;");
+    --g_.indent_;
+    g_.line("}");
+  }
+
+  void emit_handle_event(const std::string& q) {
+    g_.line(fmt::format("std::optional<fitz::live::EventError> {}::handle_event(std::string_view name, const fitz::live::Payload& p) {{", q));
+    ++g_.indent_;
+    g_.line("fz_env();");
+    g_.line("fz_payload = {};");
+    g_.line("for (auto& [k, v] : p) fz_payload.set(fitz::Str(k.data(), k.size()), fitz::Str(v.data(), v.size()));");
+    for (const checker::ViewHandler& h : c_.events) {
+      FnId fn = fn_of(h.fn);
+      if (!fn.valid()) continue;
+      const FnInfo& info = g_.tir_->fns[fn.index];
+      g_.line(fmt::format("if (name == {}) {{", cpp_quoted(h.name)));
+      ++g_.indent_;
+      std::string args;
+      for (size_t i = 0; i < info.params.size(); ++i) {
+        TypeId t = info.params[i].type;
+        TypeKind k = g_.types_.kind(g_.types_.non_null(t));
+        if (k != TypeKind::Str && k != TypeKind::Int && k != TypeKind::Float && k != TypeKind::Bool) {
+          fail(h.span.begin, fmt::format("event parameter `{}` must be Str, Int, Float or Bool (or `T?`)", info.params[i].name));
+          continue;
+        }
+        g_.line(fmt::format("{} a{}{{}};", g_.cpp_type(t), i));
+        g_.line(fmt::format("if (auto e = fitz::live::gen::arg(p, {}, &a{})) return e;", cpp_quoted(info.params[i].name), i));
+        args += fmt::format("{}a{}", args.empty() ? "" : ", ", i);
+      }
+      g_.line(fmt::format("{}({});", method_name(fn), args));
+      g_.line("fz_derive();");
+      g_.line("return std::nullopt;");
+      --g_.indent_;
+      g_.line("}");
+    }
+    if (!binds_.empty()) {
+      // `bind:value={field}`: the built-in input event assigns the state field (§1.4).
+      g_.line("if (name == \"fz:bind\") {");
+      ++g_.indent_;
+      g_.line("const std::string* f = fitz::live::gen::payload_value(p, \"field\");");
+      g_.line("if (!f) return fitz::live::EventError{\"args\", \"a bind event names no field\"};");
+      for (const std::string& b : binds_) {
+        TypeId t = field_type("s_" + b);
+        g_.line(fmt::format("if (*f == {}) {{", cpp_quoted(b)));
+        g_.line(fmt::format("  {} v{{}};", g_.cpp_type(t)));
+        g_.line("  if (auto e = fitz::live::gen::arg(p, \"value\", &v)) return e;");
+        g_.line(fmt::format("  s_{} = v;", b));
+        g_.line("  fz_derive();");
+        g_.line("  return std::nullopt;");
+        g_.line("}");
+      }
+      g_.line("return fitz::live::EventError{\"args\", \"no bound field \" + *f};");
+      --g_.indent_;
+      g_.line("}");
+    }
+    g_.line("return fitz::live::EventError{\"event\", \"unknown event \" + std::string(name)};");
+    --g_.indent_;
+    g_.line("}");
+  }
+
+  // ---- the template
+  void collect_fors(BlockId b) {
+    const Ast& ast = *g_.ast_;
+    for (StmtId sid : ast.get(b).stmts) {
+      const Stmt& st = ast.get(sid);
+      if (auto* f = std::get_if<ForStmt>(&st.data)) {
+        fors_.push_back(f);
+        collect_fors(f->body);
+      } else if (auto* e = std::get_if<ExprStmt>(&st.data)) {
+        collect_if(e->expr);
+      }
+    }
+  }
+  void collect_if(ExprId id) {
+    const Ast& ast = *g_.ast_;
+    auto* i = std::get_if<IfExpr>(&ast.get(id).data);
+    if (!i) return;
+    collect_fors(i->then_block);
+    if (i->else_block.valid()) collect_fors(i->else_block);
+  }
+
+  void emit_render(const std::string& q) {
+    g_.line(fmt::format("fitz::live::Node {}::render(const fitz::live::RenderContext& rc) const {{", q));
+    g_.line(fmt::format("  return const_cast<{}*>(this)->fz_render(rc);", cls_));
+    g_.line("}");
+    bind(render_fn_);
+    collect_fors(g_.ast_->get(render_fn_).body);
+    const FnInfo& info = g_.tir_->fns[render_fn_.index];
+    Gen::FnCtx ctx;
+    ctx.info = &info;
+    ctx.ret = info.return_type;
+    ctx.top_level = true;
+    Gen::FnCtx* saved = g_.fn_;
+    g_.fn_ = &ctx;
+    g_.line(fmt::format("fitz::live::Node {}::fz_render(const fitz::live::RenderContext& rc) {{", q));
+    ++g_.indent_;
+    g_.line("fz_env();");
+    g_.line("fz_derive();");
+    g_.declare_fn_locals(info);
+    // One root element carries the component number; several are wrapped in a div that does.
+    std::vector<const checker::ViewNode*> roots;
+    for (const checker::ViewNode& n : c_.template_nodes)
+      if (!(n.kind == checker::ViewNode::Kind::Text && n.exprs.empty() && whitespace_only(join(n.parts))))
+        roots.push_back(&n);
+    if (roots.size() == 1 && roots[0]->kind == checker::ViewNode::Kind::Element) {
+      std::string v = element_open(*roots[0], true);
+      g_.line(fmt::format("{}.attr(\"data-fz-c\", std::to_string(rc.component));", v));
+      element_body(*roots[0], v);
+      g_.line(fmt::format("return {};", v));
+    } else {
+      g_.line("fitz::live::Node root = fitz::live::el(\"div\");");
+      g_.line("root.attr(\"data-fz-c\", std::to_string(rc.component));");
+      nodes(c_.template_nodes, "root", false);
+      g_.line("return root;");
+    }
+    --g_.indent_;
+    g_.line("}");
+    g_.fn_ = saved;
+    g_.view_binds_.clear();
+  }
+
+  static std::string join(const std::vector<std::string>& parts) {
+    std::string s;
+    for (const auto& p : parts) s += p;
+    return s;
+  }
+
+  std::string var() { return fmt::format("n{}", next_++); }
+
+  // A value shown in the page: any type, as Fitz interpolation shows it.
+  std::string shown(const checker::ViewExpr& e) {
+    return fmt::format("fitz::live::gen::text_of(fitz::interp({}))", g_.expr(e.code));
+  }
+
+  std::string concat(const std::vector<std::string>& parts, const std::vector<checker::ViewExpr>& exprs) {
+    std::string out = "std::string()";
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (!parts[i].empty()) out += " + std::string(" + cpp_quoted(parts[i]) + ")";
+      if (i < exprs.size() && exprs[i].code.valid()) out += " + " + shown(exprs[i]);
+    }
+    return out;
+  }
+
+  std::string condition(const checker::ViewExpr& e) {
+    TypeId t = g_.tir_->type_of(e.code);
+    std::string v = g_.expr(e.code);
+    if (g_.types_.kind(t) == TypeKind::Nullable)  // null counts as false
+      return fmt::format("([&] {{ auto _b = {}; return !_b.is_null() && bool(_b.value()); }}())", v);
+    return "bool(" + v + ")";
+  }
+
+  std::string element_open(const checker::ViewNode& n, bool pre) {
+    std::string v = var();
+    g_.line(fmt::format("fitz::live::Node {} = fitz::live::el({});", v, cpp_quoted(n.tag)));
+    (void)pre;
+    return v;
+  }
+
+  void element_body(const checker::ViewNode& n, const std::string& v) {
+    std::vector<const checker::ViewAttr*> classes;
+    for (const checker::ViewAttr& a : n.attrs) {
+      using K = checker::ViewAttr::Kind;
+      switch (a.kind) {
+        case K::Static:
+          if (a.name == "key" || a.name == "data-flv-key" || a.name == "slot") break;
+          g_.line(fmt::format("{}.attr({}, {});", v, cpp_quoted(modifier_attr(a.name)), cpp_quoted(a.value)));
+          break;
+        case K::Interpolated:
+          g_.line(fmt::format("{}.attr({}, {});", v, cpp_quoted(a.name), concat(a.parts, a.exprs)));
+          break;
+        case K::Boolean:
+          if (!a.exprs.empty() && a.exprs[0].code.valid())
+            g_.line(fmt::format("{}.bool_attr({}, {});", v, cpp_quoted(a.name), condition(a.exprs[0])));
+          break;
+        case K::Class:
+          classes.push_back(&a);
+          break;
+        case K::Event: {
+          g_.line(fmt::format("{}.attr({}, {});", v, cpp_quoted("data-fz-on-" + a.name), cpp_quoted(a.value)));
+          if (!a.exprs.empty()) {
+            std::string args;
+            for (size_t i = 0; i < a.exprs.size() && i < a.arg_names.size(); ++i) {
+              if (!a.exprs[i].code.valid()) continue;
+              args += fmt::format("{}{{{}, {}}}", args.empty() ? "" : ", ", cpp_quoted(a.arg_names[i]), shown(a.exprs[i]));
+            }
+            g_.line(fmt::format("{}.attr(\"data-fz-args\", fitz::live::gen::args_json({{{}}}));", v, args));
+          }
+          break;
+        }
+        case K::Bind: {
+          if (a.exprs.empty() || !a.exprs[0].code.valid()) break;
+          if (a.name == "checked")
+            g_.line(fmt::format("{}.bool_attr(\"checked\", {});", v, condition(a.exprs[0])));
+          else
+            g_.line(fmt::format("{}.attr({}, {});", v, cpp_quoted(a.name), shown(a.exprs[0])));
+          g_.line(fmt::format("{}.attr(\"data-fz-bind\", {});", v, cpp_quoted(a.name + ":" + a.value)));
+          break;
+        }
+        case K::Other:
+          break;
+      }
+    }
+    if (!classes.empty()) {
+      g_.line("{");
+      g_.line(fmt::format("  std::string c = {0}.find_attr(\"class\") ? {0}.find_attr(\"class\")->value : std::string();", v));
+      for (const checker::ViewAttr* a : classes) {
+        if (a->exprs.empty() || !a->exprs[0].code.valid()) continue;
+        g_.line(fmt::format("  if ({}) {{ if (!c.empty()) c += ' '; c += {}; }}", condition(a->exprs[0]), cpp_quoted(a->name)));
+      }
+      g_.line(fmt::format("  {}.attr(\"class\", c);", v));
+      g_.line("}");
+    }
+    if (!c_.scoped_style.empty()) g_.line(fmt::format("{}.scope_attr({});", v, cpp_quoted(scope_)));
+    bool pre = n.tag == "pre" || n.tag == "textarea";
+    nodes(n.children, v, pre);
+    if (n.is_static) g_.line(fmt::format("{}.mark_static();", v));
+  }
+
+  void nodes(const checker::ViewNodes& ns, const std::string& parent, bool pre) {
+    for (const checker::ViewNode& n : ns) node(n, parent, pre);
+  }
+
+  void node(const checker::ViewNode& n, const std::string& parent, bool pre) {
+    using K = checker::ViewNode::Kind;
+    switch (n.kind) {
+      case K::Text: {
+        if (n.exprs.empty() && !pre && whitespace_only(join(n.parts))) return;  // §1.4 normalisation
+        g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, concat(n.parts, n.exprs)));
+        return;
+      }
+      case K::Element: {
+        g_.line("{");
+        ++g_.indent_;
+        std::string v = element_open(n, pre);
+        element_body(n, v);
+        g_.line(fmt::format("{}.child(std::move({}));", parent, v));
+        --g_.indent_;
+        g_.line("}");
+        return;
+      }
+      case K::If: {
+        for (size_t i = 0; i < n.branches.size(); ++i) {
+          if (i < n.exprs.size()) {
+            if (!n.exprs[i].code.valid()) return;
+            g_.line(fmt::format("{}if ({}) {{", i ? "} else " : "", condition(n.exprs[i])));
+          } else {
+            g_.line("} else {");
+          }
+          ++g_.indent_;
+          nodes(n.branches[i], parent, pre);
+          --g_.indent_;
+        }
+        g_.line("}");
+        return;
+      }
+      case K::For: {
+        if (for_index_ >= fors_.size()) return;
+        const ForStmt* f = fors_[for_index_++];
+        std::string count = fmt::format("_count{}", next_++);
+        std::string holder = fmt::format("_items{}", next_++);
+        g_.line(fmt::format("int64_t {} = 0;", count));
+        g_.line(fmt::format("fitz::live::Node {} = fitz::live::el(\"template\");", holder));
+        const Ast& ast = *g_.ast_;
+        g_.for_loop(*f, [&] {
+          // The index variable is the body's first statement (`i: Int = 0`); the key follows.
+          const auto& stmts = ast.get(f->body).stmts;
+          size_t first = 0;
+          if (!n.index_var.empty() && !stmts.empty()) {
+            StmtId sid = stmts[0];
+            SymbolId sym = sid.index < g_.tir_->annotated_symbols.size() ? g_.tir_->annotated_symbols[sid.index] : SymbolId();
+            if (sym.valid()) g_.line(fmt::format("{} = {};", g_.sym_ref(sym), count));
+            first = 1;
+          }
+          (void)first;
+          g_.line(fmt::format("++{};", count));
+          if (n.keyed && n.exprs.size() > 1 && n.exprs[1].code.valid()) {
+            TypeId kt = g_.tir_->type_of(n.exprs[1].code);
+            std::string key = g_.types_.kind(kt) == TypeKind::Int
+                                  ? fmt::format("fitz::live::Key::integer({})", g_.expr(n.exprs[1].code))
+                                  : fmt::format("fitz::live::Key::str({})", shown(n.exprs[1]));
+            std::string item = fmt::format("_item{}", next_++);
+            g_.line(fmt::format("fitz::live::Node {} = fitz::live::el(\"template\");", item));
+            nodes(n.children, item, pre);
+            g_.line(fmt::format("for (auto& c : {}.children) {{ c.with_key({}); {}.children.push_back(std::move(c)); }}",
+                                item, key, holder));
+          } else {
+            nodes(n.children, holder, pre);
+          }
+        });
+        g_.line(fmt::format("for (auto& c : {}.children) {}.child(std::move(c));", holder, parent));
+        if (!n.empty.empty()) {
+          g_.line(fmt::format("if ({} == 0) {{", count));
+          ++g_.indent_;
+          nodes(n.empty, parent, pre);
+          --g_.indent_;
+          g_.line("}");
+        }
+        return;
+      }
+      case K::Component:
+      case K::Slot:
+        return;  // reported by check_template
+    }
+  }
+
+ public:
+  std::vector<TypeId> decoded_;  // hook parameter types read from JSON
+
+ private:
+  Gen& g_;
+  const checker::ViewFile& file_;
+  const checker::ViewComponent& c_;
+  std::string cls_;
+  std::string scope_;
+  FnId init_fn_, render_fn_;
+  TypeId ctx_type_;
+  std::vector<std::string> binds_;
+  std::vector<const ForStmt*> fors_;
+  size_t for_index_ = 0;
+  int next_ = 0;
+};
+
+}  // namespace
+
+void Gen::emit_views() {
+  if (view_modules_.empty()) return;
+  std::string styles;
+  line("// Live views: one class per .fitzv component.");
+  for (const checker::ViewFile& f : options_.views->files) {
+    if (!f.code_module.valid()) continue;
+    for (const checker::ViewComponent& c : f.components) {
+      ViewEmitter e(*this, f, c);
+      e.run();
+      styles += e.css();
+    }
+  }
+  line(fmt::format("static const char kFzViewStyles[] = {};", cpp_quoted(styles)));
+  line("static void fz_register_views(fitz::live::ViewRegistry& r) {");
+  ++indent_;
+  for (const checker::ViewFile& f : options_.views->files) {
+    if (!f.code_module.valid()) continue;
+    for (const checker::ViewComponent& c : f.components) {
+      std::string props_t = cpp_type(c.props_type);
+      line(fmt::format("r.add({}, [](std::string_view json, std::string* error) -> std::unique_ptr<fitz::live::View> {{",
+                       cpp_quoted(c.name)));
+      line(fmt::format("  {} props{{}};", props_t));
+      line("  fitz::http::JsonReader rd(json.data(), json.size());");
+      line("  if (!fitz::http::from_json(rd, &props)) { if (error) *error = \"the props do not decode\"; return nullptr; }");
+      line(fmt::format("  return std::make_unique<{}::V_{}>(props);", ns(f.code_module), c.name));
+      line("});");
+    }
+  }
+  --indent_;
+  line("}");
+  line("");
+}
+
+}  // namespace fitz::codegen

@@ -139,7 +139,7 @@ release_lane() {
   stage lsp env FITZ_BIN="$fitz" node --test tests/lsp/
   stage neovim bash tests/editors/neovim.sh "$fitz"
   stage extension env FITZ_BIN="$fitz" bash scripts/test-extension.sh --with-lsp
-  stage browser-live-client env FITZ_LIVE_TEST_SERVER="$build/bin/fitz_live_test_server" bash scripts/test-browser.sh
+  stage browser-live-client env FITZ_LIVE_TEST_SERVER="$build/bin/fitz_live_test_server" FITZ_BIN="$fitz" bash scripts/test-browser.sh
   # Builds the Go and Rust peers too (minutes for Rust on a fresh build folder), in this lane
   # rather than in bench-quick, which runs alone on the machine.
   stage e2e-bench-peers bash tests/e2e/bench_peers.sh "$fitz"

@@ -9,6 +9,8 @@
 # FITZ_LIVE_TEST_SERVER=<path of fitz_live_test_server> also runs test/server.test.js against
 # the real runtime (scripts/run-tests.sh passes the binary of its build dir); unset, those
 # tests are skipped, so the script needs no build dir.
+# FITZ_BIN=<path of fitz> also builds tests/live/app with it and runs test/app.test.js (the
+# acceptance examples against a compiled app); FITZ_LIVE_APP=<binary> runs them on a built one.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir="$root/tests/browser"
@@ -21,6 +23,14 @@ done
 
 # The tests run from tests/browser: a path relative to where this script was called must not break.
 if [[ -n ${FITZ_LIVE_TEST_SERVER:-} ]]; then export FITZ_LIVE_TEST_SERVER=$(realpath -m "$FITZ_LIVE_TEST_SERVER"); fi
+if [[ -n ${FITZ_BIN:-} && -z ${FITZ_LIVE_APP:-} ]]; then
+  app_dir=$(mktemp -d)
+  trap 'rm -rf "$app_dir"' EXIT
+  echo "==> tests/live/app: fitz build"
+  (cd "$root/tests/live/app" && "$(realpath -m "$FITZ_BIN")" build -o "$app_dir/app")
+  export FITZ_LIVE_APP=$app_dir/app
+fi
+if [[ -n ${FITZ_LIVE_APP:-} ]]; then export FITZ_LIVE_APP=$(realpath -m "$FITZ_LIVE_APP"); fi
 cd "$dir"
 # The same stamp as scripts/install-deps.sh: the lockfile's hash and the node/npm that installed it.
 stamp_file=node_modules/.fitz-install-stamp

@@ -1,0 +1,144 @@
+// Acceptance examples of views.md §5 against an app compiled by `fitz build` (tests/live/app):
+// the generated view classes, @live pages and the runtime together, in a real Chromium.
+// Skipped when FITZ_LIVE_APP is not set (scripts/test-browser.sh builds it when FITZ_BIN is set).
+'use strict';
+
+const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn } = require('node:child_process');
+const { launch, open, sleep } = require('../support/harness');
+
+const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+const APP = process.env.FITZ_LIVE_APP;
+
+function startApp() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(APP, [], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, PORT: '0', FITZ_SECRET_KEY: 'live acceptance test secret' },
+    });
+    let err = '';
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error('the app exited with ' + code + ': ' + err)));
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/[0-9.]+:\d+)/.exec(err);
+      if (m) resolve({ child, base: m[1] });
+    });
+  });
+}
+
+// Opens a page, records the frames its socket sends and receives, and resolves once joined.
+async function openLive(browser, base, pathname = '/') {
+  const ctx = await open(browser, base, pathname);
+  ctx.received = [];
+  ctx.sent = [];
+  ctx.page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => ctx.received.push(JSON.parse(f.payload)));
+    ws.on('framesent', (f) => ctx.sent.push(JSON.parse(f.payload)));
+  });
+  await ctx.page.waitForFunction(() => {
+    const c = document.querySelector('#fz-1 [data-fz-c]');
+    return c && c.getAttribute('data-fz-c') !== '0';
+  });
+  return ctx;
+}
+
+describe('compiled live app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  let app;
+  let chrome;
+  const open_ = [];
+  before(async () => { app = await startApp(); chrome = await launch(); });
+  after(async () => {
+    await chrome.close();
+    app.child.removeAllListeners('exit');
+    app.child.kill('SIGTERM');
+  });
+  afterEach(async () => {
+    const problems = open_.flatMap((c) => c.problems);
+    for (const c of open_.splice(0)) await c.context.close();
+    assert.deepEqual(problems, [], 'page errors');
+  });
+
+  it('1. counter: SSR, one text patch per click, no navigation, tabs independent', async () => {
+    const html = await (await fetch(app.base + '/')).text();
+    assert.match(html, /Count: 0/);
+    assert.match(html, /<script src="\/_fitz\/live\.js\?v=[0-9a-f]{16}" defer><\/script>/);
+    assert.match(html, /\.counter\[data-s-[0-9a-f]{8}\]/);  // the scoped style, in <head>
+
+    const a = await openLive(chrome.browser, app.base); open_.push(a);
+    const b = await openLive(chrome.browser, app.base); open_.push(b);
+    const before = a.received.length;
+    const entries = await a.page.evaluate(() => history.length);
+    for (let i = 1; i <= 3; i++) {
+      await a.page.click('#inc');
+      await a.page.waitForFunction((n) => document.querySelector('#count').textContent === 'Count: ' + n, i);
+    }
+    const patches = a.received.slice(before).filter((f) => f.t === 'patch');
+    assert.equal(patches.length, 3);
+    for (const p of patches) assert.deepEqual(p.ops.map((o) => o[0]), ['text']);
+    assert.equal(await a.page.evaluate(() => history.length), entries);
+    await a.page.click('#add');  // a typed argument from data-fz-args
+    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 13');
+
+    assert.equal(await b.page.textContent('#count'), 'Count: 0');
+    await b.page.click('#inc');
+    await b.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    assert.equal(await a.page.textContent('#count'), 'Count: 13');
+  });
+
+  it('2. live search: one debounced event, focus and text kept, clearing restores all', async () => {
+    const c = await openLive(chrome.browser, app.base, '/search'); open_.push(c);
+    assert.equal(await c.page.locator('#results li').count(), 20);
+    await c.page.focus('#q');
+    await c.page.keyboard.type('ap', { delay: 50 });
+    await c.page.waitForFunction(() => document.querySelector('#n').textContent === '5 shown');
+    await sleep(400);
+    const evs = c.sent.filter((f) => f.t === 'ev');
+    assert.equal(evs.length, 1);
+    assert.equal(evs[0].p.value, 'ap');
+    const shown = await c.page.locator('#results li').allTextContents();
+    assert.deepEqual(shown, ['apple', 'apricot', 'grape', 'grapefruit', 'papaya']);
+    assert.equal(await c.page.evaluate(() => document.activeElement.id), 'q');
+    assert.equal(await c.page.inputValue('#q'), 'ap');
+    assert.equal(await c.page.evaluate(() => document.querySelector('#q').selectionStart), 2);
+    await c.page.fill('#q', '');
+    await c.page.waitForFunction(() => document.querySelectorAll('#results li').length === 20);
+  });
+
+  it('5. keyed list: moving a row keeps its DOM node and sends one kmove', async () => {
+    const c = await openLive(chrome.browser, app.base, '/rows'); open_.push(c);
+    await c.page.fill('#in-2', 'typed');
+    await c.page.evaluate(() => { document.querySelector('#in-2').fzTag = 'same node'; });
+    const before = c.received.length;
+    await c.page.click('#up-3');
+    await c.page.waitForFunction(() => [...document.querySelectorAll('#rows li')].map((l) => l.id).join() === 'row-1,row-3,row-2,row-4');
+    assert.equal(await c.page.evaluate(() => document.querySelector('#in-2').fzTag), 'same node');
+    assert.equal(await c.page.inputValue('#in-2'), 'typed');
+    const patches = c.received.slice(before).filter((f) => f.t === 'patch');
+    assert.equal(patches.length, 1);
+    assert.deepEqual(patches[0].ops.map((o) => o[0]), ['kmove']);
+  });
+
+  it('8. XSS: a hostile string shows literally, a javascript: URL renders as #', async () => {
+    const evil = '"><img src=x onerror=alert(1)>';
+    const c = await openLive(chrome.browser, app.base, '/escape'); open_.push(c);
+    assert.equal(await c.page.textContent('#shown'), evil);
+    assert.equal(await c.page.getAttribute('#shown', 'title'), evil);
+    assert.equal(await c.page.locator('img').count(), 0);
+    assert.equal(await c.page.getAttribute('#link', 'href'), '#');
+    const q = await openLive(chrome.browser, app.base, '/escape?text=' + encodeURIComponent('<b>x</b>')); open_.push(q);
+    assert.equal(await q.page.textContent('#shown'), '<b>x</b>');
+    assert.equal(await q.page.locator('#shown b').count(), 0);
+  });
+
+  it('10. a failing handler: error toast, state unchanged, later clicks work', async () => {
+    const c = await openLive(chrome.browser, app.base, '/flaky'); open_.push(c);
+    await c.page.click('#boom');
+    await c.page.waitForSelector('.fz-toast');
+    assert.ok(c.received.some((f) => f.t === 'error'));
+    assert.equal(await c.page.textContent('#count'), '0');
+    await c.page.click('#inc');
+    await c.page.waitForFunction(() => document.querySelector('#count').textContent === '1');
+  });
+});

@@ -20,7 +20,7 @@ namespace fitz::cli {
 
 namespace {
 
-constexpr const char* kNewUsage = R"fitz(usage: fitz new NAME [--template api|api-postgres|api-python|cli] [--git]
+constexpr const char* kNewUsage = R"fitz(usage: fitz new NAME [--template api|api-postgres|api-python|cli|liveviews] [--git]
 
 Creates the directory NAME with a project: fitz.toml, src/main.fitz (the program), src/lib.fitz
 (the package's code), tests/ with a passing test, .gitignore and a README. NAME (its last path
@@ -33,6 +33,7 @@ templates:
   api-postgres   an HTTP service keeping notes in Postgres (DATABASE_URL)
   api-python     the same with SQLAlchemy as its storage, through `from python import`
   cli            a command-line tool with arguments and flags (@command)
+  liveviews      a web app with a live view (src/Counter.fitzv on `@live("/")`)
 
 options:
   --template T   start from template T
@@ -561,6 +562,70 @@ fn zero_times_is_empty() {
 }
 )fitz";
 
+constexpr const char* kLiveReadme = R"fitz(# {{name}}
+
+A Fitz web app with a live view. `fitz run` serves it on 127.0.0.1:3000: open it in a browser
+and the counter updates over a WebSocket, rendered on the server (no JavaScript to write).
+
+- `src/Counter.fitzv`: the component: its state, its events and its template.
+- `src/main.fitz`: the `@live("/")` page that mounts it.
+
+Set `FITZ_SECRET_KEY` in production: it keys the pages' join tokens.
+)fitz";
+
+constexpr const char* kLiveMain = R"fitz(// The page: `@live` mounts the Counter component on `/`; the function returns its props.
+from Counter import Counter
+from lib import first_count
+
+@live("/", title="{{name}}")
+fn home() -> Counter {
+    return Counter { start: first_count() }
+}
+)fitz";
+
+constexpr const char* kLiveCounter = R"fitz(// A live view: rendered on the server, kept live over one WebSocket per page.
+component Counter {
+  props { start: Int = 0 }
+  state { count: Int = 0, step: Int = 1 }
+  derived { label: Str = if (count == 1) { "1 click" } else { "{count} clicks" } }
+
+  on mount { count = start }
+
+  event add(n: Int) { count = count + n }
+  event reset() { count = 0 }
+
+  <template>
+    <main class="counter">
+      <h1>{label}</h1>
+      <button id="add" @click="add(n: step)">+{step}</button>
+      <button id="reset" @click="reset" disabled={count == 0}>reset</button>
+      <label>step <input type="number" bind:value={step} /></label>
+    </main>
+  </template>
+
+  <style scoped>
+    .counter { font-family: sans-serif; display: grid; gap: 0.5rem; max-width: 20rem; }
+    button { font-size: 1.25rem; }
+  </style>
+}
+)fitz";
+
+constexpr const char* kLiveLib = R"fitz(// The package's code: what the views and the tests share.
+
+// Where the counter starts.
+fn first_count() -> Int {
+    return 0
+}
+)fitz";
+
+constexpr const char* kLiveTest = R"fitz(from {{module}} import first_count
+
+@test
+fn counts_from_zero() {
+    assert_eq(first_count(), 0)
+}
+)fitz";
+
 struct Template {
   const char* name;
   const char* readme;
@@ -583,6 +648,11 @@ const std::vector<Template>& templates() {
         {"tests/notes_test.fitz", kPyTest}}},
       {"cli", kCliReadme, kGitignore,
        {{"src/main.fitz", kCliMain}, {"src/lib.fitz", kCliLib}, {"tests/words_test.fitz", kCliTest}}},
+      {"liveviews", kLiveReadme, kGitignore,
+       {{"src/main.fitz", kLiveMain},
+        {"src/Counter.fitzv", kLiveCounter},
+        {"src/lib.fitz", kLiveLib},
+        {"tests/lib_test.fitz", kLiveTest}}},
   };
   return all;
 }
@@ -651,7 +721,7 @@ int cmd_new(const std::vector<std::string>& args, Io io) {
   for (const Template& t : templates())
     if (t.name == template_name) chosen = &t;
   if (!chosen) {
-    io.err << "error: unknown template `" << template_name << "` (expected api, api-postgres, api-python or cli)\n";
+    io.err << "error: unknown template `" << template_name << "` (expected api, api-postgres, api-python, cli or liveviews)\n";
     return kUsageError;
   }
 

@@ -17,7 +17,7 @@ check() {  # name, condition-result
 }
 cd "$work" || exit 1
 
-for template in default api api-postgres api-python cli; do
+for template in default api api-postgres api-python cli liveviews; do
   name=app_${template//-/_}
   if [[ $template == default ]]; then args=(); else args=(--template "$template"); fi
   out=$("$fitz" new "$name" "${args[@]}" 2>&1); rc=$?
@@ -77,6 +77,29 @@ if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
   wait "$py_pid"
   grep -q "notes table ready" "$work/py.out"; check "api-python: the table was prepared at start: $(head -c 300 "$work/py.out")" $?
 fi
+
+# The liveviews project: `fitz run` serves the counter page rendered on the server (the view's
+# SSR, its scoped style and the client script), and the client script itself.
+out=$(cd app_liveviews && "$fitz" test 2>&1); rc=$?
+[[ $rc == 0 && $out == *"1 passed, 0 failed"* ]]; check "liveviews: fitz test (rc $rc): $out" $?
+[[ -s app_liveviews/src/Counter.fitzv ]]; check "liveviews: src/Counter.fitzv exists" $?
+(cd app_liveviews && exec env PORT=0 FITZ_SECRET_KEY=e2e "$fitz" run >"$work/lv.out" 2>"$work/lv.err") &
+lv_pid=$!
+lv_port=
+for _ in $(seq 600); do  # the first run compiles the app
+  lv_port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/lv.err" | head -1 | sed 's/.*://')
+  [[ -n $lv_port ]] && break
+  kill -0 "$lv_pid" 2>/dev/null || break
+  sleep 0.2
+done
+[[ -n $lv_port ]]; check "liveviews: fitz run serves: $(head -c 800 "$work/lv.err")" $?
+page=$(curl -s "http://127.0.0.1:$lv_port/")
+[[ $page == *'<h1 data-s-'*'>0 clicks</h1>'* && $page == *'data-fz-view="Counter"'* && $page == *'/_fitz/live.js?v='* ]]
+check "liveviews: GET / renders the counter: $(head -c 600 <<<"$page")" $?
+js=$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$lv_port/_fitz/live.js")
+[[ $js == "200 "*javascript* ]]; check "liveviews: /_fitz/live.js is served: $js" $?
+kill -TERM "$lv_pid" 2>/dev/null
+wait "$lv_pid"
 
 # Refusals: an existing directory, invalid names, an unknown template, no name.
 "$fitz" new app_default >/dev/null 2>"$work/err"; rc=$?

@@ -9,7 +9,9 @@ Info strings (words after ```fitz, in any order):
   serve            checked clean, built, and started as an HTTP service (PORT set to a free
                    port); the next ```http block holds requests and their expected answers:
                    `METHOD /path [JSON body]`, optional `Name: value` request headers, then
-                   the status, then the exact body (or nothing), separated by blank lines
+                   the status, then the exact body (or nothing), separated by blank lines;
+                   a body whose every line starts with `... ` lists text the body must contain
+                   (pages whose markup carries a fresh token each time)
   orm              checked clean; the next ```output block equals `fitz check --dump=orm`
                    (the SQL of each ORM query)
   fail CODE...     `fitz check` must report each CODE (E0301, W0200, ...)
@@ -190,6 +192,13 @@ class Runner:
                 except urllib.error.HTTPError as e:
                     status, got = e.code, e.read().decode()
                 want_body = "\n".join(lines[2:])
+                parts = lines[2:]
+                if parts and all(p.startswith("... ") for p in parts):
+                    missing = [p[4:] for p in parts if p[4:] not in got]
+                    if str(status) != lines[1].strip() or missing:
+                        return (f"{lines[0]}: expected {lines[1].strip()} containing {missing!r}, "
+                                f"got {status} {got[:2000]!r}")
+                    continue
                 # A blank line separates exchanges, so a body's final newline is not written.
                 if str(status) != lines[1].strip() or got not in (want_body, want_body + "\n"):
                     return (f"{lines[0]}: expected {lines[1].strip()} {want_body!r}, "

@@ -145,7 +145,7 @@ void Gen::emit_live_serve() {
 
 std::vector<TypeId> Gen::live_json_types() const {
   std::vector<TypeId> out;
-  if (!has_live()) return out;
+  if (view_modules_.empty()) return out;
   for (const checker::ViewFile& f : options_.views->files)
     for (const checker::ViewComponent& c : f.components) {
       if (c.props_type.valid()) out.push_back(c.props_type);

@@ -162,21 +162,34 @@ class ViewEmitter {
   ViewEmitter(Gen& g, const checker::ViewFile& file, const checker::ViewComponent& c)
       : g_(g), file_(file), c_(c), cls_("V_" + c.name) {}
 
-  void run() {
+  // The class declaration goes before the functions (tests call `live_test`), the
+  // definitions after them (bodies call the program's functions).
+  void declare() {
     Gen::ModuleContext in(g_, file_.code_module);
+    if (!prepare(true)) return;
+    declare_class();
+  }
+  void define() {
+    Gen::ModuleContext in(g_, file_.code_module);
+    if (!prepare(false)) return;
+    define_methods();
+  }
+
+  bool prepare(bool report) {
+    report_ = report;
     find_fns();
     if (!render_fn_.valid()) {
       fail(c_.span.begin, "its generated render function is missing");
-      return;
+      return false;
     }
     scope_ = fmt::format("{:08x}", fnv1a(c_.name));
+    binds_.clear();
     check_template(c_.template_nodes);
     for (const checker::ViewHandler& h : c_.events)
       if (h.is_async) fail(h.span.begin, "`async event` handlers are not compiled yet");
     for (const checker::ViewHandler& h : c_.hooks)
       if (h.is_async) fail(h.span.begin, "`async` hooks are not compiled yet");
-    declare_class();
-    define_methods();
+    return true;
   }
 
   std::string css() const {
@@ -188,6 +201,7 @@ class ViewEmitter {
 
  private:
   void fail(uint32_t offset, const std::string& what) {
+    if (!report_) return;
     g_.result_.not_compiled.push_back(
         fmt::format("{}: component `{}`: {}", g_.view_where(file_.file, offset), c_.name, what));
   }
@@ -811,25 +825,34 @@ class ViewEmitter {
   std::vector<std::string> binds_;
   std::vector<const ForStmt*> fors_;
   size_t for_index_ = 0;
+  bool report_ = true;
   int next_ = 0;
 };
 
 }  // namespace
 
+void Gen::emit_view_decls() {
+  if (view_modules_.empty()) return;
+  line("// Live views: one class per .fitzv component.");
+  for (const checker::ViewFile& f : options_.views->files) {
+    if (!f.code_module.valid()) continue;
+    for (const checker::ViewComponent& c : f.components) ViewEmitter(*this, f, c).declare();
+  }
+}
+
 void Gen::emit_views() {
   if (view_modules_.empty()) return;
   std::string styles;
-  line("// Live views: one class per .fitzv component.");
   for (const checker::ViewFile& f : options_.views->files) {
     if (!f.code_module.valid()) continue;
     for (const checker::ViewComponent& c : f.components) {
       ViewEmitter e(*this, f, c);
-      e.run();
+      e.define();
       styles += e.css();
     }
   }
-  line(fmt::format("static const char kFzViewStyles[] = {};", cpp_quoted(styles)));
-  line("static void fz_register_views(fitz::live::ViewRegistry& r) {");
+  line(fmt::format("[[maybe_unused]] static const char kFzViewStyles[] = {};", cpp_quoted(styles)));
+  line("[[maybe_unused]] static void fz_register_views(fitz::live::ViewRegistry& r) {");
   ++indent_;
   for (const checker::ViewFile& f : options_.views->files) {
     if (!f.code_module.valid()) continue;
@@ -847,6 +870,22 @@ void Gen::emit_views() {
   --indent_;
   line("}");
   line("");
+}
+
+std::string Gen::live_test_call(const CallExpr& c, Span at) {
+  ExprId a = c.args.empty() ? ExprId() : c.args[0].value;
+  TypeId t = a.valid() ? tir_->type_of(a) : TypeId();
+  StructId sid = t.valid() && types_.kind(t) == TypeKind::Struct ? types_.struct_of(t) : StructId();
+  if (!sid.valid() || !view_modules_.count(types_.struct_info(sid).module.index)) {
+    frontend::LineCol lc = sources_.file(ast_->file).line_col(at.begin);
+    result_.not_compiled.push_back(fmt::format("{}:{}:{}: `live_test` takes a live view's props (`Counter {{ ... }}`), not `{}`",
+                                               sources_.file(ast_->file).path(), lc.line, lc.col,
+                                               t.valid() ? types_.display(t) : "nothing"));
+    return "fitz::Any()";
+  }
+  const checker::StructInfo& info = types_.struct_info(sid);
+  return fmt::format("fitz::live::gen::live_test(std::make_unique<{}::V_{}>({}), {})", ns(info.module), info.name, expr(a),
+                     pos(at));
 }
 
 }  // namespace fitz::codegen

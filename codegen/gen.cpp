@@ -29,7 +29,7 @@ GenResult Gen::run() {
   if (has_http()) line("#include <fitz/http.h>");
   if (has_http()) line("#include <fitz/http/handler_glue.h>");
   if (has_ws() || has_live()) line("#include <fitz/ws.h>");
-  if (has_live()) {
+  if (!view_modules_.empty()) {
     line("#include <fitz/live/generated.h>");
     result_.ws = true;
     result_.live = true;
@@ -59,15 +59,16 @@ GenResult Gen::run() {
     emit_http_prelude();
     if (has_ws()) emit_ws_prelude();
     emit_json_codecs();
-  } else if (!json_targets().empty()) {
+  } else if (!json_targets().empty() || !view_modules_.empty()) {
     emit_json_codecs();
   }
   if (result_.python) emit_python_codecs();
   emit_globals();
   emit_fn_protos();
   emit_job_decls();
+  emit_view_decls();
   emit_fn_defs();
-  if (has_live()) emit_views();
+  emit_views();
   if (has_http()) {
     emit_http_fns();
     generated_lines();

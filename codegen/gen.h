@@ -123,8 +123,10 @@ class Gen {
   // `ctx` and `payload` their bodies open with bound to members (`view_binds_`).
   void collect_views();
   bool is_view_fn(ModuleId m, const FnInfo& f) const;
-  void emit_views();         // the classes and the registry (fz_register_views)
-  std::vector<TypeId> live_json_types() const;  // props and hook messages: decoded from JSON
+  void emit_view_decls();    // the classes (before the functions, which may mount them in tests)
+  void emit_views();         // their methods and the registry (fz_register_views)
+  std::vector<TypeId> live_json_types() const;
+  std::string live_test_call(const CallExpr& c, Span at);  // `live_test(Counter {...})` (emit_views.cpp)  // props and hook messages: decoded from JSON
   void emit_live_wrappers(); // per `@live` page: bind, call, render the root inside the layout
   void emit_live_serve();    // inside fitz_serve: the live endpoints and the pages
   void for_loop(const ForStmt& s, const std::function<void()>& body);  // `for` over any iterable

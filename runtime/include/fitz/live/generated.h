@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "fitz/any.h"
 #include "fitz/http.h"
 #include "fitz/live/server.h"
 #include "fitz/live/view.h"
@@ -39,6 +40,10 @@ inline std::string text_of(const Str& s) { return std::string(s.data(), s.size()
 // The default layout (§1.7): doctype, charset, viewport, title, the page's collected styles in
 // <head>, the live root in <body>, and the client script (cacheable, no inline script).
 std::string default_page(std::string_view title, std::string_view styles, std::string_view body_html);
+
+// `live_test(Counter {...})` of `fitz test` (test_harness.cpp): the view mounted as a connected
+// page, as a `LiveTest` value whose methods click, type and submit through the rendered tree.
+Any live_test(std::unique_ptr<View> view, SourcePos pos);
 
 // `on every 1s`: the duration in milliseconds ("500ms", "1s", "2m", "1h"); 0 when unreadable.
 int64_t duration_ms(std::string_view text);

@@ -57,6 +57,7 @@ void Gen::emit_struct_defs() {
       if (f.has_default) line(fmt::format("static {} dflt_{}();", cpp_type(f.type), f.name));
     }
     line(fmt::format("auto fitz_fields() const {{ return std::tie({}); }}", tie));
+    if (is_view_prelude(StructId(i))) line("fitz::live::ViewEnv* fz_env = nullptr;  // set by the view before each call");
     line(fmt::format("auto fitz_fields() {{ return std::tie({}); }}", tie));
     mod_ = info.module;
     ast_ = &graph_.get(mod_).ast;
@@ -228,7 +229,10 @@ void Gen::emit_fn_defs() {
     for (const auto& m : info.methods) {
       line(fn_signature(m.fn, qual + "::mth_" + m.name, true) + " {");
       ++indent_;
-      emit_fn(m.fn, qual + "::mth_" + m.name, false);
+      if (is_view_prelude(StructId(i)))
+        emit_view_ctx_method(m.fn, m.name);
+      else
+        emit_fn(m.fn, qual + "::mth_" + m.name, false);
       --indent_;
       line("}");
     }

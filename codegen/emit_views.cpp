@@ -147,6 +147,32 @@ void Gen::collect_views() {
     if (f.code_module.valid()) view_modules_.insert(f.code_module.index);
 }
 
+bool Gen::is_view_prelude(StructId id) const {
+  const checker::StructInfo& info = types_.struct_info(id);
+  return view_modules_.count(info.module.index) && (info.name == "FitzViewCtx" || info.name == "FitzViewPresence");
+}
+
+// The bodies of `ctx`'s methods: the checker typed them as empty Fitz methods; here they reach
+// the runtime through the view's LiveEffects (none during a plain GET render or a test).
+void Gen::emit_view_ctx_method(FnId fn, const std::string& name) {
+  const FnInfo& info = tir_->fns[fn.index];
+  auto param = [&](size_t i) {
+    std::string n = local_name(info.params[i].symbol);
+    return boxed_.count(info.params[i].symbol.index) ? "_in_" + n : n;
+  };
+  line("if (!this->fz_env || !this->fz_env->effects) return {};");
+  if (name == "publish" && info.params.size() == 2)
+    line(fmt::format("this->fz_env->effects->publish(fitz::live::gen::text_of({}), fitz::live::gen::text_of(fitz::http::to_json({})));",
+                     param(0), param(1)));
+  else if (name == "redirect" && info.params.size() == 2)
+    line(fmt::format("this->fz_env->effects->redirect(fitz::live::gen::text_of({}), bool({}));", param(0), param(1)));
+  else if (name == "track" && info.params.size() == 3)
+    line(fmt::format("this->fz_env->effects->track(fitz::live::gen::text_of({}), fitz::live::gen::text_of({}), "
+                     "fitz::live::gen::text_of(fitz::http::to_json({})));",
+                     param(0), param(1), param(2)));
+  line("return {};");
+}
+
 std::string Gen::view_where(frontend::FileId file, uint32_t offset) const {
   const frontend::SourceFile& f = sources_.file(file);
   frontend::LineCol lc = f.line_col(offset);
@@ -384,6 +410,10 @@ class ViewEmitter {
     g_.line(fmt::format("void {}::fz_env() {{", q));
     ++g_.indent_;
     if (ctx_type_.valid()) {
+      g_.line("fz_ctx->fz_env = &env;");
+      g_.line("fz_ctx->fld_presence->fz_env = &env;");
+      g_.line("{ fitz::http::JsonReader r(env.user_json.data(), env.user_json.size()); fitz::Any u; "
+              "fz_ctx->fld_user = fitz::http::from_json(r, &u) ? u : fitz::Any(); }");
       g_.line("fz_ctx->fld_connected = env.connected;");
       g_.line("fz_ctx->fld_session = fitz::Str(env.session.data(), env.session.size());");
       g_.line("fz_ctx->fld_params = {};");

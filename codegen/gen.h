@@ -123,6 +123,8 @@ class Gen {
   // `ctx` and `payload` their bodies open with bound to members (`view_binds_`).
   void collect_views();
   bool is_view_fn(ModuleId m, const FnInfo& f) const;
+  bool is_view_prelude(StructId id) const;  // `ctx`'s types (FitzViewCtx, FitzViewPresence)
+  void emit_view_ctx_method(FnId fn, const std::string& name);  // ctx.publish, .redirect, .presence.track
   void emit_view_decls();    // the classes (before the functions, which may mount them in tests)
   void emit_views();         // their methods and the registry (fz_register_views)
   std::vector<TypeId> live_json_types() const;

@@ -24,10 +24,11 @@ done
 # The tests run from tests/browser: a path relative to where this script was called must not break.
 if [[ -n ${FITZ_LIVE_TEST_SERVER:-} ]]; then export FITZ_LIVE_TEST_SERVER=$(realpath -m "$FITZ_LIVE_TEST_SERVER"); fi
 if [[ -n ${FITZ_BIN:-} && -z ${FITZ_LIVE_APP:-} ]]; then
+  fitz_bin=$(realpath -m "$FITZ_BIN")
   app_dir=$(mktemp -d)
   trap 'rm -rf "$app_dir"' EXIT
   echo "==> tests/live/app: fitz build"
-  (cd "$root/tests/live/app" && "$(realpath -m "$FITZ_BIN")" build -o "$app_dir/app")
+  (cd "$root/tests/live/app" && "$fitz_bin" build -o "$app_dir/app")
   export FITZ_LIVE_APP=$app_dir/app
 fi
 if [[ -n ${FITZ_LIVE_APP:-} ]]; then export FITZ_LIVE_APP=$(realpath -m "$FITZ_LIVE_APP"); fi

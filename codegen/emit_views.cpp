@@ -211,10 +211,6 @@ class ViewEmitter {
     scope_ = fmt::format("{:08x}", fnv1a(c_.name));
     binds_.clear();
     check_template(c_.template_nodes);
-    for (const checker::ViewHandler& h : c_.events)
-      if (h.is_async) fail(h.span.begin, "`async event` handlers are not compiled yet");
-    for (const checker::ViewHandler& h : c_.hooks)
-      if (h.is_async) fail(h.span.begin, "`async` hooks are not compiled yet");
     return true;
   }
 
@@ -315,6 +311,13 @@ class ViewEmitter {
       check_template(n.empty);
       for (const auto& b : n.branches) check_template(b);
     }
+  }
+
+  // A call of the method of `fn` that runs to its end: an async handler is awaited in place, so
+  // the event's frame carries what it changed (the socket reads its next frame after it).
+  std::string run(FnId fn, const std::string& args) const {
+    std::string call = fmt::format("{}({})", method_name(fn), args);
+    return g_.tir_->fns[fn.index].is_async ? fmt::format("fitz::block_on({})", call) : call;
   }
 
   std::string method_name(FnId fn) const {
@@ -440,14 +443,14 @@ class ViewEmitter {
     ++g_.indent_;
     g_.line("env.connected = connected;");
     g_.line("fz_env();");
-    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Mount)) g_.line(fmt::format("{}();", method_name(fn)));
+    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Mount)) g_.line(run(fn, "") + ";");
     g_.line("fz_derive();");
     --g_.indent_;
     g_.line("}");
     g_.line(fmt::format("void {}::unmount() {{", q));
     ++g_.indent_;
     g_.line("fz_env();");
-    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Unmount)) g_.line(fmt::format("{}();", method_name(fn)));
+    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Unmount)) g_.line(run(fn, "") + ";");
     --g_.indent_;
     g_.line("}");
 
@@ -517,12 +520,12 @@ class ViewEmitter {
     g_.line("fz_env();");
     g_.line("(void)json;");
     for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Every))
-      g_.line(fmt::format("if (hook == {}) {{ {}(); fz_derive(); return std::nullopt; }}", i, method_name(fn)));
+      g_.line(fmt::format("if (hook == {}) {{ {}; fz_derive(); return std::nullopt; }}", i, run(fn, "")));
     for (auto kind : {checker::ViewHandler::Kind::Message, checker::ViewHandler::Kind::Presence})
       for (auto& [i, fn] : hooks_of(kind)) {
         const FnInfo& info = g_.tir_->fns[fn.index];
         if (info.params.size() != 1) {
-          g_.line(fmt::format("if (hook == {}) {{ {}(); fz_derive(); return std::nullopt; }}", i, method_name(fn)));
+          g_.line(fmt::format("if (hook == {}) {{ {}; fz_derive(); return std::nullopt; }}", i, run(fn, "")));
           continue;
         }
         std::string t = g_.cpp_type(info.params[0].type);
@@ -530,7 +533,7 @@ class ViewEmitter {
         g_.line(fmt::format("  {} v{{}};", t));
         g_.line("  fitz::http::JsonReader r(json.data(), json.size());");
         g_.line("  if (!fitz::http::from_json(r, &v)) return fitz::live::EventError{\"args\", \"the message does not decode as the hook's parameter\"};");
-        g_.line(fmt::format("  {}(v);", method_name(fn)));
+        g_.line(fmt::format("  {};", run(fn, "v")));
         g_.line("  fz_derive();");
         g_.line("  return std::nullopt;");
         g_.line("}");
@@ -565,7 +568,7 @@ class ViewEmitter {
         g_.line(fmt::format("if (auto e = fitz::live::gen::arg(p, {}, &a{})) return e;", cpp_quoted(info.params[i].name), i));
         args += fmt::format("{}a{}", args.empty() ? "" : ", ", i);
       }
-      g_.line(fmt::format("{}({});", method_name(fn), args));
+      g_.line(run(fn, args) + ";");
       g_.line("fz_derive();");
       g_.line("return std::nullopt;");
       --g_.indent_;

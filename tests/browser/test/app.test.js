@@ -1,21 +1,25 @@
-// Acceptance examples of views.md §5 against an app compiled by `fitz build` (tests/live/app):
-// the generated view classes, @live pages and the runtime together, in a real Chromium.
-// Skipped when FITZ_LIVE_APP is not set (scripts/test-browser.sh builds it when FITZ_BIN is set).
+// Acceptance examples of views.md §5 against apps compiled by `fitz build`: examples/live-views
+// (FITZ_LIVE_EXAMPLE: counter, live search, sign-up form) and tests/live/app (FITZ_LIVE_APP:
+// keyed list, XSS, failing handler), the generated view classes, @live pages and the runtime
+// together, in a real Chromium. Skipped when those are not set (scripts/test-browser.sh builds
+// both when FITZ_BIN is set). The sign-up form stores its row in FITZ_TEST_DATABASE_URL.
 'use strict';
 
 const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn } = require('node:child_process');
+const { spawn, execFileSync } = require('node:child_process');
 const { launch, open, sleep } = require('../support/harness');
 
 const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const APP = process.env.FITZ_LIVE_APP;
+const EXAMPLE = process.env.FITZ_LIVE_EXAMPLE;
+const DB = process.env.FITZ_TEST_DATABASE_URL;
 
-function startApp() {
+function startApp(binary, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(APP, [], {
+    const child = spawn(binary, [], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, PORT: '0', FITZ_SECRET_KEY: 'live acceptance test secret' },
+      env: { ...process.env, PORT: '0', FITZ_SECRET_KEY: 'live acceptance test secret', ...env },
     });
     let err = '';
     child.on('error', reject);
@@ -44,11 +48,11 @@ async function openLive(browser, base, pathname = '/') {
   return ctx;
 }
 
-describe('compiled live app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
   let app;
   let chrome;
   const open_ = [];
-  before(async () => { app = await startApp(); chrome = await launch(); });
+  before(async () => { app = await startApp(EXAMPLE, DB ? { DATABASE_URL: DB } : {}); chrome = await launch(); });
   after(async () => {
     await chrome.close();
     app.child.removeAllListeners('exit');
@@ -104,6 +108,51 @@ describe('compiled live app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, (
     assert.equal(await c.page.evaluate(() => document.querySelector('#q').selectionStart), 2);
     await c.page.fill('#q', '');
     await c.page.waitForFunction(() => document.querySelectorAll('#results li').length === 20);
+  });
+
+  it('4. sign-up form: per-field errors, values kept, no reload; a valid one stores a row and redirects', async () => {
+    assert.ok(DB, 'FITZ_TEST_DATABASE_URL must name the database the sign-up writes to');
+    const c = await openLive(chrome.browser, app.base, '/signup'); open_.push(c);
+    const entries = await c.page.evaluate(() => history.length);
+    await c.page.fill('#email', 'not-an-email');
+    await c.page.focus('#email');
+    await c.page.keyboard.press('Enter');  // an implicit submit, with no name
+    await c.page.waitForSelector('#name-error');
+    assert.equal(await c.page.textContent('#name-error'), 'a name is required');
+    assert.equal(await c.page.textContent('#email-error'), 'that is not an email address');
+    assert.equal(await c.page.inputValue('#email'), 'not-an-email');
+    assert.equal(await c.page.evaluate(() => document.activeElement.id), 'email');
+    assert.equal(c.page.url(), app.base + '/signup');
+    assert.equal(await c.page.evaluate(() => history.length), entries);
+    // Fixing the email clears its error on change.
+    await c.page.fill('#email', 'ada-' + Date.now() + '@example.com');
+    await c.page.focus('#name');
+    await c.page.waitForFunction(() => !document.querySelector('#email-error'));
+    assert.equal(await c.page.textContent('#name-error'), 'a name is required');
+    await c.page.fill('#name', 'Ada');
+    const email = await c.page.inputValue('#email');
+    await c.page.click('#go');
+    await c.page.waitForURL(app.base + '/welcome');
+    assert.equal(await c.page.textContent('#welcome'), 'Welcome!');
+    const row = execFileSync('psql', [DB, '-tAc', `SELECT name FROM live_signups WHERE email = '${email}'`]).toString().trim();
+    assert.equal(row, 'Ada');
+  });
+});
+
+describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  let app;
+  let chrome;
+  const open_ = [];
+  before(async () => { app = await startApp(APP); chrome = await launch(); });
+  after(async () => {
+    await chrome.close();
+    app.child.removeAllListeners('exit');
+    app.child.kill('SIGTERM');
+  });
+  afterEach(async () => {
+    const problems = open_.flatMap((c) => c.problems);
+    for (const c of open_.splice(0)) await c.context.close();
+    assert.deepEqual(problems, [], 'page errors');
   });
 
   it('5. keyed list: moving a row keeps its DOM node and sends one kmove', async () => {

@@ -59,14 +59,19 @@ head -c 20000 /dev/urandom > "$work/garbage.fitzv"
 "$fitz" check "$work/garbage.fitzv" >/dev/null 2>&1
 check "random bytes exit 1" $([[ $? == 1 ]]; echo $?)
 
-# The acceptance app (tests/live/app): checked clean, and `fitz test` drives its views through
+# The acceptance app (tests/live/app) and examples/live-views: checked clean, and `fitz test` drives their views through
 # the browserless harness (live_test); a program passing something else than a view's props to
 # live_test stops at build time with a located error.
 app=$here/../live/app
 out=$(cd "$app" && FITZ_CACHE_DIR=$work/cache "$fitz" check 2>&1); rc=$?
 check "acceptance app checks clean (rc $rc): $out" $([[ $rc == 0 && -z $out ]]; echo $?)
 out=$(cd "$app" && FITZ_CACHE_DIR=$work/cache "$fitz" test 2>&1); rc=$?
-check "acceptance app: fitz test (rc $rc): $out" $([[ $rc == 0 && $out == *"5 passed, 0 failed"* ]]; echo $?)
+check "acceptance app: fitz test (rc $rc): $out" $([[ $rc == 0 && $out == *"3 passed, 0 failed"* ]]; echo $?)
+example=$here/../../examples/live-views
+out=$(cd "$example" && FITZ_CACHE_DIR=$work/cache "$fitz" check 2>&1); rc=$?
+check "examples/live-views checks clean (rc $rc): $out" $([[ $rc == 0 && -z $out ]]; echo $?)
+out=$(cd "$example" && FITZ_CACHE_DIR=$work/cache "$fitz" test 2>&1); rc=$?
+check "examples/live-views: fitz test (rc $rc): $out" $([[ $rc == 0 && $out == *"3 passed, 0 failed"* ]]; echo $?)
 mkdir -p "$work/notview"
 printf 'type P {\n  x: Int\n}\n\n@test\nfn t() {\n  let v = live_test(P { x: 1 })\n  v.click("#a")\n}\n' > "$work/notview/t.fitz"
 err=$(FITZ_CACHE_DIR=$work/cache "$fitz" test "$work/notview/t.fitz" 2>&1); rc=$?

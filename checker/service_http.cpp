@@ -324,6 +324,8 @@ void build_http_model(ServiceBuild& b) {
               live.title = literal_text(ast, a.value, &ok);
             } else if (a.name->text == "layout") {
               if (const auto* n = std::get_if<NameRef>(&ast.get(a.value).data)) live.layout = std::string(n->name.text);
+              live.layout_fn = fn_named_by(prog, m, a.value, ast);
+              live.layout_span = ast.get(a.value).span;
             }
           }
           live.props = tir.fns[f->fn.index].return_type;

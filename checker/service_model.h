@@ -271,6 +271,8 @@ struct LiveRoute {
   std::string path;       // as written
   std::string title;      // empty: none given
   std::string layout;     // the layout function's name; empty: the default layout
+  std::optional<FnRef> layout_fn;  // the function `layout=` names (checked: (Html, Html) -> Html)
+  Span layout_span;
   std::string component;  // the display of the fn's return type: the root component
   TypeId props;           // the fn's return type (the component's props struct)
   bool guarded = false;   // `@authenticated`, `@admin` or `@requires`

@@ -473,7 +473,41 @@ CheckedViews ViewChecker::finish(const frontend::ModuleGraph& graph, const Typed
   for (const Diagnostic& d : view_diags.sorted()) out.report(d);
 
   for (auto& u : units_) result.files.push_back(u->view);
+  check_live_pages(program, result, out);
   return result;
+}
+
+// `@live` pages (§1.7): the function returns a component's props, and `layout=` names a
+// function `(head: Html, body: Html) -> Html`. Checked here because only the views know which
+// structs are props.
+void ViewChecker::check_live_pages(const TypedProgram& program, const CheckedViews& views, frontend::DiagnosticBag& out) {
+  const TypeStore& types = *program.types;
+  auto is_html = [&](TypeId t) {
+    if (!t.valid() || types.kind(t) != TypeKind::Struct) return false;
+    const StructInfo& info = types.struct_info(types.struct_of(t));
+    return info.builtin && info.name == "Html";
+  };
+  for (const LiveRoute& r : program.service.live) {
+    bool props = false;
+    for (const ViewFile& f : views.files)
+      for (const ViewComponent& c : f.components) props |= c.props_type.valid() && c.props_type == r.props;
+    if (!props && r.props.valid() && types.kind(r.props) != TypeKind::Error)
+      out.error(DiagKind::DecoratorPlacement, r.span,
+                fmt::format("`@live` mounts a live view, but this function returns `{}`, which is no component's props",
+                            types.display(r.props)))
+          .with_hint("return the root component's props, as in `fn home() -> Counter => Counter {}` with `from Counter import Counter`");
+    if (r.layout.empty()) continue;
+    bool ok = false;
+    if (r.layout_fn) {
+      const FnInfo& lf = program.modules[r.layout_fn->module.index].fns[r.layout_fn->fn.index];
+      ok = lf.params.size() == 2 && is_html(lf.params[0].type) && is_html(lf.params[1].type) && is_html(lf.return_type) &&
+           !lf.is_async;
+    }
+    if (!ok)
+      out.error(DiagKind::DecoratorArguments, r.layout_span,
+                fmt::format("`layout={}` must name a function `fn {}(head: Html, body: Html) -> Html`", r.layout, r.layout))
+          .with_hint("the layout gets the page's head (title, styles, the client script) and the live root, and returns the document");
+  }
 }
 
 }  // namespace fitz::checker

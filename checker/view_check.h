@@ -39,6 +39,7 @@ class ViewChecker {
                       const frontend::DiagnosticBag& raw, frontend::DiagnosticBag& out);
 
  private:
+  void check_live_pages(const TypedProgram& program, const CheckedViews& views, frontend::DiagnosticBag& out);
   ViewUnit* unit_for_code_path(const std::filesystem::path& code_path);
   ViewUnit* load_unit(const std::filesystem::path& view_path, std::string& error, frontend::DiagnosticBag* diags);
 

@@ -26,10 +26,6 @@ void Gen::emit_live_wrappers() {
       frontend::LineCol lc = file.line_col(s.begin);
       return fmt::format("{}:{}:{}", file.path(), lc.line, lc.col);
     };
-    if (!r.layout.empty()) {
-      result_.not_compiled.push_back(fmt::format("{}: `@live(layout=...)` is not compiled yet; the default layout is", where(r.span)));
-      continue;
-    }
     if (info.is_async) {
       result_.not_compiled.push_back(fmt::format("{}: an async `@live` page function is not compiled yet", where(r.span)));
       continue;
@@ -100,8 +96,17 @@ void Gen::emit_live_wrappers() {
                      cpp_quoted(r.component)));
     line(fmt::format("if (root.empty()) {}fitz::http::Response::error(500, fitz::Str(error.data(), error.size()));", ret));
     std::string title = r.title.empty() ? r.component : r.title;
-    line(fmt::format("std::string page = fitz::live::gen::default_page({}, std::string_view(kFzViewStyles, sizeof kFzViewStyles - 1), root);",
-                     cpp_quoted(title)));
+    std::string styles = "std::string_view(kFzViewStyles, sizeof kFzViewStyles - 1)";
+    if (r.layout_fn) {
+      // The app's layout gets the head the default one would have and the live root.
+      const FnInfo& lf = prog_.modules[r.layout_fn->module.index].fns[r.layout_fn->fn.index];
+      line(fmt::format("std::string head = fitz::live::gen::default_head({}, {});", cpp_quoted(title), styles));
+      line(fmt::format("fitz::Str doc = {}::{}(fitz::Str(head.data(), head.size()), fitz::Str(root.data(), root.size()));",
+                       ns(r.layout_fn->module), fn_name(lf)));
+      line("std::string page = fitz::live::gen::text_of(doc);");
+    } else {
+      line(fmt::format("std::string page = fitz::live::gen::default_page({}, {}, root);", cpp_quoted(title), styles));
+    }
     line(fmt::format("{}fitz::http::Response::text(200, fitz::Str(page.data(), page.size()), fitz::Str::lit(\"text/html; charset=utf-8\"));",
                      ret));
     --indent_;
@@ -138,7 +143,6 @@ void Gen::emit_live_serve() {
   line("fzlive::live() = fitz::live::mount(app, hub, fz_views, fz_lc);");
   for (size_t li = 0; li < prog_.service.live.size(); ++li) {
     const checker::LiveRoute& r = prog_.service.live[li];
-    if (!r.layout.empty()) continue;
     line(fmt::format("app.route(fitz::http::Method::Get, {}, &fzl_{});", cpp_quoted(r.tmpl.text.empty() ? r.path : r.tmpl.text), li));
   }
 }

@@ -668,6 +668,13 @@ class ViewEmitter {
 
   std::string var() { return fmt::format("n{}", next_++); }
 
+  bool is_html(const checker::ViewExpr& e) const {
+    TypeId t = g_.tir_->type_of(e.code);
+    if (g_.types_.kind(t) != TypeKind::Struct) return false;
+    const checker::StructInfo& info = g_.types_.struct_info(g_.types_.struct_of(t));
+    return info.builtin && info.name == "Html";
+  }
+
   // A value shown in the page: any type, as Fitz interpolation shows it.
   std::string shown(const checker::ViewExpr& e) {
     return fmt::format("fitz::live::gen::text_of(fitz::interp({}))", g_.expr(e.code));
@@ -766,7 +773,21 @@ class ViewEmitter {
     switch (n.kind) {
       case K::Text: {
         if (n.exprs.empty() && !pre && whitespace_only(join(n.parts))) return;  // §1.4 normalisation
-        g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, concat(n.parts, n.exprs)));
+        bool raw = false;
+        for (const checker::ViewExpr& e : n.exprs) raw |= e.code.valid() && is_html(e);
+        if (!raw) {
+          g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, concat(n.parts, n.exprs)));
+          return;
+        }
+        // An `Html` value goes in as markup (§1.4: `{html_raw(s)}`); the text around it escaped.
+        for (size_t i = 0; i < n.parts.size(); ++i) {
+          if (!n.parts[i].empty()) g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, cpp_quoted(n.parts[i])));
+          if (i >= n.exprs.size() || !n.exprs[i].code.valid()) continue;
+          if (is_html(n.exprs[i]))
+            g_.line(fmt::format("{}.child(fitz::live::html_raw(fitz::live::gen::text_of({})));", parent, g_.expr(n.exprs[i].code)));
+          else
+            g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, shown(n.exprs[i])));
+        }
         return;
       }
       case K::Element: {

@@ -177,6 +177,7 @@ std::string Gen::cpp_type(TypeId t) {
       StructId sid = types_.struct_of(t);
       const auto& si = types_.struct_info(sid);
       if (si.builtin && (si.name == "Request" || si.name == "Response")) return "fitz::Ref<fzb::T_" + si.name + ">";
+      if (si.builtin && si.name == "Html") return "fitz::Str";  // markup; the checker keeps it apart
       if (si.builtin && si.name == "WsConn" && has_ws()) return "fzws::Conn";
       if (si.builtin && (si.name == "Date" || si.name == "DateTime" || si.name == "Uuid")) return "fitz::" + si.name;  // fitz/date.h
       if (si.builtin) return "fitz::Any";

@@ -40,6 +40,8 @@ template <class F> Null assert_throws(F&& f, SourcePos pos = {}) {
 // ---- environment ---------------------------------------------------------------------------
 Result<Str, Str> env(const Str& name);
 Str env_or(const Str& name, const Str& fallback);
+// `html_raw(s)`: an `Html` value is its markup (the checker keeps it apart from Str).
+inline Str html_raw(const Str& markup) { return markup; }
 // Reads KEY=VALUE lines (blank lines, `#` comments, optional `export ` and quotes) into the
 // environment; variables already set keep their value.
 Result<Null, Str> load_env(const Str& path);

@@ -143,15 +143,15 @@ std::string args_json(const std::vector<std::pair<std::string_view, std::string>
   return out;
 }
 
-std::string default_page(std::string_view title, std::string_view styles, std::string_view body_html) {
+std::string default_head(std::string_view title, std::string_view styles) {
   std::string out;
-  out.reserve(body_html.size() + styles.size() + 512);
-  out += "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out.reserve(styles.size() + 512);
+  out += "<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
   escape_html(title, out);
   out += "</title>\n";
   // The banner and toast the client's classes turn on (§2.5, §2.6); a layout of the app's
-  // own replaces all of this.
+  // own can style them differently after these.
   out += "<style>.fz-disconnected{opacity:.6}.fz-toast{position:fixed;bottom:1rem;right:1rem;"
          "background:#b00020;color:#fff;padding:.5rem 1rem;border-radius:4px}</style>\n";
   if (!styles.empty()) {
@@ -161,7 +161,14 @@ std::string default_page(std::string_view title, std::string_view styles, std::s
   }
   out += "<script src=\"/_fitz/live.js?v=";
   out += client_script_hash();
-  out += "\" defer></script>\n</head>\n<body>\n";
+  out += "\" defer></script>\n";
+  return out;
+}
+
+std::string default_page(std::string_view title, std::string_view styles, std::string_view body_html) {
+  std::string out = "<!doctype html>\n<html lang=\"en\">\n<head>\n";
+  out += default_head(title, styles);
+  out += "</head>\n<body>\n";
   out += body_html;
   out += "\n</body>\n</html>\n";
   return out;

@@ -40,6 +40,8 @@ inline std::string text_of(const Str& s) { return std::string(s.data(), s.size()
 // The default layout (§1.7): doctype, charset, viewport, title, the page's collected styles in
 // <head>, the live root in <body>, and the client script (cacheable, no inline script).
 std::string default_page(std::string_view title, std::string_view styles, std::string_view body_html);
+// What default_page puts in <head>: what a `layout=` function receives as `head`.
+std::string default_head(std::string_view title, std::string_view styles);
 
 // `live_test(Counter {...})` of `fitz test` (test_harness.cpp): the view mounted as a connected
 // page, as a `LiveTest` value whose methods click, type and submit through the rendered tree.

@@ -45,6 +45,16 @@ std::string Live::render_root(const http::Request& req, std::string_view view, s
 
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {
   auto live = std::make_shared<Live>(registry, std::move(config));
+  // Publishes reach the other replicas through the hub's pubsub (FITZ_WS_PUBSUB=postgres) on a
+  // channel of their own; without it the relay sends nothing.
+  ws::Hub* ws_hub = &hub;
+  live->hub().set_relay([ws_hub](const std::string& topic, const std::string& json) {
+    ws_hub->relay("live", topic, json);
+  });
+  std::weak_ptr<Live> weak = live;
+  hub.on_relay("live", [weak](const std::string& topic, const std::string& json) {
+    if (auto l = weak.lock()) l->hub().deliver_local(topic, json);
+  });
   app.get("/_fitz/live.js", [](http::Request& req) { return client_script_response(req); });
 
   // The provider sees the upgrade's headers: it never refuses (anonymous users may join views

@@ -124,3 +124,39 @@ describe('server push', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     await waitText(a, '#ticks', 'Ticks: 3', 4000);
   });
 });
+
+// Two replicas on one Postgres (FITZ_WS_PUBSUB=postgres): a publish on one reaches the
+// subscribers of the other. Raw sockets; skipped without FITZ_TEST_DATABASE_URL.
+const DB = process.env.FITZ_TEST_DATABASE_URL;
+describe('server push across replicas', { skip: SERVER && DB ? false : 'FITZ_LIVE_TEST_SERVER or FITZ_TEST_DATABASE_URL not set' }, () => {
+  const servers = [];
+  after(() => {
+    for (const s of servers) { s.child.removeAllListeners('exit'); s.child.kill('SIGTERM'); }
+  });
+
+  it('a chat message published on one replica reaches a view on the other', async () => {
+    const env = { FITZ_WS_PUBSUB: 'postgres', FITZ_WS_PUBSUB_URL: DB };
+    servers.push(await startServer(env), await startServer(env));
+    const [a, b] = servers;
+    const room = 'replicas-' + process.pid;
+    const ann = await rawSocket(a);
+    ann.send({ t: 'join', v: 'fz-1', tok: await tokenOf(a, '/chat?room=' + room + '&name=Ann'), rev: 0 });
+    const full = await ann.next();
+    const c = Number(/data-fz-c="(\d+)"/.exec(full.html)[1]);
+    const bob = await rawSocket(b);
+    bob.send({ t: 'join', v: 'fz-1', tok: await tokenOf(b, '/chat?room=' + room + '&name=Bob'), rev: 0 });
+    assert.equal((await bob.next()).t, 'full');
+    // Each replica LISTENs once it has connected to Postgres: send until one gets through.
+    let got = null;
+    const seen = [];
+    bob.ws.on('message', (d) => seen.push(String(d)));
+    for (let i = 0; i < 40 && !got; i++) {
+      ann.send({ t: 'ev', v: 'fz-1', ref: i + 1, c, e: 'send', p: { name: 'Ann', text: 'across ' + i } });
+      await sleep(150);
+      got = seen.find((f) => /Ann: across \d+/.test(f));
+    }
+    assert.ok(got, 'no message crossed the replicas');
+    ann.ws.close();
+    bob.ws.close();
+  });
+});

@@ -1,7 +1,7 @@
 // fitz_live_test_server: the real HTTP and WebSocket runtimes with live views mounted, for the
 // browser tests (tests/browser/test/server.test.js). Serves `/` (a Counter) and `/text` (a
 // Text view showing a hostile string and a javascript: link), `/clock` (a Clock ticking every
-// second), `/chat?room=R&name=N` (a Chat room) and `/timers` (the running `on every` timers as
+// second), `/chat?room=R&name=N[&track=0]` (a Chat room) and `/timers` (the running `on every` timers as
 // `{"active_timers": N}`), and prints "listening PORT" once accepting on an ephemeral port of
 // 127.0.0.1.
 #include <cstdio>
@@ -29,19 +29,21 @@ std::string page(const std::string& title, const std::string& root) {
 std::unique_ptr<live::View> make_chat(std::string_view props, std::string* error) {
   http::JsonReader r(props.data(), props.size());
   std::string room, name;
+  bool track = true;
   http::Text key;
   bool ok = r.begin_object();
   while (ok && r.next_key(&key)) {
     Str v;
     if (key == http::Text("room") && (ok = r.read_str(&v))) room = v.as<std::string>();
     else if (key == http::Text("name") && (ok = r.read_str(&v))) name = v.as<std::string>();
+    else if (key == http::Text("track")) ok = r.read_bool(&track);
     else if (ok) ok = r.skip_value();
   }
   if (!ok || !r.ok()) {
     *error = "Chat props: " + r.error().as<std::string>();
     return nullptr;
   }
-  return std::make_unique<live::testing::Chat>(std::move(room), std::move(name));
+  return std::make_unique<live::testing::Chat>(std::move(room), std::move(name), track);
 }
 
 std::string query_param(const http::Request& req, const char* name, const char* fallback) {
@@ -120,7 +122,8 @@ int main() {
   app.get("/clock", [serve](http::Request& req) { return serve(req, "Clock", "Clock", "{}"); });
   app.get("/chat", [serve](http::Request& req) {
     std::string props = "{\"room\":" + http::to_json(Str::from(query_param(req, "room", "lobby"))).as<std::string>() +
-                        ",\"name\":" + http::to_json(Str::from(query_param(req, "name", "anon"))).as<std::string>() + "}";
+                        ",\"name\":" + http::to_json(Str::from(query_param(req, "name", "anon"))).as<std::string>() +
+                        ",\"track\":" + (query_param(req, "track", "1") == "0" ? "false" : "true") + "}";
     return serve(req, "Chat", "Chat", props);
   });
   app.get("/timers", [lv](http::Request&) {

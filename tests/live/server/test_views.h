@@ -89,16 +89,18 @@ class Clock final : public View {
   int64_t ticks_ = 0;
 };
 
-// Props {"room": Str, "name": Str}. `event send(text, name)` publishes {name, text} to
-// "chat:{room}"; `on message "chat:{room}"` appends; mount(connected) tracks `name` on
-// "room:{room}"; `on presence "room:{room}"` shows "N online: names".
+// Props {"room": Str, "name": Str, "track": Bool}. `event send(text, name)` publishes
+// {name, text} to "chat:{room}"; `on message "chat:{room}"` appends; mount(connected) tracks
+// `name` on "room:{room}" unless `track` is false (the benchmark's readers, which would
+// otherwise measure a thousand presence lists); `on presence "room:{room}"` shows "N online: names".
 class Chat final : public View {
  public:
   static constexpr uint32_t kMessageHook = 1, kPresenceHook = 2;
-  Chat(std::string room, std::string name) : room_(std::move(room)), name_(std::move(name)) {}
+  Chat(std::string room, std::string name, bool track = true)
+      : room_(std::move(room)), name_(std::move(name)), track_(track) {}
 
   void mount(bool connected) override {
-    if (connected && env.effects) env.effects->track("room:" + room_, name_, "{\"name\":" + json(name_) + "}");
+    if (connected && track_ && env.effects) env.effects->track("room:" + room_, name_, "{\"name\":" + json(name_) + "}");
   }
   Node render(const RenderContext& ctx) const override {
     std::string names;
@@ -171,6 +173,7 @@ class Chat final : public View {
  private:
   static std::string json(const std::string& s) { return http::to_json(Str::from(s)).as<std::string>(); }
   std::string room_, name_;
+  bool track_;
   std::vector<std::pair<std::string, std::string>> messages_;
   std::vector<std::string> online_;
 };

@@ -52,6 +52,14 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
     ws_hub->relay("live", topic, json);
   });
   std::weak_ptr<Live> weak = live;
+  app.add_metrics([weak]() {
+    auto l = weak.lock();
+    std::string text =
+        "# HELP fitz_live_active_timers Running `on every` timers of live views.\n"
+        "# TYPE fitz_live_active_timers gauge\n"
+        "fitz_live_active_timers " + std::to_string(l ? l->hub().active_timers() : 0) + "\n";
+    return Str(text.data(), text.size());
+  });
   hub.on_relay("live", [weak](const std::string& topic, const std::string& json) {
     if (auto l = weak.lock()) l->hub().deliver_local(topic, json);
   });
@@ -101,7 +109,7 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
                    if (closing) break;
                  }
                  lc.close();  // unmounts: timers stop, subscriptions and presence go
-                 push->stop();
+                 push->end();
                  lhub.detach(client);
                  co_return null;
                })

@@ -40,7 +40,7 @@ void Push::begin(LiveConnection* lc, uint64_t client) {
   if (silence_ms_ > 0) watch();
 }
 
-void Push::stop() {
+void Push::end() {
   lc_ = nullptr;
   watch_.cancel();
   for (auto& entry : timers_)

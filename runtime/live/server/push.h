@@ -23,9 +23,9 @@ class Push final : public HubClient, public TimerHost, public std::enable_shared
   Push(boost::asio::io_context& ioc, ws::Conn conn, LiveHub& hub, int64_t silence_ms)
       : ioc_(ioc), conn_(std::move(conn)), hub_(hub), silence_ms_(silence_ms), watch_(ioc) {}
 
-  // The connection exists from here until `stop`; both on the loop.
+  // The connection exists from here until `end`; both on the loop.
   void begin(LiveConnection* lc, uint64_t client);
-  void stop();
+  void end();
   // A frame came in (the heartbeat is alive).
   void heard();
   // Sends frames, publishes, logs; then posts a flush when hooks left views dirty.

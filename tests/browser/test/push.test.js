@@ -17,8 +17,10 @@ const online = (ctx) => ctx.page.textContent('#online');
 const waitText = (ctx, sel, text, timeout) =>
   ctx.page.waitForFunction(([s, t]) => document.querySelector(s).textContent === t, [sel, text], { timeout });
 
+// The server's `fitz_live_active_timers` gauge on /metrics.
 async function activeTimers(srv) {
-  return (await (await fetch(srv.base + '/timers')).json()).active_timers;
+  const text = await (await fetch(srv.base + '/metrics')).text();
+  return Number(/^fitz_live_active_timers (\d+)$/m.exec(text)[1]);
 }
 
 async function until(check, ms = 5000) {

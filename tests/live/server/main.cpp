@@ -1,9 +1,9 @@
 // fitz_live_test_server: the real HTTP and WebSocket runtimes with live views mounted, for the
 // browser tests (tests/browser/test/server.test.js). Serves `/` (a Counter) and `/text` (a
 // Text view showing a hostile string and a javascript: link), `/clock` (a Clock ticking every
-// second), `/chat?room=R&name=N[&track=0]` (a Chat room) and `/timers` (the running `on every` timers as
-// `{"active_timers": N}`), and prints "listening PORT" once accepting on an ephemeral port of
-// 127.0.0.1.
+// second), `/chat?room=R&name=N[&track=0]` (a Chat room) and `/metrics` (with the
+// `fitz_live_active_timers` gauge), and prints "listening PORT" once accepting on an ephemeral
+// port of 127.0.0.1.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -91,6 +91,7 @@ int main() {
   config.banner = false;
   config.access_log = false;
   config.threads = 2;
+  config.prometheus = true;  // /metrics: fitz_live_active_timers
   http::App app(config);
   ws::Hub hub(app);
 
@@ -125,10 +126,6 @@ int main() {
                         ",\"name\":" + http::to_json(Str::from(query_param(req, "name", "anon"))).as<std::string>() +
                         ",\"track\":" + (query_param(req, "track", "1") == "0" ? "false" : "true") + "}";
     return serve(req, "Chat", "Chat", props);
-  });
-  app.get("/timers", [lv](http::Request&) {
-    return http::Response::json(
-        200, Str::from("{\"active_timers\":" + std::to_string(lv->hub().active_timers()) + "}"));
   });
 
   if (Str e = hub.configure_from_env(); !e.empty()) {

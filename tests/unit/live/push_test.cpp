@@ -14,7 +14,7 @@
 namespace fitz::live {
 namespace {
 
-constexpr int64_t kNowMs = 1'800'000'000'000;
+constexpr int64_t kPushNowMs = 1'800'000'000'000;
 
 struct Inbox final : HubClient {
   struct Got {
@@ -86,7 +86,7 @@ class PushTest : public ::testing::Test {
     views_.add("Pushy", [](std::string_view, std::string*) { return std::make_unique<Pushy>(); });
   }
   std::string token(std::string view, std::string props = "{}") const {
-    int64_t now = kNowMs / 1000;
+    int64_t now = kPushNowMs / 1000;
     return seal_token(TokenClaims{std::move(view), std::move(props), "sid", "", now, now + 3600}, key_);
   }
   static std::string join(std::string_view tok, std::string_view v = "fz-1") {
@@ -119,14 +119,14 @@ class PushTest : public ::testing::Test {
 TEST_F(PushTest, ChatMessageFansOutAndABurstRendersOnce) {
   auto ann_in = std::make_shared<Inbox>(), bob_in = std::make_shared<Inbox>();
   LiveConnection ann(views_, key_, options(ann_in)), bob(views_, key_, options(bob_in));
-  int64_t c = component_of(ann.on_frame(join(token("Chat", R"({"name":"Ann"})")), kNowMs).frames.at(0));
-  ASSERT_EQ(bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kNowMs).frames.size(), 1u);
+  int64_t c = component_of(ann.on_frame(join(token("Chat", R"({"name":"Ann"})")), kPushNowMs).frames.at(0));
+  ASSERT_EQ(bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kPushNowMs).frames.size(), 1u);
 
   // Both subscribed to presence after their mounts tracked: Bob's first list already has both.
   ASSERT_FALSE(bob_in->got.empty());
   EXPECT_EQ(bob_in->got.back().json, R"([{"key":"Ann","metas":[{"name":"Ann"}]},{"key":"Bob","metas":[{"name":"Bob"}]}])");
 
-  ConnectionOutput out = ann.on_frame(ev(1, c, "send", R"({"name":"Ann","text":"hi <b>x</b>"})"), kNowMs);
+  ConnectionOutput out = ann.on_frame(ev(1, c, "send", R"({"name":"Ann","text":"hi <b>x</b>"})"), kPushNowMs);
   ASSERT_EQ(out.frames.size(), 1u);  // nothing changed in Ann's view yet: just the ack
   EXPECT_EQ(out.frames[0], R"({"t":"ack","ref":1})");
   ASSERT_EQ(out.publishes.size(), 1u);
@@ -138,8 +138,8 @@ TEST_F(PushTest, ChatMessageFansOutAndABurstRendersOnce) {
   for (int i = 0; i < 4; i++) hub_.publish("chat:x", R"({"name":"Ann","text":"more"})");
   ASSERT_EQ(bob_in->got.size(), 4u);
   EXPECT_FALSE(bob.dirty());
-  EXPECT_TRUE(bob.on_message("chat:x", R"({"name":"Ann","text":"hi <b>x</b>"})", kNowMs).frames.empty());
-  for (const auto& g : bob_in->got) EXPECT_TRUE(bob.on_message(g.topic, g.json, kNowMs).frames.empty());
+  EXPECT_TRUE(bob.on_message("chat:x", R"({"name":"Ann","text":"hi <b>x</b>"})", kPushNowMs).frames.empty());
+  for (const auto& g : bob_in->got) EXPECT_TRUE(bob.on_message(g.topic, g.json, kPushNowMs).frames.empty());
   EXPECT_TRUE(bob.dirty());
   out = bob.flush();
   ASSERT_EQ(out.frames.size(), 1u);
@@ -156,18 +156,18 @@ TEST_F(PushTest, ChatMessageFansOutAndABurstRendersOnce) {
 TEST_F(PushTest, AMessageTheHookCannotDecodeIsLoggedAndDropped) {
   auto in = std::make_shared<Inbox>();
   LiveConnection bob(views_, key_, options(in));
-  bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kNowMs);
-  ConnectionOutput out = bob.on_message("chat:x", R"({"name":5})", kNowMs);
+  bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kPushNowMs);
+  ConnectionOutput out = bob.on_message("chat:x", R"({"name":5})", kPushNowMs);
   EXPECT_TRUE(out.frames.empty());
   ASSERT_EQ(out.logs.size(), 1u);
   EXPECT_NE(out.logs[0].find("message dropped"), std::string::npos);
   EXPECT_FALSE(bob.dirty());
   // Many bad messages are no crash: the view keeps its mount.
   uint64_t mount = bob.mount_of("fz-1");
-  for (int i = 0; i < 5; i++) bob.on_message("chat:x", "not json", kNowMs);
+  for (int i = 0; i < 5; i++) bob.on_message("chat:x", "not json", kPushNowMs);
   EXPECT_EQ(bob.mount_of("fz-1"), mount);
   // Topics the view does not follow reach no hook.
-  EXPECT_TRUE(bob.on_message("chat:other", R"({"name":"x","text":"y"})", kNowMs).logs.empty());
+  EXPECT_TRUE(bob.on_message("chat:other", R"({"name":"x","text":"y"})", kPushNowMs).logs.empty());
 }
 
 TEST_F(PushTest, UnmountDropsPresenceAndSubscriptions) {
@@ -175,13 +175,13 @@ TEST_F(PushTest, UnmountDropsPresenceAndSubscriptions) {
   LiveConnection ann(views_, key_, options(ann_in));
   {
     LiveConnection bob(views_, key_, options(bob_in));
-    ann.on_frame(join(token("Chat", R"({"name":"Ann"})")), kNowMs);
-    bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kNowMs);
+    ann.on_frame(join(token("Chat", R"({"name":"Ann"})")), kPushNowMs);
+    bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kPushNowMs);
     EXPECT_EQ(hub_.subscribers(Subscription::Kind::Message, "chat:x"), 2u);
-    bob.on_frame(R"({"t":"leave","v":"fz-1"})", kNowMs);
+    bob.on_frame(R"({"t":"leave","v":"fz-1"})", kPushNowMs);
     EXPECT_EQ(hub_.subscribers(Subscription::Kind::Message, "chat:x"), 1u);
     EXPECT_EQ(ann_in->got.back().json, R"([{"key":"Ann","metas":[{"name":"Ann"}]}])");
-    bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kNowMs);
+    bob.on_frame(join(token("Chat", R"({"name":"Bob"})")), kPushNowMs);
   }  // the socket goes: close() unmounts
   EXPECT_EQ(hub_.subscribers(Subscription::Kind::Message, "chat:x"), 1u);
   EXPECT_EQ(ann_in->got.back().json, R"([{"key":"Ann","metas":[{"name":"Ann"}]}])");
@@ -190,30 +190,30 @@ TEST_F(PushTest, UnmountDropsPresenceAndSubscriptions) {
 TEST_F(PushTest, TimersRunAfterMountAndStopOnLeaveAndClose) {
   auto in = std::make_shared<Inbox>();
   LiveConnection conn(views_, key_, options(in));
-  conn.on_frame(join(token("Clock")), kNowMs);
+  conn.on_frame(join(token("Clock")), kPushNowMs);
   ASSERT_EQ(timers_.running.size(), 1u);
   EXPECT_EQ(timers_.running[0].every_ms, 1000);
   EXPECT_EQ(hub_.active_timers(), 1);
   FakeTimers::Running t = timers_.running[0];
   for (int i = 1; i <= 2; i++) {
-    EXPECT_TRUE(conn.on_timer(t.view, t.mount, t.hook, kNowMs + i * 1000).frames.empty());
+    EXPECT_TRUE(conn.on_timer(t.view, t.mount, t.hook, kPushNowMs + i * 1000).frames.empty());
     ConnectionOutput out = conn.flush();
     ASSERT_EQ(out.frames.size(), 1u);
     EXPECT_NE(out.frames[0].find(R"(["text",[0,0,0],"Ticks: )" + std::to_string(i) + "\"]"), std::string::npos)
         << out.frames[0];
   }
   // A rejoin is a fresh mount: the old timer stops, a new one starts, a stale tick does nothing.
-  conn.on_frame(join(token("Clock")), kNowMs);
+  conn.on_frame(join(token("Clock")), kPushNowMs);
   ASSERT_EQ(timers_.running.size(), 1u);
   EXPECT_NE(timers_.running[0].mount, t.mount);
   EXPECT_EQ(hub_.active_timers(), 1);
-  conn.on_timer(t.view, t.mount, t.hook, kNowMs);
+  conn.on_timer(t.view, t.mount, t.hook, kPushNowMs);
   EXPECT_FALSE(conn.dirty());
 
-  conn.on_frame(R"({"t":"leave","v":"fz-1"})", kNowMs);
+  conn.on_frame(R"({"t":"leave","v":"fz-1"})", kPushNowMs);
   EXPECT_TRUE(timers_.running.empty());
   EXPECT_EQ(hub_.active_timers(), 0);
-  conn.on_frame(join(token("Clock")), kNowMs);
+  conn.on_frame(join(token("Clock")), kPushNowMs);
   EXPECT_EQ(hub_.active_timers(), 1);
   conn.close();
   EXPECT_TRUE(timers_.running.empty());
@@ -223,10 +223,10 @@ TEST_F(PushTest, TimersRunAfterMountAndStopOnLeaveAndClose) {
 TEST_F(PushTest, PublishLeavesWithTheHandlerAndNotWhenItFails) {
   auto in = std::make_shared<Inbox>();
   LiveConnection conn(views_, key_, options(in));
-  int64_t c = component_of(conn.on_frame(join(token("Pushy")), kNowMs).frames.at(0));
-  ConnectionOutput out = conn.on_frame(ev(1, c, "pub"), kNowMs);
+  int64_t c = component_of(conn.on_frame(join(token("Pushy")), kPushNowMs).frames.at(0));
+  ConnectionOutput out = conn.on_frame(ev(1, c, "pub"), kPushNowMs);
   EXPECT_EQ(out.publishes.size(), 1u);
-  out = conn.on_frame(ev(2, c, "pubfail"), kNowMs);
+  out = conn.on_frame(ev(2, c, "pubfail"), kPushNowMs);
   EXPECT_TRUE(out.publishes.empty());
   ASSERT_EQ(out.frames.size(), 1u);
   EXPECT_NE(out.frames[0].find(R"("code":"handler")"), std::string::npos);
@@ -235,40 +235,40 @@ TEST_F(PushTest, PublishLeavesWithTheHandlerAndNotWhenItFails) {
 TEST_F(PushTest, RedirectsAreSameOriginUnlessExternal) {
   auto in = std::make_shared<Inbox>();
   LiveConnection conn(views_, key_, options(in));
-  int64_t c = component_of(conn.on_frame(join(token("Pushy")), kNowMs).frames.at(0));
-  ConnectionOutput out = conn.on_frame(ev(1, c, "go"), kNowMs);
+  int64_t c = component_of(conn.on_frame(join(token("Pushy")), kPushNowMs).frames.at(0));
+  ConnectionOutput out = conn.on_frame(ev(1, c, "go"), kPushNowMs);
   ASSERT_EQ(out.frames.size(), 2u);
   EXPECT_EQ(out.frames[0], R"({"t":"ack","ref":1})");  // the handler's frame first
   EXPECT_EQ(out.frames[1], R"({"t":"redirect","to":"/next?x=1"})");
-  out = conn.on_frame(ev(2, c, "same"), kNowMs);
+  out = conn.on_frame(ev(2, c, "same"), kPushNowMs);
   EXPECT_EQ(out.frames.back(), R"({"t":"redirect","to":"http://app.example/home"})");
   for (const char* e : {"evil", "sneaky"}) {
-    out = conn.on_frame(ev(3, c, e), kNowMs);
+    out = conn.on_frame(ev(3, c, e), kPushNowMs);
     ASSERT_EQ(out.frames.size(), 1u) << e;
     EXPECT_EQ(out.frames[0], R"({"t":"ack","ref":3})");
     ASSERT_EQ(out.logs.size(), 1u) << e;
     EXPECT_NE(out.logs[0].find("refused"), std::string::npos);
   }
-  out = conn.on_frame(ev(4, c, "out"), kNowMs);
+  out = conn.on_frame(ev(4, c, "out"), kPushNowMs);
   EXPECT_EQ(out.frames.back(), R"({"t":"redirect","to":"https://docs.example/"})");
 }
 
 TEST_F(PushTest, ThreeHandlerFailuresWithinTenSecondsCrashTheInstance) {
   views_.add("Counter", [](std::string_view, std::string*) { return std::make_unique<testing::Counter>(); });
   LiveConnection conn(views_, key_, {});
-  int64_t c = component_of(conn.on_frame(join(token("Counter")), kNowMs).frames.at(0));
-  conn.on_frame(ev(1, c, "inc"), kNowMs);
+  int64_t c = component_of(conn.on_frame(join(token("Counter")), kPushNowMs).frames.at(0));
+  conn.on_frame(ev(1, c, "inc"), kPushNowMs);
   // Failures 0 s, 10 s, 19 s: never three within 10 s.
   for (int64_t at : {0, 10000, 19000}) {
-    ConnectionOutput out = conn.on_frame(ev(2, c, "fail"), kNowMs + at);
+    ConnectionOutput out = conn.on_frame(ev(2, c, "fail"), kPushNowMs + at);
     ASSERT_EQ(out.frames.size(), 1u) << at;
     EXPECT_NE(out.frames[0].find(R"("code":"handler")"), std::string::npos);
   }
   // Unknown events are the client's fault and do not count.
-  for (int i = 0; i < 3; i++) EXPECT_EQ(conn.on_frame(ev(3, c, "nope"), kNowMs + 19500).frames.size(), 1u);
+  for (int i = 0; i < 3; i++) EXPECT_EQ(conn.on_frame(ev(3, c, "nope"), kPushNowMs + 19500).frames.size(), 1u);
   // 19 s, 20 s, 21 s: the third crashes it; state starts over.
-  conn.on_frame(ev(4, c, "fail"), kNowMs + 20000);
-  ConnectionOutput out = conn.on_frame(ev(5, c, "fail"), kNowMs + 21000);
+  conn.on_frame(ev(4, c, "fail"), kPushNowMs + 20000);
+  ConnectionOutput out = conn.on_frame(ev(5, c, "fail"), kPushNowMs + 21000);
   ASSERT_EQ(out.frames.size(), 2u);
   EXPECT_NE(out.frames[0].find(R"("code":"handler")"), std::string::npos);
   EXPECT_NE(out.frames[1].find(R"("t":"full")"), std::string::npos);
@@ -277,27 +277,27 @@ TEST_F(PushTest, ThreeHandlerFailuresWithinTenSecondsCrashTheInstance) {
   EXPECT_NE(out.logs[0].find("crashed"), std::string::npos);
   // The fresh instance works, with a clean failure history.
   c = component_of(out.frames[1]);
-  EXPECT_EQ(conn.on_frame(ev(6, c, "fail"), kNowMs + 21500).frames.size(), 1u);
-  EXPECT_EQ(conn.on_frame(ev(7, c, "inc"), kNowMs + 21600).frames.size(), 2u);
+  EXPECT_EQ(conn.on_frame(ev(6, c, "fail"), kPushNowMs + 21500).frames.size(), 1u);
+  EXPECT_EQ(conn.on_frame(ev(7, c, "inc"), kPushNowMs + 21600).frames.size(), 2u);
 }
 
 TEST_F(PushTest, FailedHooksCountTowardTheCrashRule) {
   auto in = std::make_shared<Inbox>();
   LiveConnection conn(views_, key_, options(in));
-  int64_t c = component_of(conn.on_frame(join(token("Pushy")), kNowMs).frames.at(0));
-  conn.on_message("t", "{}", kNowMs);
+  int64_t c = component_of(conn.on_frame(join(token("Pushy")), kPushNowMs).frames.at(0));
+  conn.on_message("t", "{}", kPushNowMs);
   ASSERT_EQ(conn.flush().frames.size(), 1u);  // t=1
-  conn.on_frame(ev(1, c, "setfail"), kNowMs);
+  conn.on_frame(ev(1, c, "setfail"), kPushNowMs);
   uint64_t mount = conn.mount_of("fz-1");
   // Two failures 6 s apart, then a third 11 s after the first: no crash (the window slides).
   for (int64_t at : {0, 6000, 11000}) {
-    ConnectionOutput out = conn.on_message("t", "{}", kNowMs + at);
+    ConnectionOutput out = conn.on_message("t", "{}", kPushNowMs + at);
     ASSERT_EQ(out.frames.size(), 1u);
     EXPECT_NE(out.frames[0].find(R"("ref":0,"code":"handler")"), std::string::npos);
   }
   EXPECT_EQ(conn.mount_of("fz-1"), mount);
   // A third within 10 s of the previous two: unmounted, mounted fresh, sent as `full`.
-  ConnectionOutput out = conn.on_message("t", "{}", kNowMs + 12000);
+  ConnectionOutput out = conn.on_message("t", "{}", kPushNowMs + 12000);
   ASSERT_EQ(out.frames.size(), 2u);
   EXPECT_NE(out.frames[0].find(R"("code":"handler")"), std::string::npos);
   EXPECT_NE(out.frames[1].find(R"("t":"full")"), std::string::npos);

@@ -69,6 +69,23 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
   });
 
+  it('three failing handlers within 10 s crash the instance: remounted and sent as full', async () => {
+    const a = await openLive(chrome.browser, srv.base); open_.push(a);
+    await a.page.click('#inc');
+    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    const fulls = () => a.received.filter((f) => f.t === 'full').length;
+    const before = fulls();
+    for (let i = 0; i < 2; i++) await a.page.click('#fail');
+    for (let i = 0; i < 50 && a.received.filter((f) => f.t === 'error').length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(fulls(), before);
+    assert.equal(await a.page.textContent('#count'), 'Count: 1');  // two failures: still the same instance
+    await a.page.click('#fail');
+    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 0');
+    assert.equal(fulls(), before + 1);
+    await a.page.click('#inc');  // the fresh instance works
+    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+  });
+
   it('renders a hostile state string literally and a javascript: link as #', async () => {
     const evil = '"><img src=x onerror=alert(1)>';
     const c = await openLive(chrome.browser, srv.base, '/text'); open_.push(c);

@@ -399,6 +399,8 @@ void App::openapi(Str json, Str docs_html) {
   state_->docs_html = std::move(docs_html);
 }
 bool App::draining() const { return state_->draining.load(); }
+void App::add_metrics(Fn<Str()> source) { state_->metric_sources.push_back(std::move(source)); }
+
 void App::on_upgrade(UpgradeFn fn, void* ctx) {
   state_->upgrade_fn = fn;
   state_->upgrade_ctx = ctx;

@@ -129,6 +129,7 @@ struct AppState {
   std::atomic<bool> draining{false};
   std::mutex metrics_mu;
   std::vector<MetricsShard*> shards;
+  std::vector<Fn<Str()>> metric_sources;  // App::add_metrics
   void* server = nullptr;  // the running server (server.cpp)
   App::UpgradeFn upgrade_fn = nullptr;  // App::on_upgrade
   void* upgrade_ctx = nullptr;

@@ -281,6 +281,10 @@ Str metrics_text(AppState& app) {
   Buf reg;  // @metric functions
   write_metrics_registry(reg);
   out.append(reg.data(), reg.size());
+  for (const Fn<Str()>& source : app.metric_sources) {
+    Str more = source();
+    out.append(more.data(), more.size());
+  }
   return Str(out.data(), out.size());
 }
 

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <exception>
 
+#include "fitz/http/json.h"
 #include "fitz/live/html.h"
 #include "fitz/str.h"
 
@@ -36,7 +37,57 @@ template <class F> std::optional<std::string> guarded(F&& f) {
 // The root div the runtime owns around a view's content; the root tag never changes (§2.3).
 Node root_div(Node content) { return el("div").child(std::move(content)); }
 
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// `ctx.redirect` without `external`: a path of this site, or an absolute URL of the page's own
+// origin. A protocol-relative `//host` or `/\host` is another site to a browser.
+bool same_origin_url(std::string_view url, std::string_view origin) {
+  if (url.empty()) return false;
+  for (char c : url)
+    if (static_cast<unsigned char>(c) < 0x20) return false;
+  if (url[0] == '/') return url.size() == 1 || (url[1] != '/' && url[1] != '\\');
+  if (origin.empty() || !starts_with(url, origin)) return false;
+  return url.size() == origin.size() || url[origin.size()] == '/' || url[origin.size()] == '?' ||
+         url[origin.size()] == '#';
+}
+
+std::string json_string(std::string_view s) {
+  Buf b;
+  http::JsonWriter w(b);
+  w.value(http::Text(s.data(), s.size()));
+  return std::string(b.data(), b.size());
+}
+
 }  // namespace
+
+// A view's `ctx` effects: publishes and redirects wait in the connection until the call into
+// the view returns (and go away when it fails); presence goes to the hub at once.
+class LiveConnection::Effects final : public LiveEffects {
+ public:
+  Effects(LiveConnection& conn, std::string view_id) : conn_(conn), view_id_(std::move(view_id)) {}
+  void publish(std::string_view topic, std::string json) override {
+    conn_.pending_publishes_.emplace_back(std::string(topic), std::move(json));
+  }
+  void track(std::string_view topic, std::string_view key, std::string meta_json) override {
+    if (conn_.options_.hub)
+      conn_.options_.hub->track(conn_.options_.client, view_id_, std::string(topic), std::string(key),
+                                std::move(meta_json));
+  }
+  void redirect(std::string_view url, bool external) override {
+    bool http_url = starts_with(url, "http://") || starts_with(url, "https://");
+    if (external ? !(http_url || same_origin_url(url, conn_.options_.origin))
+                 : !same_origin_url(url, conn_.options_.origin)) {
+      conn_.pending_logs_.push_back("live: view " + view_id_ + ": redirect to " + std::string(url) +
+                                    " refused (another origin; pass external: true)");
+      return;
+    }
+    conn_.pending_frames_.push_back(redirect_frame(url));
+  }
+
+ private:
+  LiveConnection& conn_;
+  std::string view_id_;
+};
 
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowlist) {
   if (origin.empty() || origin == "null") return false;
@@ -63,12 +114,48 @@ LiveConnection::~LiveConnection() { close(); }
 void LiveConnection::close() {
   if (closed_) return;
   closed_ = true;
-  // Not a structured binding: clang 14 cannot capture one in a lambda.
-  for (auto& entry : views_) {
-    Mounted& m = entry.second;
-    guarded([&] { m.view->unmount(); });
-  }
+  for (auto& entry : views_) teardown(entry.second);
   views_.clear();
+  pending_publishes_.clear();
+  pending_frames_.clear();
+}
+
+// Unmount, then the hub and the timers forget the instance.
+void LiveConnection::teardown(Mounted& m) {
+  m.view->env.effects = m.effects.get();
+  guarded([&] { m.view->unmount(); });
+  if (options_.hub) options_.hub->drop_view(options_.client, m.state.view_id());
+  if (m.timers && options_.timers) {
+    options_.timers->stop(m.state.view_id(), m.mount);
+    if (options_.hub) options_.hub->timers_stopped(int64_t(m.timers));
+  }
+  m.timers = 0;
+}
+
+void LiveConnection::drain(ConnectionOutput& out) {
+  for (std::string& f : pending_frames_) out.frames.push_back(std::move(f));
+  for (auto& p : pending_publishes_) out.publishes.push_back(std::move(p));
+  for (std::string& l : pending_logs_) out.logs.push_back(std::move(l));
+  pending_frames_.clear();
+  pending_publishes_.clear();
+  pending_logs_.clear();
+}
+
+bool LiveConnection::note_failure(Mounted& m, int64_t now_ms) {
+  m.failures.push_back(now_ms);
+  while (!m.failures.empty() && now_ms - m.failures.front() >= options_.crash_window_ms) m.failures.pop_front();
+  return int(m.failures.size()) >= options_.crash_failures;
+}
+
+uint64_t LiveConnection::mount_of(std::string_view view_id) const {
+  auto it = views_.find(view_id);
+  return it == views_.end() ? 0 : it->second.mount;
+}
+
+bool LiveConnection::dirty() const {
+  for (const auto& entry : views_)
+    if (entry.second.dirty) return true;
+  return false;
 }
 
 std::string LiveConnection::error(std::string_view view, int64_t ref, std::string_view code,
@@ -77,6 +164,7 @@ std::string LiveConnection::error(std::string_view view, int64_t ref, std::strin
 }
 
 Node LiveConnection::render_root(Mounted& m) {
+  m.dirty = false;
   instances_.begin_render(m.root);
   Node content = m.view->render(RenderContext{m.root, true});
   instances_.end_render(m.root);
@@ -109,7 +197,7 @@ ConnectionOutput LiveConnection::on_frame(std::string_view bytes, int64_t now_ms
         out.close_reason = "rate";
         return out;
       }
-      event(f, out);
+      event(f, now_ms, out);
       break;
     case ClientFrameKind::Resync: {
       auto it = views_.find(f.view);
@@ -132,6 +220,7 @@ ConnectionOutput LiveConnection::on_frame(std::string_view bytes, int64_t now_ms
       out.frames.push_back(hb_frame());
       break;
   }
+  drain(out);
   return out;
 }
 
@@ -155,11 +244,11 @@ void LiveConnection::join(const ClientFrame& f, int64_t now_ms, ConnectionOutput
     return;
   }
   leave(f.view);  // a rejoin of the same root is a fresh mount (§2.5)
-  start(f.view, t.claims.view, t.claims.props_json, 0, out);
+  start(f.view, t.claims.view, t.claims.props_json, t.claims.sid, 0, out);
 }
 
 void LiveConnection::start(const std::string& view_id, const std::string& view, const std::string& props,
-                           int64_t ref, ConnectionOutput& out) {
+                           const std::string& sid, int64_t ref, ConnectionOutput& out) {
   const ViewFactory* factory = registry_.find(view);
   std::string why;
   std::unique_ptr<View> made;
@@ -178,30 +267,60 @@ void LiveConnection::start(const std::string& view_id, const std::string& view, 
     out.frames.push_back(error(view_id, ref, "mount", "too many instances"));
     return;
   }
-  auto [it, inserted] = views_.emplace(view_id, Mounted{std::move(made), ViewState(view_id), root, view, props});
+  Mounted fresh(std::move(made), ViewState(view_id));
+  fresh.root = root;
+  fresh.view_name = view;
+  fresh.props_json = props;
+  fresh.sid = sid;
+  auto [it, inserted] = views_.emplace(view_id, std::move(fresh));
   Mounted& m = it->second;
+  m.mount = next_mount_++;
+  m.effects = std::make_shared<Effects>(*this, view_id);
+  ViewEnv& env = m.view->env;
+  env.user_json = options_.user && !options_.user->empty() ? json_string(*options_.user) : "null";
+  env.session = sid;
+  env.connected = true;
+  env.effects = m.effects.get();
+  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
   Node tree;
+  std::vector<TimerSpec> timers;
   if (std::optional<std::string> failed = guarded([&] {
         m.view->mount(true);
         tree = render_root(m);
+        m.subs = m.view->subscriptions();
+        timers = m.view->timers();
       })) {
     guarded([&] { m.view->unmount(); });
+    if (options_.hub) options_.hub->drop_view(options_.client, view_id);
     instances_.drop_root(root);
     views_.erase(it);
+    pending_frames_.resize(frames);
+    pending_publishes_.resize(pubs);
     out.frames.push_back(error(view_id, ref, "mount", *failed));
     return;
   }
   out.frames.push_back(m.state.full(std::move(tree)));
+  // After the `full`: a presence list or a tick can only follow the content it patches.
+  if (options_.hub)
+    for (const Subscription& s : m.subs) options_.hub->subscribe(options_.client, view_id, s.kind, s.topic);
+  if (options_.timers) {
+    for (const TimerSpec& t : timers) {
+      if (t.every_ms <= 0) continue;
+      options_.timers->start(view_id, m.mount, t.hook, t.every_ms);
+      m.timers++;
+    }
+    if (options_.hub && m.timers) options_.hub->timers_started(int64_t(m.timers));
+  }
 }
 
 void LiveConnection::restart(Mounted& m, int64_t ref, ConnectionOutput& out) {
   // A render exception crashes the instance: unmounted, mounted fresh, sent as `full` (§2.6).
-  std::string view_id = m.state.view_id(), view = m.view_name, props = m.props_json;
+  std::string view_id = m.state.view_id(), view = m.view_name, props = m.props_json, sid = m.sid;
   leave(view_id);
-  start(view_id, view, props, ref, out);
+  start(view_id, view, props, sid, ref, out);
 }
 
-void LiveConnection::event(const ClientFrame& f, ConnectionOutput& out) {
+void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out) {
   auto it = views_.find(f.view);
   if (it == views_.end()) {
     out.frames.push_back(error(f.view, f.ref, "view", "event for a view not joined"));
@@ -215,12 +334,22 @@ void LiveConnection::event(const ClientFrame& f, ConnectionOutput& out) {
     return;
   }
   std::unique_ptr<View> before = m.view->snapshot();
+  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
+  m.view->env.effects = m.effects.get();
   std::optional<EventError> failed;
   if (std::optional<std::string> thrown = guarded([&] { failed = m.view->handle_event(f.event, f.payload); }))
     failed = EventError{"handler", *thrown};
   if (failed) {
-    m.view = std::move(before);  // state rolls back (§1.3)
+    m.view = std::move(before);  // state rolls back (§1.3), and what it published or redirected goes
+    pending_frames_.resize(frames);
+    pending_publishes_.resize(pubs);
     out.frames.push_back(error(f.view, f.ref, failed->code, failed->message));
+    // A client's mistake (unknown event, bad arguments) is no failure of the view.
+    if (failed->code == "handler" && note_failure(m, now_ms)) {
+      pending_logs_.push_back("live: view " + f.view + " crashed (" + std::to_string(options_.crash_failures) +
+                              " handler failures): remounted");
+      restart(m, f.ref, out);
+    }
     return;
   }
   Node tree;
@@ -236,9 +365,100 @@ void LiveConnection::event(const ClientFrame& f, ConnectionOutput& out) {
 void LiveConnection::leave(const std::string& view_id) {
   auto it = views_.find(view_id);
   if (it == views_.end()) return;
-  guarded([&] { it->second.view->unmount(); });
+  teardown(it->second);
   instances_.drop_root(it->second.root);
   views_.erase(it);
+}
+
+ConnectionOutput LiveConnection::on_message(const std::string& topic, std::string_view json, int64_t now_ms) {
+  ConnectionOutput out;
+  deliver(Subscription::Kind::Message, topic, json, now_ms, out);
+  return out;
+}
+
+ConnectionOutput LiveConnection::on_presence(const std::string& topic, std::string_view json, int64_t now_ms) {
+  ConnectionOutput out;
+  deliver(Subscription::Kind::Presence, topic, json, now_ms, out);
+  return out;
+}
+
+ConnectionOutput LiveConnection::on_timer(const std::string& view, uint64_t mount, uint32_t hook, int64_t now_ms) {
+  ConnectionOutput out;
+  if (!closed_) run_hook(view, mount, hook, "", now_ms, out);
+  drain(out);
+  return out;
+}
+
+void LiveConnection::deliver(Subscription::Kind kind, const std::string& topic, std::string_view json,
+                             int64_t now_ms, ConnectionOutput& out) {
+  if (closed_) return;
+  // Collected first: a hook that crashes its view remounts it, which changes views_.
+  struct Target {
+    std::string view;
+    uint64_t mount;
+    uint32_t hook;
+  };
+  std::vector<Target> targets;
+  for (const auto& entry : views_)
+    for (const Subscription& s : entry.second.subs)
+      if (s.kind == kind && s.topic == topic) targets.push_back(Target{entry.first, entry.second.mount, s.hook});
+  for (const Target& t : targets) run_hook(t.view, t.mount, t.hook, json, now_ms, out);
+  drain(out);
+}
+
+void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32_t hook, std::string_view json,
+                              int64_t now_ms, ConnectionOutput& out) {
+  auto it = views_.find(view_id);
+  if (it == views_.end() || it->second.mount != mount) return;  // a tick or message for a view gone
+  Mounted& m = it->second;
+  std::unique_ptr<View> before = m.view->snapshot();
+  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
+  m.view->env.effects = m.effects.get();
+  std::optional<EventError> failed;
+  if (std::optional<std::string> thrown = guarded([&] { failed = m.view->on_hook(hook, json); }))
+    failed = EventError{"handler", *thrown};
+  if (!failed) {
+    m.dirty = true;
+    return;
+  }
+  m.view = std::move(before);
+  pending_frames_.resize(frames);
+  pending_publishes_.resize(pubs);
+  if (failed->code == "args") {
+    // A message that does not match the hook's type is the publisher's mistake (§1.8).
+    pending_logs_.push_back("live: view " + view_id + " hook " + std::to_string(hook) + ": message dropped: " +
+                            failed->message);
+    return;
+  }
+  pending_logs_.push_back("live: view " + view_id + " hook " + std::to_string(hook) + " failed: " + failed->message);
+  out.frames.push_back(error(view_id, 0, "handler", failed->message));
+  if (note_failure(m, now_ms)) {
+    pending_logs_.push_back("live: view " + view_id + " crashed (" + std::to_string(options_.crash_failures) +
+                            " handler failures): remounted");
+    restart(m, 0, out);
+  }
+}
+
+ConnectionOutput LiveConnection::flush() {
+  ConnectionOutput out;
+  if (closed_) return out;
+  std::vector<std::string> dirty;
+  for (const auto& entry : views_)
+    if (entry.second.dirty) dirty.push_back(entry.first);
+  for (const std::string& id : dirty) {
+    auto it = views_.find(id);
+    if (it == views_.end() || !it->second.dirty) continue;
+    Mounted& m = it->second;
+    Node tree;
+    if (guarded([&] { tree = render_root(m); })) {
+      restart(m, 0, out);
+      continue;
+    }
+    std::string frame = m.state.update(std::move(tree));
+    if (!frame.empty()) out.frames.push_back(std::move(frame));
+  }
+  drain(out);
+  return out;
 }
 
 std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, const RootRender& r,

@@ -183,6 +183,19 @@ Hub::~Hub() {
 
 Str Hub::configure_from_env() { return detail::configure_pubsub(*state_); }
 
+void Hub::on_relay(const std::string& channel, RelayFn fn) {
+  std::lock_guard<std::mutex> lock(state_->relays_mu);
+  state_->relays[channel] = std::move(fn);
+}
+
+bool Hub::relay(const std::string& channel, const std::string& name, const std::string& data) {
+  if (!state_->pubsub) return false;
+  auto p = std::make_shared<detail::Payload>();
+  p->data = data;
+  std::string path = "relay:" + channel + ":" + name;
+  return state_->pubsub->publish(Str(path.data(), path.size()), p);
+}
+
 http::RouteRef Hub::add_endpoint(const char* path, Fn<Task<Null>(Conn, std::shared_ptr<void>)> handler,
                                  Fn<Task<Result<std::shared_ptr<void>, http::Response>>(http::Request&)> admit) {
   auto ep = std::make_unique<detail::Endpoint>();

@@ -75,6 +75,10 @@ class PubSub {
 struct HubState {
   WsConfig cfg;
   std::unique_ptr<PubSub> pubsub;      // FITZ_WS_PUBSUB=postgres
+  // Hub::on_relay: relayed messages travel as the path "relay:<channel>:<name>" (an endpoint
+  // path starts with '/', so the two never meet).
+  std::mutex relays_mu;
+  std::unordered_map<std::string, Hub::RelayFn> relays;
   std::atomic<bool> going_away{false};  // the server is shutting down: no new connections
   // Watches the App for a graceful shutdown, then closes every connection with 1001.
   std::thread watcher;

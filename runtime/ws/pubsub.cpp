@@ -327,6 +327,19 @@ Str configure_pubsub(HubState& st) {
   HubState* s = &st;
   st.pubsub = std::make_unique<PubSub>(std::move(info).value(), st.cfg.max_outbox_bytes,
                                        [s](const std::string& path, PayloadPtr p) {
+                                         if (path.rfind("relay:", 0) == 0) {
+                                           size_t colon = path.find(':', 6);
+                                           if (colon == std::string::npos) return;
+                                           Hub::RelayFn fn;
+                                           {
+                                             std::lock_guard<std::mutex> lock(s->relays_mu);
+                                             auto it = s->relays.find(path.substr(6, colon - 6));
+                                             if (it == s->relays.end()) return;
+                                             fn = it->second;
+                                           }
+                                           fn(path.substr(colon + 1), p->data);
+                                           return;
+                                         }
                                          if (Endpoint* e = s->find(path.c_str())) broadcast(*e, std::move(p));
                                        });
   return Str();

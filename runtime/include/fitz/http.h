@@ -407,6 +407,11 @@ class App {
   using UpgradeFn = void (*)(void* ctx, void* socket, void* request, Response& resp);
   void on_upgrade(UpgradeFn fn, void* ctx);
 
+  // More Prometheus text for /metrics (with `prometheus`), from a runtime built on the App,
+  // e.g. the live views' `fitz_live_active_timers` gauge. Called on each scrape, from any
+  // thread; add before serving.
+  void add_metrics(Fn<Str()> source);
+
  private:
   RouteRef add_route(Method m, const char* path, SyncHandler s, AsyncHandler a);
   detail::AppState* state_;

@@ -17,7 +17,9 @@
 //   }
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "fitz/auth.h"
 #include "fitz/http.h"
@@ -144,6 +146,15 @@ class Hub {
   // Postgres LISTEN/NOTIFY at FITZ_WS_PUBSUB_URL (else DATABASE_URL). Call before serving; an
   // error message (unknown mode, no or bad URL), or empty. Unset or `none`: this process only.
   Str configure_from_env();
+
+  // For runtimes built on the hub (live views' pubsub): with FITZ_WS_PUBSUB=postgres, `relay`
+  // sends (name, data) on `channel` to the other replicas alongside the broadcasts, and there
+  // the function registered with `on_relay` for that channel gets it (on the pubsub thread: it
+  // must hand the work over, not do it). `relay` is false when pubsub is off or the data is too
+  // big; this replica is never sent its own relays.
+  using RelayFn = std::function<void(const std::string& name, const std::string& data)>;
+  void on_relay(const std::string& channel, RelayFn fn);
+  bool relay(const std::string& channel, const std::string& name, const std::string& data);
 
  private:
   template <class U>

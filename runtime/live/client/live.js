@@ -6,7 +6,9 @@
   'use strict';
 
   const WS_PATH = '/_fitz/live/ws';
-  const HEARTBEAT_MS = 25000;
+  // A page may ask for another heartbeat (`data-fz-hb` on this script's tag): tests that shorten
+  // the server's presence timeout do.
+  const HEARTBEAT_MS = Number(document.currentScript && document.currentScript.getAttribute('data-fz-hb')) || 25000;
   const BACKOFF_START_MS = 200;
   const BACKOFF_CAP_MS = 10000;
   const TOAST_MS = 6000;

@@ -1,11 +1,14 @@
 // The live-view runner on the HTTP and WebSocket runtimes: the Origin check before the
 // upgrade, the user from the upgrade's cookies, and one LiveConnection per socket fed with
-// its messages. Everything protocol-shaped happens in LiveConnection (connection.cpp).
+// its messages, plus its server push (push.cpp: hub deliveries, timers, the heartbeat watch).
+// Everything protocol-shaped happens in LiveConnection (connection.cpp).
+#include <boost/asio/io_context.hpp>
 #include <chrono>
 
 #include "fitz/http/cookies.h"
 #include "fitz/live/connection.h"
 #include "fitz/live/server.h"
+#include "push.h"
 
 namespace fitz::live {
 
@@ -22,6 +25,7 @@ int64_t now_ms() {
 // users at all.
 struct LiveUser {
   std::optional<std::string> uid;
+  std::string origin;  // the page's, already checked against the Host (redirects compare to it)
 };
 
 }  // namespace
@@ -41,6 +45,24 @@ std::string Live::render_root(const http::Request& req, std::string_view view, s
 
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {
   auto live = std::make_shared<Live>(registry, std::move(config));
+  // Publishes reach the other replicas through the hub's pubsub (FITZ_WS_PUBSUB=postgres) on a
+  // channel of their own; without it the relay sends nothing.
+  ws::Hub* ws_hub = &hub;
+  live->hub().set_relay([ws_hub](const std::string& topic, const std::string& json) {
+    ws_hub->relay("live", topic, json);
+  });
+  std::weak_ptr<Live> weak = live;
+  app.add_metrics([weak]() {
+    auto l = weak.lock();
+    std::string text =
+        "# HELP fitz_live_active_timers Running `on every` timers of live views.\n"
+        "# TYPE fitz_live_active_timers gauge\n"
+        "fitz_live_active_timers " + std::to_string(l ? l->hub().active_timers() : 0) + "\n";
+    return Str(text.data(), text.size());
+  });
+  hub.on_relay("live", [weak](const std::string& topic, const std::string& json) {
+    if (auto l = weak.lock()) l->hub().deliver_local(topic, json);
+  });
   app.get("/_fitz/live.js", [](http::Request& req) { return client_script_response(req); });
 
   // The provider sees the upgrade's headers: it never refuses (anonymous users may join views
@@ -51,18 +73,30 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
       const Str* cookie = headers.find("cookie"_s);
       u.uid = live->config().user_of(cookie ? cookie->as<std::string_view>() : std::string_view());
     }
+    if (const Str* origin = headers.find("origin"_s)) u.origin = origin->as<std::string>();
     return Ok(std::move(u));
   });
   hub.endpoint("/_fitz/live/ws", users, auth::Requirement::authenticated(),
                [live](ws::Conn conn, LiveUser user) -> Task<Null> {
+                 // The handler runs on the socket's loop: its timers and deliveries go there too.
+                 auto* ioc = static_cast<boost::asio::io_context*>(scheduler().io_context());
+                 LiveHub& lhub = live->hub();
+                 auto push = std::make_shared<detail::Push>(*ioc, conn, lhub, live->config().presence_timeout_ms);
                  ConnectionOptions opts;
                  opts.user = user.uid;
                  opts.dev = live->config().dev;
                  opts.build_id = live->config().build_id;
+                 opts.hub = &lhub;
+                 opts.client = lhub.attach(push);
+                 opts.timers = push.get();
+                 opts.origin = user.origin;
+                 uint64_t client = opts.client;
                  LiveConnection lc(live->registry(), live->config().key, std::move(opts));
+                 push->begin(&lc, client);
                  while (conn.is_open()) {
                    Result<ws::Message, Str> m = co_await conn.recv_message();
                    if (!m.is_ok()) break;
+                   push->heard();
                    ConnectionOutput out;
                    if (m.value().data.size() > live->config().max_frame_bytes) {
                      out.close_code = kCloseTooBig;
@@ -70,13 +104,13 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
                    } else {
                      out = lc.on_frame(m.value().data.as<std::string_view>(), now_ms());
                    }
-                   for (const std::string& f : out.frames) conn.send_text(Str::from(f));
-                   if (out.close_code != 0) {
-                     conn.close(out.close_code, Str::from(out.close_reason));
-                     break;
-                   }
+                   bool closing = out.close_code != 0;
+                   push->emit(std::move(out));
+                   if (closing) break;
                  }
-                 lc.close();
+                 lc.close();  // unmounts: timers stop, subscriptions and presence go
+                 push->end();
+                 lhub.detach(client);
                  co_return null;
                })
       // Before the upgrade and before any user lookup: a page of another site cannot open a

@@ -1,9 +1,12 @@
 // fitz_live_test_server: the real HTTP and WebSocket runtimes with live views mounted, for the
 // browser tests (tests/browser/test/server.test.js). Serves `/` (a Counter) and `/text` (a
-// Text view showing a hostile string and a javascript: link) and prints "listening PORT" once
-// accepting on an ephemeral port of 127.0.0.1.
+// Text view showing a hostile string and a javascript: link), `/clock` (a Clock ticking every
+// second), `/chat?room=R&name=N[&track=0]` (a Chat room) and `/metrics` (with the
+// `fitz_live_active_timers` gauge), and prints "listening PORT" once accepting on an ephemeral
+// port of 127.0.0.1.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "fitz/http/cookies.h"
@@ -14,10 +17,38 @@ using namespace fitz;
 
 namespace {
 
+// FITZ_LIVE_TEST_HB_MS: the client's heartbeat, for tests that shorten the presence timeout.
 std::string page(const std::string& title, const std::string& root) {
+  const char* hb = std::getenv("FITZ_LIVE_TEST_HB_MS");
+  std::string hb_attr = hb ? " data-fz-hb=\"" + std::to_string(std::atoi(hb)) + "\"" : "";
   return "<!doctype html><html><head><meta charset=\"utf-8\"><title>" + title +
-         "</title><script src=\"/_fitz/live.js?v=" + std::string(live::client_script_hash()) +
-         "\" defer></script></head><body>" + root + "</body></html>";
+         "</title><script src=\"/_fitz/live.js?v=" + std::string(live::client_script_hash()) + "\"" + hb_attr +
+         " defer></script></head><body>" + root + "</body></html>";
+}
+
+std::unique_ptr<live::View> make_chat(std::string_view props, std::string* error) {
+  http::JsonReader r(props.data(), props.size());
+  std::string room, name;
+  bool track = true;
+  http::Text key;
+  bool ok = r.begin_object();
+  while (ok && r.next_key(&key)) {
+    Str v;
+    if (key == http::Text("room") && (ok = r.read_str(&v))) room = v.as<std::string>();
+    else if (key == http::Text("name") && (ok = r.read_str(&v))) name = v.as<std::string>();
+    else if (key == http::Text("track")) ok = r.read_bool(&track);
+    else if (ok) ok = r.skip_value();
+  }
+  if (!ok || !r.ok()) {
+    *error = "Chat props: " + r.error().as<std::string>();
+    return nullptr;
+  }
+  return std::make_unique<live::testing::Chat>(std::move(room), std::move(name), track);
+}
+
+std::string query_param(const http::Request& req, const char* name, const char* fallback) {
+  Nullable<Str> v = req.query(http::Text(name, std::strlen(name)));
+  return v.is_null() ? std::string(fallback) : v.value().as<std::string>();
 }
 
 // The test's notion of a user: the plain `uid` cookie (a real app verifies a signed session).
@@ -51,6 +82,7 @@ std::unique_ptr<live::View> make_text(std::string_view props, std::string* error
 
 // FITZ_LIVE_TEST_PORT (default: any free port) and FITZ_LIVE_TEST_BUILD (the build id) let a
 // test restart the server as a rebuilt one, on the same port, with a per-process key as in dev.
+// FITZ_LIVE_PRESENCE_TIMEOUT_MS shortens the heartbeat silence that drops presence.
 int main() {
   const char* port = std::getenv("FITZ_LIVE_TEST_PORT");
   const char* build = std::getenv("FITZ_LIVE_TEST_BUILD");
@@ -59,15 +91,19 @@ int main() {
   config.banner = false;
   config.access_log = false;
   config.threads = 2;
+  config.prometheus = true;  // /metrics: fitz_live_active_timers
   http::App app(config);
   ws::Hub hub(app);
 
   live::ViewRegistry views;
   views.add("Counter", [](std::string_view, std::string*) { return std::make_unique<live::testing::Counter>(); });
   views.add("TextView", make_text);
+  views.add("Clock", [](std::string_view, std::string*) { return std::make_unique<live::testing::Clock>(); });
+  views.add("Chat", make_chat);
   live::LiveConfig lc;
   lc.key = build ? live::TokenKey::random() : live::TokenKey::derive("fitz live test server secret");
   if (build) lc.build_id = build;
+  if (const char* t = std::getenv("FITZ_LIVE_PRESENCE_TIMEOUT_MS")) lc.presence_timeout_ms = std::atoll(t);
   lc.user_of = user_of;
   std::shared_ptr<live::Live> lv = live::mount(app, hub, views, lc);
 
@@ -83,6 +119,19 @@ int main() {
                         ",\"url\":\"javascript:alert(1)\"}";
     return serve(req, "Text", "TextView", props);
   });
+
+  app.get("/clock", [serve](http::Request& req) { return serve(req, "Clock", "Clock", "{}"); });
+  app.get("/chat", [serve](http::Request& req) {
+    std::string props = "{\"room\":" + http::to_json(Str::from(query_param(req, "room", "lobby"))).as<std::string>() +
+                        ",\"name\":" + http::to_json(Str::from(query_param(req, "name", "anon"))).as<std::string>() +
+                        ",\"track\":" + (query_param(req, "track", "1") == "0" ? "false" : "true") + "}";
+    return serve(req, "Chat", "Chat", props);
+  });
+
+  if (Str e = hub.configure_from_env(); !e.empty()) {
+    std::fprintf(stderr, "fitz_live_test_server: %.*s\n", static_cast<int>(e.size()), e.data());
+    return 1;
+  }
 
   Str error;
   if (!app.start(&error)) {

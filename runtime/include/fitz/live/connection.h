@@ -3,6 +3,7 @@
 // runtime/live/server only moves bytes; everything a test needs to check lives here.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 #include "fitz/live/frames.h"
+#include "fitz/live/hub.h"
 #include "fitz/live/instances.h"
 #include "fitz/live/token.h"
 #include "fitz/live/view.h"
@@ -22,11 +24,26 @@ namespace fitz::live {
 // Origin is refused: every browser sends one on a WebSocket handshake.
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowlist);
 
-// What one inbound frame produced: frames to send in order, then a close when `close_code` != 0.
+// What one inbound frame (or delivery, timer tick, flush) produced: frames to send in order,
+// then a close when `close_code` != 0. `publishes` (topic, JSON) go to the hub after the frames
+// are sent, so a view's own message never overtakes the frame of the handler that published it;
+// `logs` are lines for the server log (dropped messages, failed hooks, refused redirects).
 struct ConnectionOutput {
   std::vector<std::string> frames;
   uint16_t close_code = 0;
   std::string close_reason;
+  std::vector<std::pair<std::string, std::string>> publishes;
+  std::vector<std::string> logs;
+};
+
+// Runs a connection's `on every` timers: Asio steady timers on the connection's loop in the
+// runner, a fake clock in tests. Each tick calls LiveConnection::on_timer(view, mount, hook).
+class TimerHost {
+ public:
+  virtual ~TimerHost() = default;
+  virtual void start(const std::string& view, uint64_t mount, uint32_t hook, int64_t every_ms) = 0;
+  // Every timer of that mount of the view.
+  virtual void stop(const std::string& view, uint64_t mount) = 0;
 };
 
 struct ConnectionOptions {
@@ -38,6 +55,17 @@ struct ConnectionOptions {
   std::string build_id;
   double max_events_per_sec = 50;
   double event_burst = 100;
+  // Server push (§1.3, §1.8): the app's hub and this connection's id in it (from attach), and
+  // the timer host. Null: no pubsub, presence or timers (hook deliveries can still be fed in).
+  LiveHub* hub = nullptr;
+  uint64_t client = 0;
+  TimerHost* timers = nullptr;
+  // The page's origin ("http://host:port"); `ctx.redirect` to an absolute URL of another origin
+  // is refused unless `external`.
+  std::string origin;
+  // §2.6: this many failed handlers or hooks within `crash_window_ms` crash the instance.
+  int crash_failures = 3;
+  int64_t crash_window_ms = 10000;
 };
 
 class LiveConnection {
@@ -53,22 +81,57 @@ class LiveConnection {
   void close();
   size_t mounted() const { return views_.size(); }
 
+  // Server push. A delivery runs the hooks of every view subscribed to `topic` (state changes
+  // only); the renders wait for `flush`, so a burst of deliveries in one loop turn makes one
+  // patch per view (§2.4). A hook failing with code "args" is logged and dropped.
+  ConnectionOutput on_message(const std::string& topic, std::string_view json, int64_t now_ms);
+  ConnectionOutput on_presence(const std::string& topic, std::string_view json, int64_t now_ms);
+  // A tick of timer `hook` of mount `mount` of view `view` (stale mounts are ignored).
+  ConnectionOutput on_timer(const std::string& view, uint64_t mount, uint32_t hook, int64_t now_ms);
+  // Renders the views hooks changed since the last flush and returns their patches.
+  ConnectionOutput flush();
+  bool dirty() const;
+  // The mount number of a view (0: not mounted); a remount gets a new one.
+  uint64_t mount_of(std::string_view view_id) const;
+
  private:
+  class Effects;
   struct Mounted {
+    Mounted(std::unique_ptr<View> v, ViewState s) : view(std::move(v)), state(std::move(s)) {}
     std::unique_ptr<View> view;
     ViewState state;
     uint32_t root = 0;
     std::string view_name;   // the component and props of its token, for a remount
     std::string props_json;
+    std::string sid;
+    uint64_t mount = 0;
+    std::shared_ptr<Effects> effects;
+    std::vector<Subscription> subs;
+    size_t timers = 0;
+    bool dirty = false;       // a hook changed the state; rendered at the next flush
+    std::deque<int64_t> failures;  // times of recent handler failures (§2.6)
   };
   void join(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
-  void event(const ClientFrame& f, ConnectionOutput& out);
-  void start(const std::string& view_id, const std::string& view, const std::string& props, int64_t ref,
-             ConnectionOutput& out);
+  void event(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
+  void start(const std::string& view_id, const std::string& view, const std::string& props, const std::string& sid,
+             int64_t ref, ConnectionOutput& out);
   void restart(Mounted& m, int64_t ref, ConnectionOutput& out);
   void leave(const std::string& view_id);
+  void teardown(Mounted& m);
+  void subscribe(Mounted& m);
+  void deliver(Subscription::Kind kind, const std::string& topic, std::string_view json, int64_t now_ms,
+               ConnectionOutput& out);
+  void run_hook(const std::string& view_id, uint64_t mount, uint32_t hook, std::string_view json, int64_t now_ms,
+                ConnectionOutput& out);
+  bool note_failure(Mounted& m, int64_t now_ms);
+  void drain(ConnectionOutput& out);
   Node render_root(Mounted& m);
   std::string error(std::string_view view, int64_t ref, std::string_view code, std::string_view msg) const;
+
+  // What the views' effects asked for during the current call (see Effects).
+  std::vector<std::pair<std::string, std::string>> pending_publishes_;
+  std::vector<std::string> pending_frames_, pending_logs_;
+  uint64_t next_mount_ = 1;
 
   const ViewRegistry& registry_;
   const TokenKey& key_;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 #include "fitz/http.h"
+#include "fitz/live/hub.h"
 #include "fitz/live/token.h"
 #include "fitz/live/view.h"
 #include "fitz/ws.h"
@@ -36,6 +37,9 @@ struct LiveConfig {
   // from another build gets `reload` when it rejoins, so `fitz dev` rebuilds reach open pages.
   std::string build_id;
   size_t max_frame_bytes = 64 * 1024;
+  // A socket that sends nothing (the client's `hb` comes every 25 s) for this long loses its
+  // presence entries and is closed (§1.8); tests shorten it.
+  int64_t presence_timeout_ms = 30000;
 };
 
 // What `mount` returns; keep it alive while the app serves (the routes refer to it).
@@ -48,14 +52,19 @@ class Live {
                           std::string* error, std::string_view root_id = "fz-1") const;
   const ViewRegistry& registry() const { return registry_; }
   const LiveConfig& config() const { return config_; }
+  // Pubsub, presence and the running timers of every connection (`active_timers()` is the
+  // `fitz_live_active_timers` gauge).
+  LiveHub& hub() { return hub_; }
 
  private:
   const ViewRegistry& registry_;
   LiveConfig config_;
+  LiveHub hub_;
 };
 
 // Registers the client script and the socket endpoint on `app` (the `hub` is the app's
-// WebSocket hub). `registry` must outlive the app.
+// WebSocket hub). `registry` must outlive the app. Publishes travel to other replicas with the
+// hub's broadcasts when it runs with FITZ_WS_PUBSUB=postgres.
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config);
 
 }  // namespace fitz::live

@@ -102,6 +102,12 @@ std::vector<ViewCodeSpan> ViewChecker::code_map(const fs::path& view) const {
   return out;
 }
 
+std::vector<FileId> ViewChecker::view_files() const {
+  std::vector<FileId> out;
+  for (const auto& u : units_) out.push_back(u->view.file);
+  return out;
+}
+
 std::optional<fs::path> ViewChecker::add_view(const fs::path& path, frontend::DiagnosticBag& diags) {
   std::string error;
   ViewUnit* u = load_unit(path, error, &diags);

@@ -45,6 +45,8 @@ class ViewChecker {
   // The copied stretches of the view file at `view` (as CheckedViews::files names it), in
   // generated-text order; empty for a view this checker did not read.
   std::vector<ViewCodeSpan> code_map(const std::filesystem::path& view) const;
+  // The .fitzv files read so far (a long-lived SourceManager must keep their texts).
+  std::vector<FileId> view_files() const;
 
   // After check_program over a graph loaded through reader()/add_view(): builds the IR,
   // reports the view checks, and moves every diagnostic of `raw` to `out` with the spans of

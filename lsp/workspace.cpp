@@ -125,6 +125,9 @@ void Workspace::release_dead_files() {
   for (const auto& [key, u] : units_) {
     if (!u->analysis || u->analysis->source_store != sources_) continue;
     for (const auto& m : u->analysis->graph.modules) live.insert(m.file.value);
+    // A view's diagnostics are mapped into it only once the check is complete.
+    if (u->analysis->view_checker)
+      for (frontend::FileId f : u->analysis->view_checker->view_files()) live.insert(f.value);
     for (const auto& d : u->analysis->diagnostics) {
       live.insert(d.span.file.value);
       for (const auto& l : d.labels) live.insert(l.span.file.value);

@@ -11,7 +11,7 @@ namespace fitz::lsp {
 
 namespace {
 
-bool ident_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+bool view_ident_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
 
 // Inside `<template>` ... `</template>` of the buffer.
 bool in_template(std::string_view text, uint32_t offset) {
@@ -27,7 +27,7 @@ std::string_view open_tag(std::string_view text, uint32_t offset) {
   size_t lt = before.rfind('<');
   if (lt == std::string_view::npos || before.find('>', lt) != std::string_view::npos) return {};
   size_t end = lt + 1;
-  while (end < before.size() && ident_char(before[end])) ++end;
+  while (end < before.size() && view_ident_char(before[end])) ++end;
   return before.substr(lt + 1, end - lt - 1);
 }
 
@@ -46,7 +46,7 @@ CompletionItem item(std::string label, CompletionKind kind, std::string detail) 
   return c;
 }
 
-std::string shown(const Analysis& a, checker::TypeId t, const std::string& written) {
+std::string view_shown(const Analysis& a, checker::TypeId t, const std::string& written) {
   return t.valid() && !a.program.types->is_error(t) ? a.program.types->display(t) : written;
 }
 
@@ -58,7 +58,7 @@ std::vector<CompletionItem> view_completion(const Analysis& a, const checker::Vi
   std::optional<ViewSource> v = view_source(a, file);
   if (!v || offset > text.size()) return out;
   uint32_t start = offset;
-  while (start > 0 && ident_char(text[start - 1])) --start;
+  while (start > 0 && view_ident_char(text[start - 1])) --start;
   char before = start > 0 ? text[start - 1] : '\0';
   // The IR is of the analysed text: good enough to find the component around the cursor.
   const checker::ViewComponent* c = v->component_at(std::min<uint32_t>(offset, static_cast<uint32_t>(v->text.size())));
@@ -81,7 +81,7 @@ std::vector<CompletionItem> view_completion(const Analysis& a, const checker::Vi
     if (const checker::ViewComponent* child = view_component(a, tag))
       for (const auto& f : child->has_props_block ? child->props : child->state) {
         CompletionItem it = item(f.name, CompletionKind::Field,
-                                 fmt::format("{}{}", shown(a, f.type, f.type_text), f.required() ? "" : " (optional)"));
+                                 fmt::format("{}{}", view_shown(a, f.type, f.type_text), f.required() ? "" : " (optional)"));
         it.insert_text = f.name + "=";
         out.push_back(std::move(it));
       }
@@ -108,7 +108,7 @@ std::vector<CompletionItem> view_completion(const Analysis& a, const checker::Vi
         {&c->derived, "derived value"}, {&c->state, "state field"}, {&c->props, "prop"}};
     for (const auto& [list, what] : lists)
       for (const auto& f : *list)
-        out.push_back(item(f.name, CompletionKind::Field, fmt::format("{}: {} ({})", f.name, shown(a, f.type, f.type_text), what)));
+        out.push_back(item(f.name, CompletionKind::Field, fmt::format("{}: {} ({})", f.name, view_shown(a, f.type, f.type_text), what)));
     return out;
   }
   // An event or hook body: what completion offers there in the generated module.

@@ -8,7 +8,7 @@ namespace fitz::lsp {
 
 namespace {
 
-std::string type_text(const Analysis& a, checker::TypeId t, const std::string& written) {
+std::string view_type_text(const Analysis& a, checker::TypeId t, const std::string& written) {
   if (t.valid() && !a.program.types->is_error(t)) return a.program.types->display(t);
   return written;
 }
@@ -16,7 +16,7 @@ std::string type_text(const Analysis& a, checker::TypeId t, const std::string& w
 std::string event_signature(const Analysis& a, const checker::ViewHandler& h) {
   std::string params;
   for (const auto& p : h.params)
-    params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", p.name, type_text(a, p.type, p.type_text));
+    params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", p.name, view_type_text(a, p.type, p.type_text));
   return fmt::format("{}event {}({})", h.is_async ? "async " : "", h.name, params);
 }
 
@@ -28,7 +28,7 @@ std::optional<HoverInfo> view_hover(const Analysis& a, const checker::ViewFile& 
   ViewTarget t = view_target_at(*v, offset);
   switch (t.kind) {
     case ViewTarget::Kind::Field:
-      return HoverInfo{fmt::format("```fitz\n{}: {}\n```\n{} of `{}`", t.field->name, type_text(a, t.field->type, t.field->type_text),
+      return HoverInfo{fmt::format("```fitz\n{}: {}\n```\n{} of `{}`", t.field->name, view_type_text(a, t.field->type, t.field->type_text),
                                    t.origin, t.owner->name),
                        t.span};
     case ViewTarget::Kind::Event:
@@ -37,7 +37,7 @@ std::optional<HoverInfo> view_hover(const Analysis& a, const checker::ViewFile& 
       const checker::ViewComponent& c = *t.component;
       std::string props;
       for (const auto& p : c.has_props_block ? c.props : c.state)
-        props += fmt::format("\n  {}: {}{}", p.name, type_text(a, p.type, p.type_text), p.required() ? "" : " = ...");
+        props += fmt::format("\n  {}: {}{}", p.name, view_type_text(a, p.type, p.type_text), p.required() ? "" : " = ...");
       std::string md = fmt::format("```fitz\ncomponent {}\n```", c.name);
       if (!props.empty()) md += fmt::format("\n{}:\n```fitz{}\n```", c.has_props_block ? "props" : "state", props);
       return HoverInfo{md, t.span};

@@ -13,7 +13,7 @@ std::vector<std::string> view_labels(const Fixture& f, const std::string& name, 
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool view_has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 TEST(ViewCompletion, TemplateContexts) {
   Fixture f;
@@ -36,17 +36,17 @@ component Page {
   f.analyse("Page.fitzv");
   ASSERT_TRUE(f.a().diagnostics.empty()) << f.a().diagnostics.front().message;
   auto names = view_labels(f, "Page.fitzv", a.text, a.point(0));
-  for (const char* n : {"title", "name", "size", "#if", "#for", ":else", "/if"}) EXPECT_TRUE(has(names, n)) << n;
-  EXPECT_FALSE(has(names, "save"));
+  for (const char* n : {"title", "name", "size", "#if", "#for", ":else", "/if"}) EXPECT_TRUE(view_has(names, n)) << n;
+  EXPECT_FALSE(view_has(names, "save"));
   auto events = view_labels(f, "Page.fitzv", a.text, a.point(1));
   EXPECT_EQ(events, (std::vector<std::string>{"save", "clear"}));
   auto comps = view_labels(f, "Page.fitzv", a.text, a.point(2));
-  EXPECT_TRUE(has(comps, "Badge"));
-  EXPECT_FALSE(has(comps, "Page"));
+  EXPECT_TRUE(view_has(comps, "Badge"));
+  EXPECT_FALSE(view_has(comps, "Page"));
   auto props = view_labels(f, "Page.fitzv", a.text, a.point(3));
   EXPECT_EQ(props, (std::vector<std::string>{"text", "big"}));
   auto members = view_labels(f, "Page.fitzv", a.text, a.point(4));
-  EXPECT_TRUE(has(members, "len")) << members.size();
+  EXPECT_TRUE(view_has(members, "len")) << members.size();
 }
 
 TEST(ViewCompletion, DirectivesAfterTheirSigil) {
@@ -62,7 +62,7 @@ TEST(ViewCompletion, BodiesCompleteLikeModules) {
   const auto& a = f.file("V.fitzv", "component V {\n  state { items: List<Int> = [] }\n  event add(n: Int) { items.pu^sh(n) }\n  <template><p>{items.len()}</p></template>\n}\n");
   f.analyse("V.fitzv");
   ASSERT_TRUE(f.a().diagnostics.empty()) << f.a().diagnostics.front().message;
-  EXPECT_TRUE(has(view_labels(f, "V.fitzv", a.text, a.point(0)), "push"));
+  EXPECT_TRUE(view_has(view_labels(f, "V.fitzv", a.text, a.point(0)), "push"));
 }
 
 }  // namespace

@@ -85,17 +85,17 @@ struct ViewServer {
   }
 };
 
-const char* kView = "from model import Item\ncomponent Shelf {\n  props { title: Str = \"\" }\n  state { items: List<Item> = [] }\n"
+const char* kShelfView = "from model import Item\ncomponent Shelf {\n  props { title: Str = \"\" }\n  state { items: List<Item> = [] }\n"
                     "  <template><p>{title}: {items.len()}</p></template>\n}\n";
-const char* kModel = "type Item {\n  name: Str\n}\n";
-const char* kMain = "from Shelf import Shelf\n@live(\"/\")\nfn home() -> Shelf => Shelf { title: \"t\" }\n";
+const char* kShelfModel = "type Item {\n  name: Str\n}\n";
+const char* kShelfMain = "from Shelf import Shelf\n@live(\"/\")\nfn home() -> Shelf => Shelf { title: \"t\" }\n";
 
 TEST(ViewServer, OpenEditAndDependants) {
   ViewServer s;
-  s.write("src/Shelf.fitzv", kView);
-  s.write("src/model.fitz", kModel);
-  s.write("src/main.fitz", kMain);
-  std::string broken = std::string(kView).replace(std::string(kView).find("{title}"), 7, "{titel}");
+  s.write("src/Shelf.fitzv", kShelfView);
+  s.write("src/model.fitz", kShelfModel);
+  s.write("src/main.fitz", kShelfMain);
+  std::string broken = std::string(kShelfView).replace(std::string(kShelfView).find("{title}"), 7, "{titel}");
   s.open("src/Shelf.fitzv", broken);
   s.server.flush();
   auto pub = s.published();
@@ -112,14 +112,14 @@ TEST(ViewServer, OpenEditAndDependants) {
   std::string md = hover["result"]["contents"]["value"];
   EXPECT_NE(md.find("state field of `Shelf`"), std::string::npos) << md;
 
-  s.replace_all("src/Shelf.fitzv", 2, kView);
+  s.replace_all("src/Shelf.fitzv", 2, kShelfView);
   s.server.flush();
   pub = s.published();
   ASSERT_TRUE(pub.count(s.uri("src/Shelf.fitzv")));
   EXPECT_TRUE(pub[s.uri("src/Shelf.fitzv")]["diagnostics"].empty()) << pub[s.uri("src/Shelf.fitzv")].dump();
 
   // The module the view imports changes: the view is checked again.
-  s.open("src/model.fitz", kModel);
+  s.open("src/model.fitz", kShelfModel);
   s.replace_all("src/model.fitz", 2, "type Thing {\n  name: Str\n}\n");
   s.server.flush();
   pub = s.published();

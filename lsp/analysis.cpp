@@ -40,6 +40,14 @@ const checker::ViewFile* Analysis::view_at(const fs::path& path) const {
   return nullptr;
 }
 
+bool Analysis::reads_view(const fs::path& path) const {
+  if (!view_checker) return false;
+  fs::path want = normalise_path(path);
+  for (frontend::FileId f : view_checker->view_files())
+    if (const auto* file = sources.find(f); file && normalise_path(file->path()) == want) return true;
+  return false;
+}
+
 fs::path Analysis::path_of(frontend::FileId file) const {
   for (const auto& m : graph.modules)
     if (m.file == file) return m.path;

@@ -61,6 +61,8 @@ struct Analysis {
   std::shared_ptr<checker::ViewChecker> view_checker;
   checker::CheckedViews views;
   const checker::ViewFile* view_at(const std::filesystem::path& path) const;
+  // The load read the view at `path` (also while the check is still pending).
+  bool reads_view(const std::filesystem::path& path) const;
 
   // Per-module occurrence indexes, built on first use by the features (features/index.cpp).
   mutable std::mutex index_mutex;

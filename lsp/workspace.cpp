@@ -170,7 +170,7 @@ Unit& Workspace::unit_for(const fs::path& raw) {
     // A file the project does not load (outside src/ and the bins) is checked on its own, as
     // `fitz check FILE` would.
     if (project.analysis && !project.analysis->fatal &&
-        (project.analysis->module_at(path).valid() || project.analysis->view_at(path)))
+        (project.analysis->module_at(path).valid() || project.analysis->reads_view(path)))
       return project;
   }
   std::string key = "file:" + path.string();
@@ -318,7 +318,7 @@ void Workspace::mark_changed(const fs::path& raw) {
         unit->dirty = true;
     }
     // A view the unit read (a component some module imports) is not one of its modules.
-    if (unit->analysis && unit->analysis->view_at(path)) unit->dirty = true;
+    if (unit->analysis && unit->analysis->reads_view(path)) unit->dirty = true;
     // A loose file may import the changed one through a path the graph never reached.
     if (!unit->project && path.extension() == ".fitz" && unit->analysis) {
       for (const auto& d : unit->analysis->diagnostics)

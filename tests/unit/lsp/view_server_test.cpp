@@ -129,5 +129,23 @@ TEST(ViewServer, OpenEditAndDependants) {
   EXPECT_FALSE(pub[s.uri("src/Shelf.fitzv")]["diagnostics"].empty());
 }
 
+// A view belongs to its project's unit, also while the project's check stops after the module
+// the user is editing (the view IR is built once the check is complete).
+TEST(ViewServer, AViewIsPartOfItsProjectWhileAModuleIsEdited) {
+  ViewServer s;
+  s.write("src/Shelf.fitzv", kShelfView);
+  s.write("src/model.fitz", kShelfModel);
+  s.write("src/main.fitz", kShelfMain);
+  s.open("src/model.fitz", kShelfModel);
+  fs::path model = fs::weakly_canonical(s.dir / "src/model.fitz");
+  Unit& project = s.server.workspace().unit_for(model);
+  s.server.workspace().mark_changed(model);
+  s.server.workspace().refresh(project, &model);
+  ASSERT_TRUE(project.pending) << "the check stops after the edited module, which the view imports";
+  Unit& view = s.server.workspace().unit_for(fs::weakly_canonical(s.dir / "src/Shelf.fitzv"));
+  EXPECT_TRUE(view.project);
+  EXPECT_EQ(&view, &project);
+}
+
 }  // namespace
 }  // namespace fitz::lsp

@@ -50,7 +50,13 @@ ViewUnit* ViewChecker::load_unit(const fs::path& view_path, std::string& error, 
   fs::path abs = fs::weakly_canonical(fs::absolute(view_path));
   for (auto& u : units_)
     if (u->view.path == abs) return u.get();
-  std::optional<FileId> id = sources_.read_file(view_path, error);
+  std::optional<FileId> id;
+  if (view_reader_) {
+    std::optional<std::string> text = view_reader_(view_path, error);
+    if (text) id = sources_.add(view_path.string(), std::move(*text));
+  } else {
+    id = sources_.read_file(view_path, error);
+  }
   if (!id) return nullptr;
   auto unit = std::make_unique<ViewUnit>();
   unit->view.path = abs;
@@ -79,13 +85,27 @@ frontend::FileReader ViewChecker::reader(frontend::FileReader base) {
     if (text || path.extension() != ".fitz") return text;
     fs::path view = path;
     view.replace_extension(".fitzv");
-    if (!fs::exists(view)) return text;
+    if (!view_reader_ && !fs::exists(view)) return text;
     std::string view_error;
     ViewUnit* u = load_unit(view, view_error, nullptr);
     if (!u) return text;
     error.clear();
     return u->code;
   };
+}
+
+std::vector<ViewCodeSpan> ViewChecker::code_map(const fs::path& view) const {
+  std::vector<ViewCodeSpan> out;
+  for (const auto& u : units_)
+    if (u->view.path == view)
+      for (const CodeSegment& s : u->segments) out.push_back({s.code_begin, s.code_end, s.view_begin});
+  return out;
+}
+
+std::vector<FileId> ViewChecker::view_files() const {
+  std::vector<FileId> out;
+  for (const auto& u : units_) out.push_back(u->view.file);
+  return out;
 }
 
 std::optional<fs::path> ViewChecker::add_view(const fs::path& path, frontend::DiagnosticBag& diags) {

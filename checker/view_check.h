@@ -16,6 +16,13 @@ namespace fitz::checker {
 
 struct ViewUnit;  // one .fitzv file being checked (view_internal.h)
 
+// A stretch of a view's code copied byte for byte into its generated module, so that positions
+// map both ways (an editor's features go through the generated module's TIR).
+struct ViewCodeSpan {
+  uint32_t code_begin = 0, code_end = 0;  // in the generated module's text
+  uint32_t view_begin = 0;                // in the .fitzv text
+};
+
 // Owns every view of one check. Not thread-safe; one per `fitz check` run.
 class ViewChecker {
  public:
@@ -32,6 +39,15 @@ class ViewChecker {
   // its generated module, to load as a root (nullopt when the file cannot be read: diagnosed).
   std::optional<std::filesystem::path> add_view(const std::filesystem::path& path, frontend::DiagnosticBag& diags);
 
+  // Reads the .fitzv files through `reader` instead of the disk (an editor's open buffers win).
+  void read_views_with(frontend::FileReader reader) { view_reader_ = std::move(reader); }
+
+  // The copied stretches of the view file at `view` (as CheckedViews::files names it), in
+  // generated-text order; empty for a view this checker did not read.
+  std::vector<ViewCodeSpan> code_map(const std::filesystem::path& view) const;
+  // The .fitzv files read so far (a long-lived SourceManager must keep their texts).
+  std::vector<FileId> view_files() const;
+
   // After check_program over a graph loaded through reader()/add_view(): builds the IR,
   // reports the view checks, and moves every diagnostic of `raw` to `out` with the spans of
   // generated modules mapped back into their .fitzv files.
@@ -45,6 +61,7 @@ class ViewChecker {
 
   frontend::SourceManager& sources_;
   std::deque<std::unique_ptr<ViewUnit>> units_;
+  frontend::FileReader view_reader_;
   frontend::DiagnosticBag read_diags_;  // syntax and structure problems found while reading
 };
 

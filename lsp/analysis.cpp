@@ -33,6 +33,21 @@ const checker::ModuleTir* Analysis::tir(ModuleId id) const {
   return t.checked ? &t : nullptr;
 }
 
+const checker::ViewFile* Analysis::view_at(const fs::path& path) const {
+  fs::path want = normalise_path(path);
+  for (const checker::ViewFile& v : views.files)
+    if (v.path == want) return &v;
+  return nullptr;
+}
+
+bool Analysis::reads_view(const fs::path& path) const {
+  if (!view_checker) return false;
+  fs::path want = normalise_path(path);
+  for (frontend::FileId f : view_checker->view_files())
+    if (const auto* file = sources.find(f); file && normalise_path(file->path()) == want) return true;
+  return false;
+}
+
 fs::path Analysis::path_of(frontend::FileId file) const {
   for (const auto& m : graph.modules)
     if (m.file == file) return m.path;
@@ -54,7 +69,11 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
   frontend::LoadRequest req;
   req.target = target;
   req.cwd = cwd;
-  req.reader = std::move(reader);
+  // Views are read and served as generated modules exactly as `fitz check` does, open buffers first.
+  a->view_checker = std::make_shared<checker::ViewChecker>(a->sources);
+  a->view_checker->read_views_with(reader);
+  req.reader = a->view_checker->reader(std::move(reader));
+  req.view_root = [views = a->view_checker.get(), &diags](const fs::path& view) { return views->add_view(view, diags); };
   req.parse_cache = cache;
   req.resolve_packages = packages::editor_resolver();
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
@@ -87,11 +106,17 @@ std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::Diag
 // The diagnostics `fitz lint` prints for the same files: the checker's with the lint warnings,
 // at the levels of the project's `[lint]` (an unknown name there is `fitz lint`'s to report,
 // not every file's), sorted as the CLI sorts them.
-std::vector<frontend::Diagnostic> with_lints(const Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache) {
+// The diagnostics of generated view modules move into their .fitzv files (those of generated
+// glue are dropped, as `fitz check` drops them), after the lints so theirs move too.
+std::vector<frontend::Diagnostic> with_lints(Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache) {
   if (a.fatal) return sorted(a, diags, use_cache);
   std::string unknown;
   lint::LintLevels levels = lint::manifest_levels(a.graph, unknown);
-  return sorted(a, lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources), use_cache);
+  frontend::DiagnosticBag linted = lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources);
+  if (!a.view_checker) return sorted(a, linted, use_cache);
+  frontend::DiagnosticBag mapped;
+  a.views = a.view_checker->finish(a.graph, a.program, linted, mapped);
+  return sorted(a, mapped, use_cache);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "checker/checker.h"
 #include "checker/incremental.h"
+#include "checker/view_check.h"
 #include "frontend/diagnostics.h"
 #include "frontend/modules.h"
 #include "frontend/parse_cache.h"
@@ -53,6 +54,15 @@ struct Analysis {
   const checker::ModuleTir* tir(ModuleId id) const;
   // The absolute path a diagnostic's file stands for (module path, or the manifest's path).
   std::filesystem::path path_of(frontend::FileId file) const;
+
+  // The live views (.fitzv) the load read, checked as `fitz check` checks them; their code
+  // lives in generated modules of `graph` (features/view_*.cpp map positions through
+  // view_checker->code_map). Empty until the check is complete.
+  std::shared_ptr<checker::ViewChecker> view_checker;
+  checker::CheckedViews views;
+  const checker::ViewFile* view_at(const std::filesystem::path& path) const;
+  // The load read the view at `path` (also while the check is still pending).
+  bool reads_view(const std::filesystem::path& path) const;
 
   // Per-module occurrence indexes, built on first use by the features (features/index.cpp).
   mutable std::mutex index_mutex;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "lsp/features/view_features.h"
 #include "lsp/protocol.h"
 #include "lsp/uri.h"
 
@@ -343,6 +344,8 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
       uri_of_file[m.file.value] = uri;
       by_uri[uri];
     }
+  for (const auto& v : a.views.files)
+    if (want(v.path)) by_uri[path_to_uri(v.path)];
   for (const auto& d : a.diagnostics) {
     if (!d.span.file.valid()) continue;
     auto known = uri_of_file.find(d.span.file.value);
@@ -453,8 +456,11 @@ Server::Target Server::target(const json& params, bool with_position) {
   analyse_and_publish(unit, true);
   t.analysis = unit.analysis;
   if (t.analysis) t.module = t.analysis->module_at(t.doc->path());
+  if (t.analysis && !t.module.valid()) t.view = t.analysis->view_at(t.doc->path());
   if (with_position && t.module.valid())
     t.offset = offset_of(t.analysis->file(t.module), position_from_json(params.at("position")));
+  if (with_position && t.view)
+    t.offset = offset_of(t.analysis->sources.file(t.view->file), position_from_json(params.at("position")));
   return t;
 }
 
@@ -470,7 +476,7 @@ json Server::initialize(const json& params) {
   json caps{
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
-      {"completionProvider", {{"triggerCharacters", {".", "@"}}, {"resolveProvider", false}}},
+      {"completionProvider", {{"triggerCharacters", {".", "@", "<", "{"}}, {"resolveProvider", false}}},
       {"signatureHelpProvider", {{"triggerCharacters", {"(", ","}}, {"retriggerCharacters", {","}}}},
       {"definitionProvider", true},
       {"referencesProvider", true},
@@ -558,8 +564,9 @@ void Server::did_change_watched_files(const json& p) {
 
 json Server::hover(const json& p) {
   Target t = target(p, true);
-  if (!t.module.valid()) return nullptr;
-  auto h = lsp::hover(*t.analysis, t.module, t.offset);
+  std::optional<HoverInfo> h;
+  if (t.view) h = lsp::view_hover(*t.analysis, *t.view, t.offset);
+  else if (t.module.valid()) h = lsp::hover(*t.analysis, t.module, t.offset);
   if (!h) return nullptr;
   return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
           {"range", to_json(frontend::lsp_range(h->span, t.analysis->sources))}};
@@ -568,8 +575,16 @@ json Server::hover(const json& p) {
 json Server::completion(const json& p) {
   Target t = target(p, true);
   json items = json::array();
-  if (!t.analysis || !t.module.valid()) return items;
-  for (const auto& c : lsp::completion(*t.analysis, t.module, t.doc->text(), t.offset, &python_members_)) {
+  std::vector<CompletionItem> found;
+  if (t.view) {
+    found = lsp::view_completion(*t.analysis, *t.view, t.doc->text(), t.offset);
+  } else {
+    // `<` and `{` open completions in views only.
+    std::string trigger = p.contains("context") ? p["context"].value("triggerCharacter", "") : "";
+    if (!t.analysis || !t.module.valid() || trigger == "<" || trigger == "{") return items;
+    found = lsp::completion(*t.analysis, t.module, t.doc->text(), t.offset, &python_members_);
+  }
+  for (const auto& c : found) {
     json it{{"label", c.label}, {"kind", completion_kind_code(c.kind)}};
     if (!c.detail.empty()) it["detail"] = c.detail;
     if (!c.doc.empty()) it["documentation"] = {{"kind", "markdown"}, {"value", c.doc}};
@@ -584,6 +599,8 @@ json Server::completion(const json& p) {
 json Server::definition(const json& p) {
   Target t = target(p, true);
   json out = json::array();
+  if (t.view)
+    for (const auto& s : lsp::view_definition(*t.analysis, *t.view, t.offset)) out.push_back(location(*t.analysis, s));
   if (!t.module.valid()) return out;
   for (const auto& s : lsp::definition(*t.analysis, t.module, t.offset)) out.push_back(location(*t.analysis, s));
   return out;
@@ -601,6 +618,8 @@ json Server::references(const json& p) {
 json Server::document_symbols(const json& p) {
   Target t = target(p, false);
   json out = json::array();
+  if (t.view)
+    for (const auto& s : lsp::view_document_symbols(*t.analysis, *t.view)) out.push_back(document_symbol_to_json(*t.analysis, s));
   if (!t.module.valid()) return out;
   for (const auto& s : lsp::document_symbols(*t.analysis, t.module)) out.push_back(document_symbol_to_json(*t.analysis, s));
   return out;
@@ -627,7 +646,11 @@ json Server::semantic_tokens_full(const json& p) {
   Target t = target(p, false);
   const Analysis* a = t.analysis.get();
   frontend::SourceFile file(frontend::FileId{}, "", t.doc->text());
-  auto tokens = lsp::semantic_tokens(t.doc->tree(), t.doc->text(), a, t.module);
+  // A view's tokens are of the analysed text: the buffer's tree is not a view tree.
+  auto tokens = t.view && t.analysis->sources.file(t.view->file).text() == t.doc->text()
+                    ? lsp::view_semantic_tokens(*t.analysis, *t.view)
+                : t.view ? std::vector<SemanticToken>{}
+                         : lsp::semantic_tokens(t.doc->tree(), t.doc->text(), a, t.module);
   TokensResult r{std::to_string(next_result_id_++), encode_semantic_tokens(file, tokens)};
   json out{{"resultId", r.id}, {"data", r.data}};
   tokens_[t.doc->uri()] = std::move(r);
@@ -669,6 +692,7 @@ json Server::folding_ranges(const json& p) {
 
 json Server::formatting(const json& p) {
   Document& d = document(p);
+  if (d.path().extension() == ".fitzv") return nullptr;  // `fitz fmt` formats Fitz modules only
   std::optional<std::string> out = formatted_text(d.path(), d.text());
   if (!out) return nullptr;  // syntax errors: nothing to change, as `fitz fmt` refuses
   if (*out == d.text()) return json::array();
@@ -705,18 +729,20 @@ json Server::document_highlight(const json& p) {
 
 json Server::prepare_rename(const json& p) {
   Target t = target(p, true);
-  if (!t.module.valid()) return nullptr;
   std::string error;
-  auto r = lsp::prepare_rename(*t.analysis, t.module, t.offset, error);
+  std::optional<RenameTarget> r;
+  if (t.view) r = lsp::view_prepare_rename(*t.analysis, *t.view, t.offset, error);
+  else if (t.module.valid()) r = lsp::prepare_rename(*t.analysis, t.module, t.offset, error);
   if (!r) return nullptr;
   return {{"range", to_json(frontend::lsp_range(r->span, t.analysis->sources))}, {"placeholder", r->placeholder}};
 }
 
 json Server::rename(const json& p) {
   Target t = target(p, true);
-  if (!t.module.valid()) throw RequestError(ErrorCode::RequestFailed, "this file is not analysed");
+  if (!t.module.valid() && !t.view) throw RequestError(ErrorCode::RequestFailed, "this file is not analysed");
   std::string error;
-  auto edits = lsp::rename(*t.analysis, t.module, t.offset, p.at("newName").get<std::string>(), error);
+  auto edits = t.view ? lsp::view_rename(*t.analysis, *t.view, t.offset, p.at("newName").get<std::string>(), error)
+                      : lsp::rename(*t.analysis, t.module, t.offset, p.at("newName").get<std::string>(), error);
   if (!edits) throw RequestError(ErrorCode::RequestFailed, error);
   json changes = json::object();
   for (const auto& [path, list] : *edits) {

@@ -88,6 +88,7 @@ class Server {
     Document* doc = nullptr;
     std::shared_ptr<const Analysis> analysis;
     ModuleId module;
+    const checker::ViewFile* view = nullptr;  // a .fitzv live view (features/view_features.h)
     uint32_t offset = 0;
   };
   Document& document(const json& params);

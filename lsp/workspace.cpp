@@ -125,6 +125,9 @@ void Workspace::release_dead_files() {
   for (const auto& [key, u] : units_) {
     if (!u->analysis || u->analysis->source_store != sources_) continue;
     for (const auto& m : u->analysis->graph.modules) live.insert(m.file.value);
+    // A view's diagnostics are mapped into it only once the check is complete.
+    if (u->analysis->view_checker)
+      for (frontend::FileId f : u->analysis->view_checker->view_files()) live.insert(f.value);
     for (const auto& d : u->analysis->diagnostics) {
       live.insert(d.span.file.value);
       for (const auto& l : d.labels) live.insert(l.span.file.value);
@@ -166,7 +169,9 @@ Unit& Workspace::unit_for(const fs::path& raw) {
     if (project.dirty) refresh(project, &path);
     // A file the project does not load (outside src/ and the bins) is checked on its own, as
     // `fitz check FILE` would.
-    if (project.analysis && !project.analysis->fatal && project.analysis->module_at(path).valid()) return project;
+    if (project.analysis && !project.analysis->fatal &&
+        (project.analysis->module_at(path).valid() || project.analysis->reads_view(path)))
+      return project;
   }
   std::string key = "file:" + path.string();
   auto it = units_.find(key);
@@ -309,8 +314,11 @@ void Workspace::mark_changed(const fs::path& raw) {
     // A new or deleted module, or the manifest, inside a project changes its set of roots.
     if (unit->project) {
       auto rel = path.lexically_relative(unit->target);
-      if (!rel.empty() && *rel.begin() != ".." && (is_manifest || path.extension() == ".fitz")) unit->dirty = true;
+      if (!rel.empty() && *rel.begin() != ".." && (is_manifest || path.extension() == ".fitz" || path.extension() == ".fitzv"))
+        unit->dirty = true;
     }
+    // A view the unit read (a component some module imports) is not one of its modules.
+    if (unit->analysis && unit->analysis->reads_view(path)) unit->dirty = true;
     // A loose file may import the changed one through a path the graph never reached.
     if (!unit->project && path.extension() == ".fitz" && unit->analysis) {
       for (const auto& d : unit->analysis->diagnostics)

@@ -61,7 +61,7 @@ describe(`fitz lsp transcript (${FITZ})`, { timeout: 60000 }, () => {
       'workspaceSymbolProvider', 'foldingRangeProvider', 'selectionRangeProvider', 'documentHighlightProvider',
       'inlayHintProvider', 'codeActionProvider', 'documentFormattingProvider'])
       assert.ok(caps[k], k);
-    assert.deepEqual(caps.completionProvider.triggerCharacters, ['.', '@']);
+    assert.deepEqual(caps.completionProvider.triggerCharacters, ['.', '@', '<', '{'] /* `<` and `{` for .fitzv views */);
     assert.equal(caps.renameProvider.prepareProvider, true);
     assert.equal(caps.semanticTokensProvider.full.delta, true);
   });

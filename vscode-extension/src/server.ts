@@ -112,12 +112,14 @@ export class FitzServer implements vscode.Disposable {
       documentSelector: [
         { scheme: 'file', language: 'fitz' },
         { scheme: 'untitled', language: 'fitz' },
+        { scheme: 'file', language: 'fitzv' },
+        { scheme: 'untitled', language: 'fitzv' },
       ],
       outputChannel: this.log,
       traceOutputChannel: this.trace,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       synchronize: {
-        fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.fitz,fitz.toml}'),
+        fileEvents: vscode.workspace.createFileSystemWatcher('**/{*.fitz,*.fitzv,fitz.toml}'),
       },
       initializationFailedHandler: () => false,
       errorHandler: {

@@ -111,7 +111,7 @@ describe('activation with fake vscode', () => {
     assert.equal(c.serverOptions.command, fakeFitz);
     assert.deepEqual(c.serverOptions.args, ['lsp']);
     assert.equal(c.serverOptions.transport, 0);
-    assert.deepEqual(c.clientOptions.documentSelector.map((d: any) => d.language), ['fitz', 'fitz']);
+    assert.deepEqual(c.clientOptions.documentSelector.map((d: any) => d.language), ['fitz', 'fitz', 'fitzv', 'fitzv']);
     assert.equal(api.server.state, 'ready');
     assert.match(status(), /check/);
     assert.equal(state.statusItems[0].command, 'fitz.restartServer');

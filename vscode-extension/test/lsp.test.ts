@@ -54,6 +54,12 @@ const WIDE_TEXT = 'let count = 3\nlet label = "😀 items: " + count\n';
 fs.writeFileSync(WIDE, WIDE_TEXT);
 const WIDE_URI = pathToFileURL(WIDE).href;
 
+// A live view with an unknown name in its template (E0550 at 3:17, 1-based).
+const VIEW = path.join(workspace, 'Shelf.fitzv');
+const VIEW_TEXT = 'component Shelf {\n  state { count: Int = 0 }\n  <template><p>{cuont}</p></template>\n}\n';
+fs.writeFileSync(VIEW, VIEW_TEXT);
+const VIEW_URI = pathToFileURL(VIEW).href;
+
 interface Session {
   child: ChildProcess;
   connection: ProtocolConnection;
@@ -221,6 +227,25 @@ describe(`fitz lsp (${FITZ})`, { timeout: TIMEOUT * 4 }, () => {
     const p = await s.diagnostics(MAIN_URI, (x) => x.diagnostics.filter((d) => d.severity === 1).length === 0 && (x.version === undefined || x.version === 2));
     assert.deepEqual(p.diagnostics.filter((d) => d.severity === 1), []);
     await s.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: WIDE_URI } });
+  });
+
+  it('a .fitzv live view gets its diagnostic and hovers with the field origin', async () => {
+    const s = await startSession();
+    await s.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: VIEW_URI, languageId: 'fitzv', version: 1, text: VIEW_TEXT },
+    });
+    const p = await s.diagnostics(VIEW_URI, (x) => x.diagnostics.length > 0);
+    const d = p.diagnostics.find((x) => x.code === 'E0550');
+    assert.ok(d !== undefined, JSON.stringify(p.diagnostics));
+    assert.deepEqual(d.range.start, { line: 2, character: 16 });
+    assert.match(hoverText(d.message), /unknown variable `cuont`/);
+    const hover = await withTimeout(
+      s.connection.sendRequest(HoverRequest.type, { textDocument: { uri: VIEW_URI }, position: { line: 1, character: 11 } }),
+      'the hover response on the view',
+      s.stderr,
+    );
+    assert.ok(hover !== null, 'hover on `count` returned null');
+    assert.match(hoverText(hover.contents), /count: Int[\s\S]*state field of `Shelf`/);
   });
 
   it('shutdown and exit end the process with status 0', async () => {

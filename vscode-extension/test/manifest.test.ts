@@ -35,6 +35,7 @@ describe('package.json', () => {
   });
   it('activates on the fitz language and on fitz.toml workspaces', () => {
     assert.ok(pkg.activationEvents.includes('onLanguage:fitz'));
+    assert.ok(pkg.activationEvents.includes('onLanguage:fitzv'));
     assert.ok(pkg.activationEvents.includes('workspaceContains:**/fitz.toml'));
   });
   it('engines.vscode is at least the @types/vscode in use and what vscode-languageclient needs', () => {

@@ -179,7 +179,7 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
     m.path = path;
     m.file = parsed->file;
     m.tree = parsed->tree.clone();
-    if (!cache_->take_back(key, parsed->file, m.ast)) m.ast = parsed->ast;
+    if (!cache_->take_back(key, parsed->file, m.ast)) m.ast = cache_->ast_for_load(*parsed);
     graph_.modules.push_back(std::move(m));
     for (const Diagnostic& d : parsed->diagnostics) diags_.report(d);
   } else {

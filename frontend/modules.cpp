@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <llvm/Support/Threading.h>
 
 #include "frontend/lower.h"
 #include "frontend/parallel.h"
@@ -269,6 +270,9 @@ void ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
   // gives files their ids itself.
   constexpr size_t kMinFiles = 4;
   if (cache_ || ahead_work_ || raw_paths.size() < kMinFiles) return;
+  // On one core nothing runs beside the walk, and a tree lowered long after its parse is no
+  // longer in the cache: the sequential load is quicker there.
+  if (llvm::hardware_concurrency().compute_thread_count() < 2) return;
   // Read here, on the loading thread: readers need not be thread-safe.
   for (const fs::path& raw : raw_paths) {
     auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());

@@ -35,8 +35,26 @@ int main(int argc, char** argv) {
     best_load = std::min(best_load, std::chrono::duration<double>(t1 - t0).count());
     best_check = std::min(best_check, std::chrono::duration<double>(t2 - t1).count());
   }
+  // The same files loaded as a directory: every module is a root, known before loading starts,
+  // so all are parsed ahead on the thread pool while the loader walks the chain of imports.
+  double best_dir = 1e9;
+  for (int run = 0; run < 5; ++run) {
+    fitz::frontend::SourceManager sources;
+    fitz::frontend::DiagnosticBag diags;
+    fitz::frontend::LoadRequest req;
+    req.target = dir;
+    req.cwd = dir;
+    auto t0 = std::chrono::steady_clock::now();
+    auto loaded = fitz::frontend::load_program(req, sources, diags);
+    best_dir = std::min(best_dir, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (diags.error_count() != 0) {
+      std::fprintf(stderr, "the generated project has %zu errors\n", diags.error_count());
+      return 1;
+    }
+  }
   fs::remove_all(dir);
   std::printf("%zu lines in %d modules (best of 5)\n", lines, modules + 1);
+  std::printf("load as a directory (all parsed ahead): %.3f s (%.0f lines/s)\n", best_dir, lines / best_dir);
   std::printf("load+parse+lower: %.3f s (%.0f lines/s)\n", best_load, lines / best_load);
   std::printf("check:            %.3f s (%.0f lines/s)\n", best_check, lines / best_check);
   std::printf("end to end:       %.3f s\n", best_load + best_check);

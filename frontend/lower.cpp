@@ -131,13 +131,16 @@ bool is_statement_node(NodeKind k) {
 
 bool is_keyword(std::string_view t) {
   if (t.size() < 2 || t.size() > 8 || t[0] < 'a' || t[0] > 'z') return false;
-  static constexpr std::string_view kKeywords[] = {
-      "fn",    "async", "await", "return", "let",   "if",       "else",  "for",  "while",
-      "loop",  "match", "type",  "import", "from",  "as",       "true",  "false", "null",
-      "in",    "break", "continue", "and", "or",    "xor",      "not",   "static"};
-  for (std::string_view k : kKeywords)
-    if (k == t) return true;
-  return false;
+  // By length: every identifier is asked, and comparisons of a known length compile to a load.
+  switch (t.size()) {
+    case 2: return t == "fn" || t == "if" || t == "as" || t == "in" || t == "or";
+    case 3: return t == "let" || t == "for" || t == "and" || t == "xor" || t == "not";
+    case 4: return t == "else" || t == "loop" || t == "type" || t == "from" || t == "true" || t == "null";
+    case 5: return t == "async" || t == "await" || t == "while" || t == "match" || t == "false" || t == "break";
+    case 6: return t == "return" || t == "import" || t == "static";
+    case 8: return t == "continue";
+    default: return false;
+  }
 }
 
 // ---- Lowerer: shared helpers -----------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <llvm/Support/Threading.h>
 
 #include "frontend/lower.h"
 #include "frontend/parallel.h"
@@ -151,7 +152,13 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   // A file the cache knows to be unchanged is not read at all.
   const ParsedModule* known = cache_ ? cache_->current(key) : nullptr;
   std::optional<std::string> text;
-  if (!known) text = reader_(path, error);
+  SyntaxTree tree;
+  if (auto ahead = take_ahead(key)) {
+    text = std::move(ahead->first);
+    tree = std::move(ahead->second);
+  } else if (!known) {
+    text = reader_(path, error);
+  }
   if (!known && !text) {
     if (requested_at)
       diags_.error(DiagKind::ModuleNotFound, *requested_at,
@@ -173,7 +180,7 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
     m.path = path;
     m.file = parsed->file;
     m.tree = parsed->tree.clone();
-    if (!cache_->take_back(key, parsed->file, m.ast)) m.ast = parsed->ast;
+    if (!cache_->take_back(key, parsed->file, m.ast)) m.ast = cache_->ast_for_load(*parsed);
     graph_.modules.push_back(std::move(m));
     for (const Diagnostic& d : parsed->diagnostics) diags_.report(d);
   } else {
@@ -185,7 +192,12 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
       graph_.modules.push_back(std::move(m));
     }
     Module& m = graph_.modules[id.index];
-    m.ast = parse_module(sources_.file(m.file), m.file, diags_, &m.tree);
+    if (tree.valid()) {
+      m.tree = std::move(tree);
+      m.ast = lower_module(sources_.file(m.file), m.file, m.tree, diags_);
+    } else {
+      m.ast = parse_module(sources_.file(m.file), m.file, diags_, &m.tree);
+    }
   }
 
   return finish_load(id);
@@ -223,22 +235,70 @@ void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
   struct Job {
     std::string key;
     std::string text;
+    SyntaxTree tree;  // valid when parse_ahead() parsed it
   };
   std::vector<Job> jobs;
   for (const fs::path* path : wanted) {
+    std::string key = path->string();
+    if (auto ahead = take_ahead(key)) {
+      jobs.push_back({std::move(key), std::move(ahead->first), std::move(ahead->second)});
+      continue;
+    }
     std::string error;
     // Unreadable files are left to load(), which reports them where they are requested.
-    if (auto text = reader_(*path, error)) jobs.push_back({path->string(), std::move(*text)});
+    if (auto text = reader_(*path, error)) jobs.push_back({std::move(key), std::move(*text), SyntaxTree()});
   }
   std::vector<Prefetched> done(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
     done[i].file = sources_.add(display_path(jobs[i].key), std::move(jobs[i].text));
   parallel_for(done.size(), [&](size_t i) {
     DiagnosticBag diags;
-    done[i].ast = parse_module(sources_.file(done[i].file), done[i].file, diags, &done[i].tree);
+    const SourceFile& source = sources_.file(done[i].file);
+    if (jobs[i].tree.valid()) {
+      done[i].tree = std::move(jobs[i].tree);
+      done[i].ast = lower_module(source, done[i].file, done[i].tree, diags);
+    } else {
+      done[i].ast = parse_module(source, done[i].file, diags, &done[i].tree);
+    }
     done[i].diagnostics.assign(diags.begin(), diags.end());
   });
   for (size_t i = 0; i < jobs.size(); ++i) prefetched_.emplace(std::move(jobs[i].key), std::move(done[i]));
+}
+
+void ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
+  // As for prefetch(): too few files do not pay for a thread, and the language server's cache
+  // gives files their ids itself.
+  constexpr size_t kMinFiles = 4;
+  if (cache_ || ahead_work_ || raw_paths.size() < kMinFiles) return;
+  // On one core nothing runs beside the walk, and a tree lowered long after its parse is no
+  // longer in the cache: the sequential load is quicker there.
+  if (llvm::hardware_concurrency().compute_thread_count() < 2) return;
+  // Read here, on the loading thread: readers need not be thread-safe.
+  for (const fs::path& raw : raw_paths) {
+    auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());
+    if (fresh_path) known_path->second = normalise(raw);
+    std::string key = known_path->second.string();
+    if (by_path_.count(key) || prefetched_.count(key) || ahead_index_.count(key)) continue;
+    std::string error;
+    // Unreadable files are left to load(), which reports them where they are requested.
+    std::optional<std::string> text = reader_(known_path->second, error);
+    if (!text) continue;
+    ahead_index_.emplace(std::move(key), ahead_.size());
+    ahead_.push_back({known_path->second, std::move(*text), SyntaxTree()});
+  }
+  if (ahead_.empty()) return;
+  ahead_work_ = std::make_unique<WorkAhead>(ahead_.size(), [this](size_t i) {
+    ahead_[i].tree = parse_text(ahead_[i].text);
+  });
+}
+
+std::optional<std::pair<std::string, SyntaxTree>> ModuleLoader::take_ahead(const std::string& key) {
+  auto it = ahead_index_.find(key);
+  if (it == ahead_index_.end()) return std::nullopt;
+  size_t i = it->second;
+  ahead_index_.erase(it);
+  ahead_work_->wait(i);
+  return std::pair(std::move(ahead_[i].text), std::move(ahead_[i].tree));
 }
 
 void ModuleLoader::set_packages(std::vector<PackageRoot> packages) { packages_ = std::move(packages); }

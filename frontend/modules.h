@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
 #include "frontend/manifest.h"
+#include "frontend/parallel.h"
 #include "frontend/source.h"
 #include "frontend/syntax_tree.h"
 
@@ -89,6 +91,11 @@ class ModuleLoader {
   // it would have without this (the files' ids in the SourceManager follow the prefetch).
   // Does nothing with a parse cache.
   void prefetch(const std::vector<std::filesystem::path>& paths);
+  // For files known before loading starts (every module of a project): reads them now and
+  // parses them on background threads while loading goes on. load() lowers each itself, in its
+  // own order, so file ids and diagnostics are exactly those of a load without this. Does
+  // nothing with a parse cache; only the first call counts.
+  void parse_ahead(const std::vector<std::filesystem::path>& paths);
 
   ModuleGraph finish() &&;
 
@@ -120,6 +127,18 @@ class ModuleLoader {
     std::vector<Diagnostic> diagnostics;
   };
   std::unordered_map<std::string, Prefetched> prefetched_;
+  // Read by parse_ahead() and parsed by background threads; an entry leaves the index when
+  // load() or prefetch() takes it. Declared before the work so that the work stops first.
+  struct ParsedAhead {
+    std::filesystem::path path;
+    std::string text;
+    SyntaxTree tree;
+  };
+  std::vector<ParsedAhead> ahead_;
+  std::unordered_map<std::string, size_t> ahead_index_;
+  std::unique_ptr<WorkAhead> ahead_work_;
+  // The text and tree of `key` when parse_ahead() has it (waiting for its parse to end).
+  std::optional<std::pair<std::string, SyntaxTree>> take_ahead(const std::string& key);
 };
 
 // The names a module defines at top level (functions, types, assigned variables, imports),

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
 
 #include <llvm/Support/ThreadPool.h>
 #include <llvm/Support/Threading.h>
@@ -27,6 +30,73 @@ void parallel_for(size_t count, const std::function<void(size_t)>& work, unsigne
   for (unsigned t = 1; t < threads; ++t) pool.async(drain);
   drain();
   pool.wait();
+}
+
+struct WorkAhead::State {
+  enum : uint8_t { Free, Taken, Done };
+  std::function<void(size_t)> work;
+  std::mutex mutex;
+  std::condition_variable done;
+  std::vector<uint8_t> status;
+  size_t next = 0;  // no item before it is Free
+  bool stopping = false;
+  std::unique_ptr<llvm::ThreadPool> pool;
+
+  // Takes the first free item at or after `next`; false when none is left.
+  bool take(size_t& i) {
+    std::lock_guard lock(mutex);
+    while (next < status.size() && status[next] != Free) ++next;
+    if (stopping || next == status.size()) return false;
+    i = next;
+    status[next++] = Taken;
+    return true;
+  }
+  void finish(size_t i) {
+    {
+      std::lock_guard lock(mutex);
+      status[i] = Done;
+    }
+    done.notify_all();
+  }
+};
+
+WorkAhead::WorkAhead(size_t count, std::function<void(size_t)> work, unsigned max_threads)
+    : state_(std::make_unique<State>()) {
+  state_->work = std::move(work);
+  state_->status.assign(count, State::Free);
+  unsigned cores = llvm::hardware_concurrency().compute_thread_count();
+  unsigned threads = std::min<size_t>(count, max_threads ? std::min(max_threads, cores) : std::max(1u, cores - 1));
+  if (threads == 0) return;
+  state_->pool = std::make_unique<llvm::ThreadPool>(llvm::hardware_concurrency(threads));
+  for (unsigned t = 0; t < threads; ++t)
+    state_->pool->async([s = state_.get()] {
+      for (size_t i; s->take(i);) {
+        s->work(i);
+        s->finish(i);
+      }
+    });
+}
+
+WorkAhead::~WorkAhead() {
+  if (!state_->pool) return;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stopping = true;
+  }
+  state_->pool->wait();
+}
+
+void WorkAhead::wait(size_t i) {
+  State& s = *state_;
+  std::unique_lock lock(s.mutex);
+  if (s.status[i] == State::Free) {
+    s.status[i] = State::Taken;
+    lock.unlock();
+    s.work(i);
+    s.finish(i);
+    return;
+  }
+  s.done.wait(lock, [&] { return s.status[i] == State::Done; });
 }
 
 }  // namespace fitz::frontend

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 
 namespace fitz::frontend {
 
@@ -10,5 +11,23 @@ namespace fitz::frontend {
 // is one of them; 0 means one per core). Returns when every call has returned. The calls must
 // be independent of each other.
 void parallel_for(size_t count, const std::function<void(size_t)>& work, unsigned max_threads = 0);
+
+// Items [0, count) worked on ahead by background threads, in order, while the owner goes on.
+// wait(i) returns once item i is done, doing it on the calling thread when no thread has taken
+// it yet, so the owner never waits for work that has not started. Each item is done once. The
+// destructor hands out no more items and waits for those in progress. Up to `max_threads`
+// background threads; 0 means one per core but the owner's, and at least one.
+class WorkAhead {
+ public:
+  WorkAhead(size_t count, std::function<void(size_t)> work, unsigned max_threads = 0);
+  ~WorkAhead();
+  WorkAhead(const WorkAhead&) = delete;
+  WorkAhead& operator=(const WorkAhead&) = delete;
+  void wait(size_t i);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace fitz::frontend

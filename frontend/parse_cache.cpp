@@ -120,6 +120,18 @@ bool ParseCache::take_back(const std::string& path, FileId file, Ast& out) {
   return true;
 }
 
+Ast ParseCache::ast_for_load(const ParsedModule& entry) {
+  auto it = entries_.find(entry.path);
+  if (it == entries_.end() || it->second.get() != &entry) return entry.ast;
+  ParsedModule& e = *it->second;
+  if (!e.ast_lent) {
+    e.ast_lent = true;
+    return std::move(e.ast);
+  }
+  DiagnosticBag reported_already;  // e.diagnostics holds them
+  return lower_module(sources_->file(e.file), e.file, e.tree, reported_already);
+}
+
 void ParseCache::retain(const std::function<bool(const std::string&)>& keep) {
   std::erase_if(entries_, [&](const auto& kv) { return !keep(kv.first); });
   std::erase_if(offers_, [&](const auto& kv) { return !keep(kv.first); });

@@ -31,7 +31,8 @@ struct ParsedModule {
   uint64_t hash = 0;
   FileId file;       // in the cache's SourceManager: the text the AST points into
   SyntaxTree tree;
-  Ast ast;
+  Ast ast;  // moved out by the first load (ast_for_load) and then empty
+  bool ast_lent = false;
   std::vector<Diagnostic> diagnostics;  // of the parse and lowering, in report order
 };
 
@@ -83,6 +84,11 @@ class ParseCache {
   void give_back(const std::string& path, FileId file, Ast ast);
   // Moves the given-back AST of `path` for `file` into `out`; false when there is none.
   bool take_back(const std::string& path, FileId file, Ast& out);
+  // The AST a load of `entry` (an entry of this cache) keeps: the entry's own, moved out, the
+  // first time (a program's ASTs are its biggest part: one copy, not two, and giving it back
+  // returns it), else lowered again from the entry's tree (a second program loading the file
+  // while the first still holds it).
+  Ast ast_for_load(const ParsedModule& entry);
   void drop_given_back() { spares_.clear(); }
 
   // Drops the entries (and offered trees) whose path `keep` rejects.

@@ -76,6 +76,9 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
   }
 
   std::vector<fs::path> roots;
+  // Modules that are roots and so parsed anyway: they can be parsed ahead, before any import
+  // asks for them.
+  std::vector<fs::path> parse_first;
   std::optional<Manifest> manifest;
   bool project = target.empty() || (fs::is_directory(target, ec) && fs::exists(target / "fitz.toml", ec));
   if (project) {
@@ -99,11 +102,13 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
       for (auto& f : fitz_files_under(root / sub)) roots.push_back(f);
     if (roots.empty())
       for (auto& f : fitz_files_under(root)) roots.push_back(f);
+    parse_first = roots;
     if (req.view_root)
       for (auto& f : fitz_files_under(fs::exists(root / "src", ec) ? root / "src" : root, ".fitzv"))
         if (auto code = req.view_root(f)) roots.push_back(*code);
   } else if (fs::is_directory(target, ec)) {
     roots = fitz_files_under(target);
+    parse_first = roots;
     if (req.view_root)
       for (auto& f : fitz_files_under(target, ".fitzv"))
         if (auto code = req.view_root(f)) roots.push_back(*code);
@@ -124,6 +129,7 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
     }
   }
 
+  loader.parse_ahead(parse_first);
   for (const fs::path& r : roots) loader.load_root(r);
   result.graph = std::move(loader).finish();
   return result;

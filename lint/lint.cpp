@@ -124,17 +124,54 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
   return out;
 }
 
-frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
-                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
-                                         const frontend::SourceManager* sources) {
+namespace {
+
+frontend::DiagnosticBag leveled(const frontend::DiagnosticBag& checked, std::vector<frontend::Diagnostic> found,
+                                const LintLevels& levels, const frontend::SourceManager* sources) {
   std::vector<frontend::Diagnostic> all(checked.begin(), checked.end());
-  if (!checked.has_errors()) {
-    std::vector<frontend::Diagnostic> found = lint_modules(program, graph, graph.roots);
-    all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
-  }
+  all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   frontend::DiagnosticBag out;
   for (frontend::Diagnostic& d : apply_levels(std::move(all), levels, sources)) out.report(std::move(d));
   return out;
+}
+
+}  // namespace
+
+frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         const frontend::SourceManager* sources) {
+  std::vector<frontend::Diagnostic> found;
+  if (!checked.has_errors()) found = lint_modules(program, graph, graph.roots);
+  return leveled(checked, std::move(found), levels, sources);
+}
+
+frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         const frontend::SourceManager* sources, LintCache& cache,
+                                         const std::vector<frontend::ModuleId>& rechecked) {
+  // Findings of modules checked again are stale, and so are those of files no longer loaded,
+  // even when this run lints nothing: a later run must not take them for current.
+  for (frontend::ModuleId id : rechecked)
+    if (id.index < graph.modules.size()) cache.erase(graph.get(id).file.value);
+  LintCache kept;
+  for (const frontend::Module& m : graph.modules) {
+    auto it = cache.find(m.file.value);
+    if (it != cache.end()) kept.emplace(it->first, std::move(it->second));
+  }
+  cache = std::move(kept);
+  std::vector<frontend::Diagnostic> found;
+  if (!checked.has_errors()) {
+    for (frontend::ModuleId id : graph.roots) {
+      if (id.index >= program.modules.size()) continue;
+      auto [it, fresh] = cache.try_emplace(graph.get(id).file.value);
+      if (fresh) lint_module(program, program.modules[id.index], graph.get(id).ast, it->second);
+      found.insert(found.end(), it->second.begin(), it->second.end());
+    }
+    // Ordered as lint_modules orders them.
+    std::stable_sort(found.begin(), found.end(),
+                     [](const frontend::Diagnostic& a, const frontend::Diagnostic& b) { return a.span < b.span; });
+  }
+  return leveled(checked, std::move(found), levels, sources);
 }
 
 }  // namespace fitz::lint

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "checker/tir.h"
@@ -68,5 +69,16 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
 frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
                                          const frontend::DiagnosticBag& checked, const LintLevels& levels,
                                          const frontend::SourceManager* sources = nullptr);
+
+// The pass's findings per module, by FileId value, kept between analyses of one program.
+using LintCache = std::unordered_map<uint32_t, std::vector<frontend::Diagnostic>>;
+
+// lint_diagnostics for a program checked incrementally (the language server's): a module not in
+// `rechecked` kept its checker tables, so its findings are taken from `cache`; the others are
+// linted again and stored there. The result equals lint_diagnostics'.
+frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
+                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         const frontend::SourceManager* sources, LintCache& cache,
+                                         const std::vector<frontend::ModuleId>& rechecked);
 
 }  // namespace fitz::lint

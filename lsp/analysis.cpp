@@ -108,11 +108,14 @@ std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::Diag
 // not every file's), sorted as the CLI sorts them.
 // The diagnostics of generated view modules move into their .fitzv files (those of generated
 // glue are dropped, as `fitz check` drops them), after the lints so theirs move too.
-std::vector<frontend::Diagnostic> with_lints(Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache) {
+std::vector<frontend::Diagnostic> with_lints(Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache,
+                                             lint::LintCache* lint_cache) {
   if (a.fatal) return sorted(a, diags, use_cache);
   std::string unknown;
   lint::LintLevels levels = lint::manifest_levels(a.graph, unknown);
-  frontend::DiagnosticBag linted = lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources);
+  frontend::DiagnosticBag linted =
+      lint_cache ? lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources, *lint_cache, a.rechecked)
+                 : lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources);
   if (!a.view_checker) return sorted(a, linted, use_cache);
   frontend::DiagnosticBag mapped;
   a.views = a.view_checker->finish(a.graph, a.program, linted, mapped);
@@ -123,7 +126,7 @@ std::vector<frontend::Diagnostic> with_lints(Analysis& a, const frontend::Diagno
 
 std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
                                         frontend::ParseCache* cache, checker::CheckSession* session,
-                                        checker::TypedProgram* previous) {
+                                        checker::TypedProgram* previous, lint::LintCache* lint_cache) {
   auto start = Clock::now();
   frontend::DiagnosticBag diags;
   std::shared_ptr<Analysis> a = load(target, cwd, std::move(reader), cache, diags, start);
@@ -139,7 +142,7 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
     for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
   }
   a->check_ms = ms_between(loaded_at, Clock::now());
-  a->diagnostics = with_lints(*a, diags, cache != nullptr);
+  a->diagnostics = with_lints(*a, diags, cache != nullptr, session ? lint_cache : nullptr);
   a->elapsed_ms = ms_between(start, Clock::now());
   return a;
 }
@@ -147,10 +150,11 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
 std::unique_ptr<PendingCheck> analyze_through(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
                                               frontend::ParseCache* cache, checker::CheckSession& session,
                                               checker::TypedProgram* previous, const fs::path& focus,
-                                              std::shared_ptr<const Analysis>& out) {
+                                              std::shared_ptr<const Analysis>& out, lint::LintCache* lint_cache) {
   auto p = std::make_unique<PendingCheck>();
   p->start = Clock::now();
   p->use_cache = cache != nullptr;
+  p->lint_cache = lint_cache;
   p->analysis = load(target, cwd, std::move(reader), cache, p->load_diagnostics, p->start);
   Analysis& a = *p->analysis;
   out = p->analysis;
@@ -185,7 +189,7 @@ bool continue_analysis(PendingCheck& p, checker::CheckSession& session, size_t m
   a.program = session.finish(p.load_diagnostics);
   a.rechecked = session.rechecked();
   a.full_check = session.last_was_full();
-  a.diagnostics = with_lints(a, p.load_diagnostics, p.use_cache);
+  a.diagnostics = with_lints(a, p.load_diagnostics, p.use_cache, p.lint_cache);
   p.check_ms += ms_between(t, Clock::now());
   a.check_ms = p.check_ms;
   a.elapsed_ms = a.load_ms + p.check_ms;

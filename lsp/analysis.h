@@ -19,6 +19,7 @@
 #include "frontend/parse_cache.h"
 #include "frontend/project.h"
 #include "frontend/source.h"
+#include "lint/lint.h"
 
 namespace fitz::lsp {
 
@@ -74,10 +75,13 @@ struct Analysis {
 // parsed again; the result is the same as without (diagnostics sorted in load order).
 // With a `session` (and the program it produced last time as `previous`, moved from), only the
 // modules that changed, and the importers of modules whose interface changed, are checked again.
+// With a `lint_cache` (kept with the session), the lint findings of modules the session did not
+// check again are reused.
 std::shared_ptr<const Analysis> analyze(const std::filesystem::path& target, const std::filesystem::path& cwd,
                                         frontend::FileReader reader, frontend::ParseCache* cache = nullptr,
                                         checker::CheckSession* session = nullptr,
-                                        checker::TypedProgram* previous = nullptr);
+                                        checker::TypedProgram* previous = nullptr,
+                                        lint::LintCache* lint_cache = nullptr);
 
 // An analysis whose check is still going on: loading is done and the session has checked the
 // init order up to the focus module (the file the user is looking at), whose diagnostics are
@@ -88,6 +92,7 @@ struct PendingCheck {
   frontend::DiagnosticBag load_diagnostics;
   ModuleId focus;
   bool use_cache = false;
+  lint::LintCache* lint_cache = nullptr;
   std::chrono::steady_clock::time_point start;
   double check_ms = 0;  // so far
 };
@@ -99,7 +104,8 @@ std::unique_ptr<PendingCheck> analyze_through(const std::filesystem::path& targe
                                               frontend::FileReader reader, frontend::ParseCache* cache,
                                               checker::CheckSession& session, checker::TypedProgram* previous,
                                               const std::filesystem::path& focus,
-                                              std::shared_ptr<const Analysis>& out);
+                                              std::shared_ptr<const Analysis>& out,
+                                              lint::LintCache* lint_cache = nullptr);
 // Checks up to `max_checks` more modules (reused ones do not count); when none remain, fills the
 // analysis (program, diagnostics, times) as analyze() would and returns true.
 bool continue_analysis(PendingCheck& pending, checker::CheckSession& session, size_t max_checks);

@@ -211,12 +211,15 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   if (unit.pending) {
     previous.emplace(unit.session.abandon());
     unit.pending.reset();
+    // Modules the abandoned check did may be reused next time with tables these were not of.
+    unit.lint_cache.clear();
   }
   if (!parse_cache_ || sources_->size() > kMaxFiles) {
     // Check results name FileIds of the old manager.
     for (auto& [key, u] : units_) {
       complete(*u);
       u->session.reset();
+      u->lint_cache.clear();
       u->module_files.clear();
     }
     new_sources();
@@ -238,10 +241,10 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   retired_.push_back(std::move(unit.analysis));
   if (focus && unit.project)
     unit.pending = analyze_through(unit.target, unit.cwd, reader(), parse_cache_.get(), unit.session,
-                                   previous ? &*previous : nullptr, *focus, unit.analysis);
+                                   previous ? &*previous : nullptr, *focus, unit.analysis, &unit.lint_cache);
   else
     unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
-                            previous ? &*previous : nullptr);
+                            previous ? &*previous : nullptr, &unit.lint_cache);
   parse_cache_->drop_given_back();
   unit.generation = ++analyses_;
   unit.dirty = false;

@@ -33,6 +33,9 @@ struct Unit {
   std::unordered_map<std::string, uint32_t> module_files;  // the FileId each hash was taken of
   // Per-module check results of the latest analysis, for the next one to reuse.
   checker::CheckSession session;
+  // The lint findings per module of the latest complete analysis, valid with the session's
+  // results (cleared when those are dropped or a check is abandoned).
+  lint::LintCache lint_cache;
   // Set while the latest analysis is still being checked (after its focus module).
   std::unique_ptr<PendingCheck> pending;
 };

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "frontend/modules.h"
 #include "frontend/parse_cache.h"
 #include "frontend/project.h"
 
@@ -82,6 +83,38 @@ TEST_F(Prefetch, LoadsWhatASequentialLoadLoads) {
   EXPECT_EQ(count("b.fitz: "), 1) << testing::PrintToString(ahead.diagnostics);
   EXPECT_EQ(count("import cycle"), 1) << testing::PrintToString(ahead.diagnostics);
   EXPECT_EQ(count("cannot find module `missing`"), 1) << testing::PrintToString(ahead.diagnostics);
+}
+
+// Loading a directory parses every file ahead on the thread pool (ModuleLoader::parse_ahead)
+// and lowers each when the walk reaches it: the files get the ids, and the diagnostics the
+// order, of a load without it (the roots loaded one by one).
+TEST_F(Prefetch, ParsingADirectoryAheadKeepsIdsAndOrder) {
+  auto summarise = [](const SourceManager& sources, const ModuleGraph& graph, const DiagnosticBag& diags) {
+    std::vector<std::string> out;
+    for (uint32_t i = 0; i < sources.size(); ++i)
+      out.push_back("file " + fs::path(sources.file(FileId{i}).path()).filename().string());
+    for (ModuleId id : graph.init_order)
+      out.push_back("module " + graph.get(id).name + " " + std::to_string(graph.get(id).ast.exprs.size()));
+    for (const Diagnostic& d : diags.sorted())
+      out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message);
+    return out;
+  };
+  SourceManager ahead_sources;
+  DiagnosticBag ahead_diags;
+  LoadRequest req;
+  req.target = dir_;
+  req.cwd = dir_;
+  ModuleGraph ahead = load_program(req, ahead_sources, ahead_diags).graph;
+
+  SourceManager sources;
+  DiagnosticBag diags;
+  ModuleLoader loader(sources, diags);
+  for (const fs::path& f : fitz_files_under(dir_)) loader.load_root(f);
+  ModuleGraph one_by_one = std::move(loader).finish();
+
+  EXPECT_EQ(summarise(ahead_sources, ahead, ahead_diags), summarise(sources, one_by_one, diags));
+  EXPECT_EQ(ahead.roots.size(), 8u);
+  EXPECT_FALSE(ahead_diags.sorted().empty());
 }
 
 }  // namespace

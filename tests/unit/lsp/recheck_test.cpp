@@ -198,6 +198,41 @@ TEST_F(Recheck, DiagnosticsPointingIntoAChangedFileAreRechecked) {
   expect_fresh("moved declaration");
 }
 
+// The lint pass runs again only on the modules checked again; the others keep their findings,
+// also across analyses of a program with errors (which lint nothing).
+TEST_F(Recheck, LintFindingsOfReusedModulesAreKept) {
+  auto unused_parameters = [&] {
+    auto a = ws_.analysis_for(path("main.fitz"));
+    size_t n = 0;
+    for (const auto& d : a->diagnostics) n += d.kind == frontend::DiagKind::LintUnusedParameter;
+    return n;
+  };
+  analyse();
+  replace("other.fitz", "fn alone", "fn spare(n: Int) -> Int {\n    return 1\n}\n\nfn alone");
+  analyse();
+  expect_fresh("a finding in other");
+  EXPECT_EQ(unused_parameters(), 1u);
+  replace("base.fitz", "let k = 2", "let k = 5");
+  EXPECT_EQ(analyse(), (Names{"base.fitz"}));
+  expect_fresh("other reused");
+  EXPECT_EQ(unused_parameters(), 1u);
+  // An error anywhere turns the pass off; while it is on, other changes.
+  replace("mid.fitz", "return scale(p.norm())", "return scale(p.norm()) + \"s\"");
+  analyse();
+  expect_fresh("error in mid");
+  EXPECT_EQ(unused_parameters(), 0u);
+  replace("other.fitz", "fn spare(n: Int)", "fn spare(n: Int, m: Int)");
+  analyse();
+  replace("mid.fitz", "return scale(p.norm()) + \"s\"", "return scale(p.norm())");
+  analyse();
+  expect_fresh("error fixed after other changed");
+  EXPECT_EQ(unused_parameters(), 2u);
+  replace("other.fitz", "return 1", "return n + m");
+  EXPECT_EQ(analyse(), (Names{"other.fitz"}));
+  expect_fresh("finding gone");
+  EXPECT_EQ(unused_parameters(), 0u);
+}
+
 // The server checks through the file being edited first (unit_for analyses a stale project
 // through the file it is asked about) and the rest later, or never when a newer edit comes
 // first: the focus file's diagnostics must already be final, and whatever was checked or left

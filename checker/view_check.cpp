@@ -511,7 +511,7 @@ void ViewChecker::check_live_pages(const TypedProgram& program, const CheckedVie
     bool props = false;
     for (const ViewFile& f : views.files)
       for (const ViewComponent& c : f.components) props |= c.props_type.valid() && c.props_type == r.props;
-    if (!props && r.props.valid() && types.kind(r.props) != TypeKind::Error)
+    if (!props && r.props.valid() && types.kind(r.props) == TypeKind::Struct)
       out.error(DiagKind::DecoratorPlacement, r.span,
                 fmt::format("`@live` mounts a live view, but this function returns `{}`, which is no component's props",
                             types.display(r.props)))

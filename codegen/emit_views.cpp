@@ -209,8 +209,15 @@ class ViewEmitter {
       return false;
     }
     scope_ = fmt::format("{:08x}", fnv1a(c_.name));
+    ctx_type_ = field_type("fz_ctx");
     binds_.clear();
     check_template(c_.template_nodes);
+    // Awaiting inside the socket's own loop turn would stall it: async handlers need the
+    // runtime to run them as tasks on the view's strand first.
+    for (const checker::ViewHandler& h : c_.events)
+      if (h.is_async) fail(h.span.begin, "`async event` handlers are not compiled yet");
+    for (const checker::ViewHandler& h : c_.hooks)
+      if (h.is_async) fail(h.span.begin, "`async` hooks are not compiled yet");
     return true;
   }
 
@@ -335,9 +342,7 @@ class ViewEmitter {
         if (!t.valid()) t = f.type;
         g_.line(fmt::format("{} {}{}{{}};", g_.cpp_type(t), list.first, f.name));
       }
-    TypeId ctx_t = field_type("fz_ctx");
-    ctx_type_ = ctx_t;
-    if (ctx_t.valid()) g_.line(fmt::format("{} fz_ctx{{}};", g_.cpp_type(ctx_t)));
+    if (ctx_type_.valid()) g_.line(fmt::format("{} fz_ctx{{}};", g_.cpp_type(ctx_type_)));
     g_.line("fitz::Map<fitz::Str, fitz::Str> fz_payload{};");
     g_.line(fmt::format("explicit {}(const {}& props);", cls_, props_t));
     g_.line("void fz_env();");
@@ -403,6 +408,8 @@ class ViewEmitter {
     if (ctx_type_.valid()) {
       StructId sid = g_.types_.struct_of(ctx_type_);
       g_.line(fmt::format("fz_ctx = fitz::make<{}>();", g_.struct_name(sid)));
+      for (const auto& f : g_.types_.struct_info(sid).fields)  // `presence` and the rest
+        if (f.has_default) g_.line(fmt::format("fz_ctx->fld_{0} = {1}::dflt_{0}();", f.name, g_.struct_name(sid)));
     }
     g_.line("fz_env();");
     --g_.indent_;

@@ -174,14 +174,14 @@ void form_fields(const Node& n, Payload& out) {
 Str to_str(const std::string& s) { return Str(s.data(), s.size()); }
 std::string of(const Any& a) { return a.is_str() ? text_of(a.str_value()) : std::string(); }
 
-class LiveTestBox final : public detail::AnyObj {
+class LiveTestBox final : public fitz::detail::AnyObj {
  public:
   LiveTestBox(std::unique_ptr<View> view, SourcePos pos) : view_(std::move(view)) {
     view_->env.connected = true;
     guarded(pos, "on mount", [&] { view_->mount(true); });
   }
-  detail::ObjKind kind() const override { return detail::ObjKind::Struct; }
-  const void* type_id() const override { return detail::type_id<LiveTestBox>(); }
+  fitz::detail::ObjKind kind() const override { return fitz::detail::ObjKind::Struct; }
+  const void* type_id() const override { return fitz::detail::type_id<LiveTestBox>(); }
   void type_name(Buf& b) const override { b.lit("LiveTest"); }
   void show(Buf& b, bool) const override { b.lit("<live test>"); }
 
@@ -212,8 +212,8 @@ class LiveTestBox final : public detail::AnyObj {
     } else if (m == "submit") {
       want(1);
       Payload extra;
-      if (n > 1 && args[1].is_kind(detail::ObjKind::Map)) {
-        const detail::AnyObj* o = args[1].obj();
+      if (n > 1 && args[1].is_kind(fitz::detail::ObjKind::Map)) {
+        const fitz::detail::AnyObj* o = args[1].obj();
         for (int64_t i = 0, len = o->len(); i < len; ++i) extra.push_back({of(o->key_at(i)), of(o->value_at(i))});
       }
       submit(pos, of(args[0]), extra);

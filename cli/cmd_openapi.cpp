@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "checker/checker.h"
+#include "checker/view_check.h"
 #include "cli/driver.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
@@ -64,17 +65,21 @@ int cmd_openapi(const std::vector<std::string>& args, Io io) {
   }
 
   frontend::SourceManager sources;
+  frontend::DiagnosticBag raw;  // generated view modules unmapped, as in `fitz check`
   frontend::DiagnosticBag diags;
+  checker::ViewChecker views(sources);  // `from Counter import Counter` imports a .fitzv view
   frontend::LoadRequest req;
   req.target = target;
-  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  req.reader = views.reader(frontend::disk_reader());
+  frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
     return kUsageError;
   }
   checker::CheckOptions check_options;
   check_options.warnings = false;  // `fitz check` is the place for warnings
-  checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags, check_options);
+  checker::TypedProgram program = checker::check_program(loaded.graph, sources, raw, check_options);
+  views.finish(loaded.graph, program, raw, diags);
   if (diags.error_count() > 0) {
     frontend::TextRenderOptions text_options = text_options_of(io);
     bool unreadable = false;

@@ -2,18 +2,17 @@
 // (FITZ_LIVE_EXAMPLE: counter, live search, sign-up form) and tests/live/app (FITZ_LIVE_APP:
 // keyed list, XSS, failing handler), the generated view classes, @live pages and the runtime
 // together, in a real Chromium. Skipped when those are not set (scripts/test-browser.sh builds
-// both when FITZ_BIN is set). The sign-up form stores its row in FITZ_TEST_DATABASE_URL.
+// both when FITZ_BIN is set).
 'use strict';
 
 const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { launch, open, sleep } = require('../support/harness');
 
 const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const APP = process.env.FITZ_LIVE_APP;
 const EXAMPLE = process.env.FITZ_LIVE_EXAMPLE;
-const DB = process.env.FITZ_TEST_DATABASE_URL;
 
 function startApp(binary, env = {}) {
   return new Promise((resolve, reject) => {
@@ -48,30 +47,36 @@ async function openLive(browser, base, pathname = '/') {
   return ctx;
 }
 
-describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
-  let app;
-  let chrome;
-  const open_ = [];
-  before(async () => { app = await startApp(EXAMPLE, DB ? { DATABASE_URL: DB } : {}); chrome = await launch(); });
+// One compiled app and one Chromium per suite; every page a test opens is closed after it, and
+// any page error fails that test.
+function appSuite(binary) {
+  const suite = { app: null, chrome: null, open_: [] };
+  before(async () => { suite.app = await startApp(binary); suite.chrome = await launch(); });
   after(async () => {
-    await chrome.close();
-    app.child.removeAllListeners('exit');
-    app.child.kill('SIGTERM');
+    await suite.chrome.close();
+    suite.app.child.removeAllListeners('exit');
+    suite.app.child.kill('SIGTERM');
   });
   afterEach(async () => {
-    const problems = open_.flatMap((c) => c.problems);
-    for (const c of open_.splice(0)) await c.context.close();
+    const problems = suite.open_.flatMap((c) => c.problems);
+    for (const c of suite.open_.splice(0)) await c.context.close();
     assert.deepEqual(problems, [], 'page errors');
   });
+  return suite;
+}
+
+describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
+  const suite = appSuite(EXAMPLE);
+  const open_ = suite.open_;
 
   it('1. counter: SSR, one text patch per click, no navigation, tabs independent', async () => {
-    const html = await (await fetch(app.base + '/')).text();
+    const html = await (await fetch(suite.app.base + '/')).text();
     assert.match(html, /Count: 0/);
     assert.match(html, /<script src="\/_fitz\/live\.js\?v=[0-9a-f]{16}" defer><\/script>/);
     assert.match(html, /\.counter\[data-s-[0-9a-f]{8}\]/);  // the scoped style, in <head>
 
-    const a = await openLive(chrome.browser, app.base); open_.push(a);
-    const b = await openLive(chrome.browser, app.base); open_.push(b);
+    const a = await openLive(suite.chrome.browser, suite.app.base); open_.push(a);
+    const b = await openLive(suite.chrome.browser, suite.app.base); open_.push(b);
     const before = a.received.length;
     const entries = await a.page.evaluate(() => history.length);
     for (let i = 1; i <= 3; i++) {
@@ -92,7 +97,7 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
   });
 
   it('2. live search: one debounced event, focus and text kept, clearing restores all', async () => {
-    const c = await openLive(chrome.browser, app.base, '/search'); open_.push(c);
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/search'); open_.push(c);
     assert.equal(await c.page.locator('#results li').count(), 20);
     await c.page.focus('#q');
     await c.page.keyboard.type('ap', { delay: 50 });
@@ -111,7 +116,7 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
   });
 
   it('4. sign-up form: per-field errors, values kept, no reload; a valid one is stored and redirects', async () => {
-    const c = await openLive(chrome.browser, app.base, '/signup'); open_.push(c);
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/signup'); open_.push(c);
     const entries = await c.page.evaluate(() => history.length);
     await c.page.fill('#email', 'not-an-email');
     await c.page.focus('#email');
@@ -121,7 +126,7 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
     assert.equal(await c.page.textContent('#email-error'), 'that is not an email address');
     assert.equal(await c.page.inputValue('#email'), 'not-an-email');
     assert.equal(await c.page.evaluate(() => document.activeElement.id), 'email');
-    assert.equal(c.page.url(), app.base + '/signup');
+    assert.equal(c.page.url(), suite.app.base + '/signup');
     assert.equal(await c.page.evaluate(() => history.length), entries);
     // Fixing the email clears its error on change.
     await c.page.fill('#email', 'ada-' + Date.now() + '@example.com');
@@ -131,10 +136,10 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
     await c.page.fill('#name', 'Ada');
     const email = await c.page.inputValue('#email');
     await c.page.click('#go');
-    await c.page.waitForURL(app.base + '/welcome');
+    await c.page.waitForURL(suite.app.base + '/welcome');
     assert.equal(await c.page.textContent('#welcome'), 'Welcome!');
     // The same email again is refused, in place.
-    const again = await openLive(chrome.browser, app.base, '/signup'); open_.push(again);
+    const again = await openLive(suite.chrome.browser, suite.app.base, '/signup'); open_.push(again);
     await again.page.fill('#name', 'Ada');
     await again.page.fill('#email', email);
     await again.page.click('#go');
@@ -144,23 +149,11 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
 });
 
 describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
-  let app;
-  let chrome;
-  const open_ = [];
-  before(async () => { app = await startApp(APP); chrome = await launch(); });
-  after(async () => {
-    await chrome.close();
-    app.child.removeAllListeners('exit');
-    app.child.kill('SIGTERM');
-  });
-  afterEach(async () => {
-    const problems = open_.flatMap((c) => c.problems);
-    for (const c of open_.splice(0)) await c.context.close();
-    assert.deepEqual(problems, [], 'page errors');
-  });
+  const suite = appSuite(APP);
+  const open_ = suite.open_;
 
   it('5. keyed list: moving a row keeps its DOM node and sends one kmove', async () => {
-    const c = await openLive(chrome.browser, app.base, '/rows'); open_.push(c);
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/rows'); open_.push(c);
     await c.page.fill('#in-2', 'typed');
     await c.page.evaluate(() => { document.querySelector('#in-2').fzTag = 'same node'; });
     const before = c.received.length;
@@ -175,18 +168,18 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
 
   it('8. XSS: a hostile string shows literally, a javascript: URL renders as #', async () => {
     const evil = '"><img src=x onerror=alert(1)>';
-    const c = await openLive(chrome.browser, app.base, '/escape'); open_.push(c);
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/escape'); open_.push(c);
     assert.equal(await c.page.textContent('#shown'), evil);
     assert.equal(await c.page.getAttribute('#shown', 'title'), evil);
     assert.equal(await c.page.locator('img').count(), 0);
     assert.equal(await c.page.getAttribute('#link', 'href'), '#');
-    const q = await openLive(chrome.browser, app.base, '/escape?text=' + encodeURIComponent('<b>x</b>')); open_.push(q);
+    const q = await openLive(suite.chrome.browser, suite.app.base, '/escape?text=' + encodeURIComponent('<b>x</b>')); open_.push(q);
     assert.equal(await q.page.textContent('#shown'), '<b>x</b>');
     assert.equal(await q.page.locator('#shown b').count(), 0);
   });
 
   it('10. a failing handler: error toast, state unchanged, later clicks work', async () => {
-    const c = await openLive(chrome.browser, app.base, '/flaky'); open_.push(c);
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/flaky'); open_.push(c);
     await c.page.click('#boom');
     await c.page.waitForSelector('.fz-toast');
     assert.ok(c.received.some((f) => f.t === 'error'));

@@ -81,18 +81,18 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
     const entries = await a.page.evaluate(() => history.length);
     for (let i = 1; i <= 3; i++) {
       await a.page.click('#inc');
-      await a.page.waitForFunction((n) => document.querySelector('#count').textContent === 'Count: ' + n, i);
+      await a.page.waitForFunction((n) => document.querySelector('#count')?.textContent === 'Count: ' + n, i);
     }
     const patches = a.received.slice(before).filter((f) => f.t === 'patch');
     assert.equal(patches.length, 3);
     for (const p of patches) assert.deepEqual(p.ops.map((o) => o[0]), ['text']);
     assert.equal(await a.page.evaluate(() => history.length), entries);
     await a.page.click('#add');  // a typed argument from data-fz-args
-    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 13');
+    await a.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 13');
 
     assert.equal(await b.page.textContent('#count'), 'Count: 0');
     await b.page.click('#inc');
-    await b.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    await b.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
     assert.equal(await a.page.textContent('#count'), 'Count: 13');
   });
 
@@ -101,7 +101,7 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
     assert.equal(await c.page.locator('#results li').count(), 20);
     await c.page.focus('#q');
     await c.page.keyboard.type('ap', { delay: 50 });
-    await c.page.waitForFunction(() => document.querySelector('#n').textContent === '5 shown');
+    await c.page.waitForFunction(() => document.querySelector('#n')?.textContent === '5 shown');
     await sleep(400);
     const evs = c.sent.filter((f) => f.t === 'ev');
     assert.equal(evs.length, 1);
@@ -185,6 +185,6 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
     assert.ok(c.received.some((f) => f.t === 'error'));
     assert.equal(await c.page.textContent('#count'), '0');
     await c.page.click('#inc');
-    await c.page.waitForFunction(() => document.querySelector('#count').textContent === '1');
+    await c.page.waitForFunction(() => document.querySelector('#count')?.textContent === '1');
   });
 });

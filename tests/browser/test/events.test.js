@@ -178,7 +178,7 @@ describe('events', () => {
       const ev = await peer.waitFrame('ev');
       assert.equal(ev.conn, 1, 'the click arrived on the second tab\'s socket');
       peer.patch('fz-1', [['text', [0, 0], 'Count: 1']], peer.conns[1]);
-      await second.page.waitForFunction(() => document.querySelector('p').textContent === 'Count: 1');
+      await second.page.waitForFunction(() => document.querySelector('p')?.textContent === 'Count: 1');
       assert.equal(await page.textContent('p'), 'Count: 0', 'the first tab is unaffected');
       assert.deepEqual(second.problems, []);
     } finally {

@@ -11,7 +11,7 @@ const { t, it, start } = pageSuite();
 
 const root = (page, id = 'fz-1') => page.$eval('#' + id, (r) => r.innerHTML);
 const waitHtml = (page, html, id = 'fz-1') =>
-  page.waitForFunction(([i, h]) => document.getElementById(i).innerHTML === h, [id, html], { timeout: 3000 })
+  page.waitForFunction(([i, h]) => document.getElementById(i)?.innerHTML === h, [id, html], { timeout: 3000 })
     .catch(async () => assert.equal(await root(page, id), html));
 
 describe('protocol', () => {
@@ -68,11 +68,11 @@ describe('protocol', () => {
       '<select id="s"><option>a</option><option>b</option></select></div>');
     await page.fill('#i', 'mine');
     peer.patch('fz-1', [['prop', [0], 'value', 'server'], ['prop', [1], 'checked', true], ['prop', [2, 1], 'selected', true]]);
-    await page.waitForFunction(() => document.getElementById('c').checked);
+    await page.waitForFunction(() => document.getElementById('c')?.checked);
     assert.equal(await page.inputValue('#i'), 'mine', 'the focused input keeps what the user typed');
     assert.equal(await page.inputValue('#s'), 'b');
     peer.patch('fz-1', [['prop', [0], 'value', '', true]]);
-    await page.waitForFunction(() => document.getElementById('i').value === '');
+    await page.waitForFunction(() => document.getElementById('i')?.value === '');
   });
 
   it('kmove keeps the same DOM node, its text and its focus', async () => {
@@ -116,7 +116,7 @@ describe('protocol', () => {
     assert.equal(await page.textContent('p'), 'filtered');
     // The full set the revision: the next patch must be rev 10.
     peer.patch('fz-1', [['text', [1, 0], 'rev10']], peer.last, 10);
-    await page.waitForFunction(() => document.querySelector('p').textContent === 'rev10');
+    await page.waitForFunction(() => document.querySelector('p')?.textContent === 'rev10');
   });
 
   it('full morph: unfocused controls follow the rendered value only where it changed', async () => {
@@ -127,7 +127,7 @@ describe('protocol', () => {
     await page.focus('#f');
     peer.full('fz-1', '<input id="a" value="two"><input id="b" value="x">' +
       '<select id="s"><option selected>p</option><option>q</option></select><button id="f">f</button>');
-    await page.waitForFunction(() => document.getElementById('a').value === 'two');
+    await page.waitForFunction(() => document.getElementById('a')?.value === 'two');
     assert.equal(await page.inputValue('#b'), 'typed before join');
     assert.equal(await page.inputValue('#s'), 'p');
   });
@@ -135,7 +135,7 @@ describe('protocol', () => {
   it('a bad rev or a failing op drops the frame and sends resync until the next full', async () => {
     const { peer, page } = await start('<div id="fz-1" data-fz-view="A" data-fz-token="T"><p>zero</p><b>b</b></div>');
     peer.patch('fz-1', [['text', [0, 0], 'one']], peer.last, 1);
-    await page.waitForFunction(() => document.querySelector('p').textContent === 'one');
+    await page.waitForFunction(() => document.querySelector('p')?.textContent === 'one');
     peer.patch('fz-1', [['text', [0, 0], 'skipped ahead']], peer.last, 3);    // rev 2 missing
     await peer.waitFrame('resync');
     assert.deepEqual({ ...peer.sent('resync')[0] }, { t: 'resync', v: 'fz-1' });
@@ -151,7 +151,7 @@ describe('protocol', () => {
     assert.equal(await page.textContent('p'), 'full');
     peer.full('fz-1', '<p>again</p><b>b</b>', peer.last, 20);
     peer.patch('fz-1', [['text', [0, 0], 'twenty-one']], peer.last, 21);
-    await page.waitForFunction(() => document.querySelector('p').textContent === 'twenty-one');
+    await page.waitForFunction(() => document.querySelector('p')?.textContent === 'twenty-one');
   });
 
   it('ack clears fz-pending; error shows a toast (msg or generic) and clears pending', async () => {

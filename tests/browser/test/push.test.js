@@ -15,7 +15,7 @@ const PRESENCE_TIMEOUT_MS = 1500;
 
 const online = (ctx) => ctx.page.textContent('#online');
 const waitText = (ctx, sel, text, timeout) =>
-  ctx.page.waitForFunction(([s, t]) => document.querySelector(s).textContent === t, [sel, text], { timeout });
+  ctx.page.waitForFunction(([s, t]) => document.querySelector(s)?.textContent === t, [sel, text], { timeout });
 
 // The server's `fitz_live_active_timers` gauge on /metrics.
 async function activeTimers(srv) {

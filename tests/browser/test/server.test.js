@@ -39,7 +39,7 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     const entries = await a.page.evaluate(() => history.length);
     for (let i = 1; i <= 3; i++) {
       await a.page.click('#inc');
-      await a.page.waitForFunction((n) => document.querySelector('#count').textContent === 'Count: ' + n, i);
+      await a.page.waitForFunction((n) => document.querySelector('#count')?.textContent === 'Count: ' + n, i);
     }
     const frames = a.received.slice(before);
     const patches = frames.filter((f) => f.t === 'patch');
@@ -54,7 +54,7 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     // The second context has its own instance.
     assert.equal(await b.page.textContent('#count'), 'Count: 0');
     await b.page.click('#inc');
-    await b.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    await b.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
     assert.equal(await a.page.textContent('#count'), 'Count: 3');
   });
 
@@ -66,13 +66,13 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     assert.ok(a.received.some((f) => f.t === 'error' && f.code === 'handler'));
     assert.equal(await a.page.textContent('#count'), 'Count: 0');
     await a.page.click('#inc');
-    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    await a.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
   });
 
   it('three failing handlers within 10 s crash the instance: remounted and sent as full', async () => {
     const a = await openLive(chrome.browser, srv.base); open_.push(a);
     await a.page.click('#inc');
-    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    await a.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
     const fulls = () => a.received.filter((f) => f.t === 'full').length;
     const before = fulls();
     for (let i = 0; i < 2; i++) await a.page.click('#fail');
@@ -80,10 +80,10 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     assert.equal(fulls(), before);
     assert.equal(await a.page.textContent('#count'), 'Count: 1');  // two failures: still the same instance
     await a.page.click('#fail');
-    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 0');
+    await a.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 0');
     assert.equal(fulls(), before + 1);
     await a.page.click('#inc');  // the fresh instance works
-    await a.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+    await a.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
   });
 
   it('renders a hostile state string literally and a javascript: link as #', async () => {
@@ -94,7 +94,7 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     assert.equal(await c.page.locator('img').count(), 0);
     assert.equal(await c.page.getAttribute('#link', 'href'), '#');
     await c.page.click('#twice');  // the same string through a patch
-    await c.page.waitForFunction((s) => document.querySelector('#shown').textContent === s, evil + evil);
+    await c.page.waitForFunction((s) => document.querySelector('#shown')?.textContent === s, evil + evil);
     assert.equal(await c.page.getAttribute('#shown', 'title'), evil + evil);
     assert.equal(await c.page.locator('img').count(), 0);
     // A dialog would be in problems (checked after each test).
@@ -185,7 +185,7 @@ describe('live server rebuilt', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER 
       const ctx = await openLive(chrome.browser, first.base);
       assert.equal(await ctx.page.getAttribute('#fz-1', 'data-fz-build'), 'b1');
       await ctx.page.click('#inc');
-      await ctx.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+      await ctx.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
       await ctx.page.evaluate(() => { window.beforeRebuild = true; });
 
       // The rebuilt server: same port, new build, new key (the page's token no longer opens).
@@ -206,7 +206,7 @@ describe('live server rebuilt', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER 
       });
       assert.equal(await ctx.page.textContent('#count'), 'Count: 0');  // a fresh mount
       await ctx.page.click('#inc');
-      await ctx.page.waitForFunction(() => document.querySelector('#count').textContent === 'Count: 1');
+      await ctx.page.waitForFunction(() => document.querySelector('#count')?.textContent === 'Count: 1');
       assert.deepEqual(ctx.problems.filter((p) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(p)), []);
       await ctx.context.close();
     } finally {

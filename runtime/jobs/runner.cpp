@@ -136,9 +136,11 @@ Task<Null> run_tick(Prepared* p, int64_t tick_ms, JobRunner::State* st) {
   for (int64_t attempt = 1;; ++attempt) {
     Any run_id;
     if (stored) {
-      std::vector<Any> params3{Any(Str::from(name)), Any(attempt)};
-      auto r = co_await store::query(
-          conn, "INSERT INTO fitz_cron_runs (job_name, status, attempt) VALUES ($1, 'running', $2) RETURNING id", std::move(params3));
+      std::vector<Any> params3{Any(Str::from(name)), Any(attempt), Any(tick_ms)};
+      auto r = co_await store::query(conn,
+                                     "INSERT INTO fitz_cron_runs (job_name, status, attempt, tick_at) "
+                                     "VALUES ($1, 'running', $2, to_timestamp($3::bigint / 1000.0)) RETURNING id",
+                                     std::move(params3));
       if (r.is_ok() && r.value().len() == 1) run_id = any_method(r.value().at(0, {}), "get", {Any(Str::lit("id"))});
     }
     Outcome o = co_await attempt_once(p);

@@ -59,6 +59,9 @@ Task<Result<Null, Str>> ensure_tables(const Any& conn) {
       "CREATE TABLE IF NOT EXISTS fitz_cron_runs (id BIGSERIAL PRIMARY KEY, job_name TEXT NOT NULL, "
       "started_at TIMESTAMPTZ NOT NULL DEFAULT now(), finished_at TIMESTAMPTZ, status TEXT NOT NULL, "
       "attempt INT NOT NULL DEFAULT 1, error TEXT)",
+      // The scheduled tick a run belongs to (null for runs recorded before the column existed),
+      // so "one run per tick" can be read from the table rather than inferred from start times.
+      "ALTER TABLE fitz_cron_runs ADD COLUMN IF NOT EXISTS tick_at TIMESTAMPTZ",
       "CREATE INDEX IF NOT EXISTS idx_fitz_cron_runs_job_started ON fitz_cron_runs (job_name, started_at DESC)",
       "CREATE TABLE IF NOT EXISTS fitz_cron_ticks (job_name TEXT NOT NULL, tick_at TIMESTAMPTZ NOT NULL, "
       "claimed_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (job_name, tick_at))",

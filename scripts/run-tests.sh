@@ -12,7 +12,7 @@
 #              WebSocket, jobs and doc tests), then the end-to-end suites against the sanitized
 #              `fitz` beside bounded fuzz runs;
 #   release    the grammar, the conformance corpus at -Wall -Werror, every end-to-end suite, the
-#              language server and the VS Code extension.
+#              check => build differential corpus, the language server and the VS Code extension.
 # Last, alone on the machine because they measure throughput: fitz-loadgen against wrk, and
 # `fitz bench --quick`.
 #
@@ -143,10 +143,12 @@ release_lane() {
   # Builds the Go and Rust peers too (minutes for Rust on a fresh build folder), in this lane
   # rather than in bench-quick, which runs alone on the machine.
   stage e2e-bench-peers bash tests/e2e/bench_peers.sh "$fitz"
+  stage differential python3 tests/differential/drive.py 200 --seed 1 --fitz "$fitz" --jobs 2 \
+    --cache "$build/tests/differential/cache" --failures "$build/tests/differential/failures"
 }
 lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-views e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-cookies e2e-observability e2e-auth e2e-ws \
-  e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension browser-live-client e2e-bench-peers
+  e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension browser-live-client e2e-bench-peers differential
 
 step "the sanitized and the release lanes, side by side"
 if [[ ${FITZ_CI_LANES:-2} == 1 ]]; then

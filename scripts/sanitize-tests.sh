@@ -62,8 +62,11 @@ step_build() {
 
 step_units() {
   mkdir -p "$reports"
-  # One process per test case, two at a time, as ctest runs them anywhere else.
-  if ! ctest --test-dir "$out" --output-on-failure -j"$(nproc)"; then failed+=(ctest); fi
+  # One process per test case, two at a time, as ctest runs them anywhere else. The
+  # check => build differential corpus (200 programs through the C++ compiler) runs in the
+  # release lane instead (scripts/run-tests.sh), against the toolchain users get: here it
+  # would lengthen the longer of the two lanes by minutes.
+  if ! ctest --test-dir "$out" --output-on-failure -j"$(nproc)" -E '^differential\.check_build$'; then failed+=(ctest); fi
 }
 
 e2e() {

@@ -9,9 +9,10 @@
 # FITZ_LIVE_TEST_SERVER=<path of fitz_live_test_server> also runs test/server.test.js against
 # the real runtime (scripts/run-tests.sh passes the binary of its build dir); unset, those
 # tests are skipped, so the script needs no build dir.
-# FITZ_BIN=<path of fitz> also builds examples/live-views and tests/live/app with it and runs
-# test/app.test.js (the acceptance examples against compiled apps; the sign-up form writes to
-# FITZ_TEST_DATABASE_URL); FITZ_LIVE_EXAMPLE / FITZ_LIVE_APP=<binary> run them on built ones.
+# FITZ_BIN=<path of fitz> also builds examples/live-views, tests/live/app and a project made by
+# `fitz new --template liveviews` with it, and runs test/app.test.js and test/compiled.test.js
+# (the acceptance examples against compiled apps); FITZ_LIVE_EXAMPLE / FITZ_LIVE_APP /
+# FITZ_LIVE_TEMPLATE=<binary> run them on built ones.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir="$root/tests/browser"
@@ -31,10 +32,13 @@ if [[ -n ${FITZ_BIN:-} && -z ${FITZ_LIVE_APP:-} ]]; then
   echo "==> tests/live/app, examples/live-views: fitz build"
   (cd "$root/tests/live/app" && "$fitz_bin" build -o "$app_dir/app")
   (cd "$root/examples/live-views" && "$fitz_bin" build -o "$app_dir/example")
-  export FITZ_LIVE_APP=$app_dir/app FITZ_LIVE_EXAMPLE=$app_dir/example
+  echo "==> fitz new --template liveviews: fitz build"
+  (cd "$app_dir" && "$fitz_bin" new counter_app --template liveviews >/dev/null && cd counter_app && "$fitz_bin" build -o "$app_dir/template")
+  export FITZ_LIVE_APP=$app_dir/app FITZ_LIVE_EXAMPLE=$app_dir/example FITZ_LIVE_TEMPLATE=$app_dir/template
 fi
 if [[ -n ${FITZ_LIVE_APP:-} ]]; then export FITZ_LIVE_APP=$(realpath -m "$FITZ_LIVE_APP"); fi
 if [[ -n ${FITZ_LIVE_EXAMPLE:-} ]]; then export FITZ_LIVE_EXAMPLE=$(realpath -m "$FITZ_LIVE_EXAMPLE"); fi
+if [[ -n ${FITZ_LIVE_TEMPLATE:-} ]]; then export FITZ_LIVE_TEMPLATE=$(realpath -m "$FITZ_LIVE_TEMPLATE"); fi
 cd "$dir"
 # The same stamp as scripts/install-deps.sh: the lockfile's hash and the node/npm that installed it.
 stamp_file=node_modules/.fitz-install-stamp

@@ -222,7 +222,7 @@ struct Parser {
       return;
     }
     if (seen[kE]) {
-      if (!is_name(f.event)) {
+      if (!is_name(f.event) && f.event != kBindEvent) {
         fail(FrameError::BadField, "ev: field 'e': expected an event name");
         return;
       }

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "fitz/any.h"
+#include "fitz/http/json.h"
+#include "fitz/live/frames.h"
 #include "fitz/live/generated.h"
 #include "fitz/live/html.h"
 
@@ -279,7 +281,7 @@ class LiveTestBox final : public fitz::detail::AnyObj {
         std::string b = bind->value;
         size_t colon = b.find(':');
         Payload p = {{"field", b.substr(colon + 1)}, {"value", value}};
-        dispatch(pos, "fz:bind", p);
+        dispatch(pos, std::string(kBindEvent), p);
         return;
       }
     }
@@ -317,8 +319,45 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     dispatch(pos, on->value, p);
   }
 
+  // The frame a browser would send, through the server's own parser first: an event the server
+  // refuses never reaches the view in a browser, so it must not reach it here either. The client
+  // sends the payload as an object, where a later source of a key replaces an earlier one.
+  static std::optional<std::string> refused(const std::string& event, const Payload& p) {
+    Buf b;
+    http::JsonWriter w(b);
+    w.begin_object();
+    w.key("t");
+    w.value("ev");
+    w.key("v");
+    w.value("fz-1");
+    w.key("ref");
+    w.value(1);
+    w.key("c");
+    w.value(1);
+    w.key("e");
+    w.value(http::Text(event.data(), event.size()));
+    w.key("p");
+    w.begin_object();
+    for (size_t i = 0; i < p.size(); ++i) {
+      bool replaced = false;
+      for (size_t j = i + 1; j < p.size() && !replaced; ++j) replaced = p[j].first == p[i].first;
+      if (replaced) continue;
+      w.key(http::Text(p[i].first.data(), p[i].first.size()));
+      w.value(http::Text(p[i].second.data(), p[i].second.size()));
+    }
+    w.end_object();
+    w.end_object();
+    FrameResult r = parse_client_frame(std::string_view(b.data(), b.size()));
+    if (r.ok()) return std::nullopt;
+    return r.message;
+  }
+
   // As the socket does: a copy of the state first, put back when the handler fails.
   void dispatch(SourcePos, const std::string& event, const Payload& p) {
+    if (auto why = refused(event, p)) {
+      error_ = "the server refuses this event: " + *why;
+      return;
+    }
     std::unique_ptr<View> before = view_->snapshot();
     std::optional<EventError> failed;
     Panic panic;

@@ -96,6 +96,14 @@ TEST(LiveFrames, BadFields) {
     EXPECT_EQ(err(s), FrameError::BadField) << s;
 }
 
+TEST(LiveFrames, BindIsTheOneBuiltInEvent) {
+  FrameResult r = parse_client_frame(R"({"t":"ev","v":"fz-1","ref":2,"c":1,"e":"fz:bind","p":{"field":"step","value":"5"}})");
+  ASSERT_TRUE(r.ok()) << r.message;
+  EXPECT_EQ(r.frame.event, "fz:bind");
+  for (const char* s : {R"({"t":"ev","v":"fz-1","ref":1,"c":1,"e":"fz:other"})", R"({"t":"ev","v":"fz-1","ref":1,"c":1,"e":"x:bind"})"})
+    EXPECT_EQ(err(s), FrameError::BadField) << s;
+}
+
 TEST(LiveFrames, TooManyPayloadKeys) {
   std::string s = R"({"t":"ev","v":"fz-1","ref":1,"c":1,"e":"x","p":{)";
   for (size_t i = 0; i <= kMaxPayloadKeys; ++i) {

@@ -56,6 +56,11 @@ struct FrameResult {
 
 FrameResult parse_client_frame(std::string_view bytes);
 
+// The one built-in event the client sends besides the component's own: a `bind:value` /
+// `bind:checked` control changed (`p`: {field, value}). Its `:` keeps it out of the names a
+// component can declare, so it never shadows a handler.
+inline constexpr std::string_view kBindEvent = "fz:bind";
+
 // Hook names a client can never dispatch (§1.3, §7).
 bool is_reserved_event(std::string_view name);
 

@@ -1,0 +1,105 @@
+// Acceptance examples of views.md §5 that need two users or server push, against compiled apps:
+// 3 (chat and presence, examples/live-views) and 9 (a clock, tests/live/app), and the project
+// `fitz new --template liveviews` creates (FITZ_LIVE_TEMPLATE), used in a browser as generated.
+// scripts/test-browser.sh builds the three when FITZ_BIN is set; unset, these are skipped.
+'use strict';
+
+const { describe, it: nodeIt } = require('node:test');
+const assert = require('node:assert/strict');
+const { sleep } = require('../support/harness');
+const { appSuite, openLive } = require('../support/apps');
+
+const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
+const APP = process.env.FITZ_LIVE_APP;
+const EXAMPLE = process.env.FITZ_LIVE_EXAMPLE;
+const TEMPLATE = process.env.FITZ_LIVE_TEMPLATE;
+
+const text = (ctx, sel) => ctx.page.evaluate((s) => document.querySelector(s)?.textContent, sel);
+const waitText = (ctx, sel, want, timeout = 5000) =>
+  ctx.page.waitForFunction(([s, w]) => document.querySelector(s)?.textContent === w, [sel, want], { timeout });
+
+describe('compiled example: chat with presence', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
+  const suite = appSuite(EXAMPLE);
+
+  // Each user types a name and leaves the box (a `change`), which tracks them in the room.
+  async function enter(name) {
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/chat/lobby');
+    suite.open_.push(c);
+    await c.page.fill('#name', name);
+    await c.page.press('#name', 'Tab');
+    return c;
+  }
+
+  it('3. chat: both see two online; a message arrives as literal text; a closed tab leaves', async () => {
+    const ann = await enter('Ann');
+    const bob = await enter('Bob');
+    for (const c of [ann, bob]) await waitText(c, '#online', '2 online: Ann, Bob');
+
+    await ann.page.fill('#text', 'hi <b>x</b>');
+    const sentAt = Date.now();
+    await ann.page.click('#send');
+    await bob.page.waitForFunction(() => document.querySelector('#messages li .text')?.textContent === 'hi <b>x</b>',
+      null, { timeout: 1000 });
+    assert.ok(Date.now() - sentAt < 1000);
+    assert.equal(await bob.page.evaluate(() => document.querySelectorAll('#messages b').length), 1);  // the name only
+    assert.equal(await text(bob, '#messages li b'), 'Ann');
+    await ann.page.waitForFunction(() => document.querySelector('#text').value === '');
+    assert.equal(await ann.page.inputValue('#name'), 'Ann');
+    await waitText(ann, '#messages li .text', 'hi <b>x</b>');  // the publisher's own view too
+
+    // Closing the tab closes its socket: the view unmounts and its presence goes with it.
+    suite.open_.splice(suite.open_.indexOf(bob), 1);
+    await bob.context.close();
+    await waitText(ann, '#online', '1 online: Ann', 35000);
+  });
+});
+
+describe('compiled app: server push', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  const suite = appSuite(APP);
+  const timers = async () => {
+    const body = await (await fetch(suite.app.base + '/metrics')).text();
+    return Number(/^fitz_live_active_timers (\d+)$/m.exec(body)[1]);
+  };
+
+  it('9. a clock advances in two tabs with no input; closing one stops its timer', async () => {
+    const a = await openLive(suite.chrome.browser, suite.app.base, '/clock');
+    const b = await openLive(suite.chrome.browser, suite.app.base, '/clock');
+    suite.open_.push(a, b);
+    const start = [Number(await text(a, '#ticks')), Number(await text(b, '#ticks'))];
+    await sleep(2300);
+    const later = [Number(await text(a, '#ticks')), Number(await text(b, '#ticks'))];
+    assert.ok(later[0] >= start[0] + 2 && later[1] >= start[1] + 2, `ticks ${start} -> ${later}`);
+    assert.equal(await timers(), 2);
+
+    suite.open_.splice(suite.open_.indexOf(b), 1);
+    await b.context.close();
+    const deadline = Date.now() + 5000;
+    while ((await timers()) !== 1 && Date.now() < deadline) await sleep(50);
+    assert.equal(await timers(), 1);
+    const n = Number(await text(a, '#ticks'));
+    await a.page.waitForFunction((m) => Number(document.querySelector('#ticks')?.textContent) > m, n, { timeout: 3000 });
+  });
+});
+
+describe('fitz new --template liveviews', { skip: TEMPLATE ? false : 'FITZ_LIVE_TEMPLATE not set' }, () => {
+  const suite = appSuite(TEMPLATE);
+
+  it('the generated counter works in a browser as generated', async () => {
+    const html = await (await fetch(suite.app.base + '/')).text();
+    assert.match(html, /<h1[^>]*>0 clicks<\/h1>/);
+    const c = await openLive(suite.chrome.browser, suite.app.base);
+    suite.open_.push(c);
+    assert.equal(await c.page.isDisabled('#reset'), true);
+    await c.page.click('#add');
+    await waitText(c, 'h1', '1 click');
+    assert.equal(await c.page.isDisabled('#reset'), false);
+    await c.page.fill('input[type=number]', '5');
+    await c.page.press('input[type=number]', 'Tab');
+    await c.page.waitForFunction(() => document.querySelector('#add')?.textContent === '+5');
+    await c.page.click('#add');
+    await waitText(c, 'h1', '6 clicks');
+    await c.page.click('#reset');
+    await waitText(c, 'h1', '0 clicks');
+    assert.equal(await c.page.isDisabled('#reset'), true);
+  });
+});

@@ -229,11 +229,20 @@ class ViewReader {
 
   // ---- template ----
 
+  bool space_at(uint32_t byte) const {
+    return byte < text_.size() && std::isspace(static_cast<unsigned char>(text_[byte]));
+  }
+
   // The template nodes among `parent`'s children (skipping its own punctuation and clauses).
-  ViewNodes read_nodes(TSNode parent) {
+  // The scanner trims text tokens. Inside an element the trimmed edges stay trimmed (the
+  // indentation around `<p>\n  Count: {n}\n</p>`), but whitespace between text and a sibling
+  // element, or at the edges of a `{#if}`/`{#for}` body, is one space: `<b>{who}</b>: {text}` and
+  // `{n}{#if live} (live){/if}` keep their words apart, as in the browser's DOM.
+  ViewNodes read_nodes(TSNode parent, bool block = false) {
     ViewNodes out;
     ViewNode* text_run = nullptr;  // adjacent text and interpolations merge into one node
-    for (uint32_t i = 0; i < ts_node_named_child_count(parent); ++i) {
+    uint32_t count = ts_node_named_child_count(parent);
+    for (uint32_t i = 0; i < count; ++i) {
       TSNode n = ts_node_named_child(parent, i);
       std::string_view t = ts_node_type(n);
       if (t == "text" || t == "interpolation") {
@@ -243,6 +252,14 @@ class ViewReader {
           text_run->kind = ViewNode::Kind::Text;
           text_run->span = span(n);
           text_run->parts.emplace_back();
+          uint32_t start = ts_node_start_byte(n);
+          if ((block || out.size() > 1) && start > 0 && space_at(start - 1)) text_run->parts.back() += ' ';
+        }
+        bool last_of_run = true;
+        for (uint32_t j = i + 1; j < count && last_of_run; ++j) {
+          std::string_view next = ts_node_type(ts_node_named_child(parent, j));
+          if (next == "html_comment" || next == "comment") continue;
+          last_of_run = next != "text" && next != "interpolation";
         }
         // The scanner trims text tokens: whitespace between two pieces of one run is a space.
         if (ts_node_start_byte(n) > text_run->span.end) text_run->parts.back() += ' ';
@@ -255,6 +272,8 @@ class ViewReader {
           text_run->exprs.push_back(expr_of(e));
           text_run->parts.emplace_back();
         }
+        if (last_of_run && space_at(ts_node_end_byte(n)) && (block || has_sibling_after(parent, i)))
+          text_run->parts.back() += ' ';
         continue;
       }
       if (t == "html_comment" || t == "comment") continue;
@@ -271,6 +290,15 @@ class ViewReader {
     }
     check_sibling_keys(out);
     return out;
+  }
+
+  // Whether an element or block follows child `i` of `parent` (comments do not count).
+  bool has_sibling_after(TSNode parent, uint32_t i) const {
+    for (uint32_t j = i + 1; j < ts_node_named_child_count(parent); ++j) {
+      std::string_view t = ts_node_type(ts_node_named_child(parent, j));
+      if (t == "element" || t == "if_block" || t == "for_block") return true;
+    }
+    return false;
   }
 
   ViewNode read_element(TSNode n) {
@@ -457,15 +485,15 @@ class ViewReader {
     v.kind = ViewNode::Kind::If;
     v.span = span(ts_node_child(n, 0));
     v.exprs.push_back(expr_of(field(n, "condition")));
-    v.branches.push_back(read_nodes(n));
+    v.branches.push_back(read_nodes(n, true));
     for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
       TSNode c = ts_node_named_child(n, i);
       std::string_view t = ts_node_type(c);
       if (t == "else_if_clause") {
         v.exprs.push_back(expr_of(field(c, "condition")));
-        v.branches.push_back(read_nodes(c));
+        v.branches.push_back(read_nodes(c, true));
       } else if (t == "else_clause") {
-        v.branches.push_back(read_nodes(c));
+        v.branches.push_back(read_nodes(c, true));
       }
     }
     return v;
@@ -487,10 +515,10 @@ class ViewReader {
     TSNode key = field(n, "key");
     v.keyed = !ts_node_is_null(key);
     if (v.keyed) v.exprs.push_back(expr_of(key));
-    v.children = read_nodes(n);
+    v.children = read_nodes(n, true);
     for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
       TSNode c = ts_node_named_child(n, i);
-      if (std::string_view(ts_node_type(c)) == "empty_clause") v.empty = read_nodes(c);
+      if (std::string_view(ts_node_type(c)) == "empty_clause") v.empty = read_nodes(c, true);
     }
     if (v.keyed) {
       size_t roots = 0;

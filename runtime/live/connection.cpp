@@ -244,11 +244,12 @@ void LiveConnection::join(const ClientFrame& f, int64_t now_ms, ConnectionOutput
     return;
   }
   leave(f.view);  // a rejoin of the same root is a fresh mount (§2.5)
-  start(f.view, t.claims.view, t.claims.props_json, t.claims.sid, 0, out);
+  start(f.view, t.claims, 0, out);
 }
 
-void LiveConnection::start(const std::string& view_id, const std::string& view, const std::string& props,
-                           const std::string& sid, int64_t ref, ConnectionOutput& out) {
+void LiveConnection::start(const std::string& view_id, const TokenClaims& origin, int64_t ref, ConnectionOutput& out) {
+  const std::string& view = origin.view;
+  const std::string& props = origin.props_json;
   const ViewFactory* factory = registry_.find(view);
   std::string why;
   std::unique_ptr<View> made;
@@ -269,16 +270,16 @@ void LiveConnection::start(const std::string& view_id, const std::string& view, 
   }
   Mounted fresh(std::move(made), ViewState(view_id));
   fresh.root = root;
-  fresh.view_name = view;
-  fresh.props_json = props;
-  fresh.sid = sid;
+  fresh.origin = origin;
   auto [it, inserted] = views_.emplace(view_id, std::move(fresh));
   Mounted& m = it->second;
   m.mount = next_mount_++;
   m.effects = std::make_shared<Effects>(*this, view_id);
   ViewEnv& env = m.view->env;
   env.user_json = options_.user && !options_.user->empty() ? json_string(*options_.user) : "null";
-  env.session = sid;
+  env.session = m.origin.sid;
+  env.params = m.origin.params;
+  env.query = m.origin.query;
   env.connected = true;
   env.effects = m.effects.get();
   size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
@@ -315,9 +316,10 @@ void LiveConnection::start(const std::string& view_id, const std::string& view, 
 
 void LiveConnection::restart(Mounted& m, int64_t ref, ConnectionOutput& out) {
   // A render exception crashes the instance: unmounted, mounted fresh, sent as `full` (§2.6).
-  std::string view_id = m.state.view_id(), view = m.view_name, props = m.props_json, sid = m.sid;
+  std::string view_id = m.state.view_id();
+  TokenClaims origin = m.origin;  // `leave` destroys m
   leave(view_id);
-  start(view_id, view, props, sid, ref, out);
+  start(view_id, origin, ref, out);
 }
 
 void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out) {
@@ -470,8 +472,13 @@ std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, 
   }
   std::unique_ptr<View> view = (*factory)(r.props_json, error);
   if (!view) return {};
+  // The GET render sees what the joined instance will see, but not connected (§1.3).
+  view->env.user_json = r.uid.empty() ? "null" : json_string(r.uid);
+  view->env.session = r.sid;
+  view->env.params = r.params;
+  view->env.query = r.query;
   view->mount(false);
-  TokenClaims claims{r.view, r.props_json, r.sid, r.uid, r.now_unix, r.now_unix + r.ttl_secs};
+  TokenClaims claims{r.view, r.props_json, r.sid, r.uid, r.now_unix, r.now_unix + r.ttl_secs, r.params, r.query};
   Node root = root_div(view->render(RenderContext{0, false}));
   root.attr("id", r.root_id).attr("data-fz-view", r.view).attr("data-fz-token", seal_token(claims, key));
   if (!r.build_id.empty()) root.attr("data-fz-build", r.build_id);

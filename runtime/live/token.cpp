@@ -50,13 +50,25 @@ std::string claims_json(const TokenClaims& c) {
   w.value(c.iat);
   w.key("exp");
   w.value(c.exp);
+  for (const auto* pairs : {&c.params, &c.query}) {
+    if (pairs == &c.params)
+      w.key("params");
+    else
+      w.key("query");
+    w.begin_object();
+    for (const auto& [k, v] : *pairs) {
+      w.key(json_text(k));
+      w.value(json_text(v));
+    }
+    w.end_object();
+  }
   w.end_object();
   return std::string(b.data(), b.size());
 }
 
 bool parse_claims(std::string_view json, TokenClaims* out) {
   http::JsonReader r(json.data(), json.size(), 64);
-  static const http::Text kFields[] = {"view", "props", "sid", "uid", "iat", "exp"};
+  static const http::Text kFields[] = {"view", "props", "sid", "uid", "iat", "exp", "params", "query"};
   uint64_t seen = 0;
   auto read_str = [&](std::string* s) {
     Str v;
@@ -64,7 +76,18 @@ bool parse_claims(std::string_view json, TokenClaims* out) {
     s->assign(v.data(), v.size());
     return true;
   };
-  bool ok = r.begin_object() && http::read_fields(r, kFields, 6, &seen, [&](size_t i) {
+  auto read_pairs = [&](std::vector<std::pair<std::string, std::string>>* out) {
+    if (!r.begin_object()) return false;
+    http::Text k;
+    while (r.next_key(&k)) {
+      std::string key(k.data, k.size);
+      std::string value;
+      if (!read_str(&value)) return false;
+      out->emplace_back(std::move(key), std::move(value));
+    }
+    return r.ok();
+  };
+  bool ok = r.begin_object() && http::read_fields(r, kFields, 8, &seen, [&](size_t i) {
     switch (i) {
       case 0: return read_str(&out->view);
       case 1: {
@@ -77,10 +100,12 @@ bool parse_claims(std::string_view json, TokenClaims* out) {
       case 2: return read_str(&out->sid);
       case 3: return read_str(&out->uid);
       case 4: return r.read_int(&out->iat);
-      default: return r.read_int(&out->exp);
+      case 5: return r.read_int(&out->exp);
+      case 6: return read_pairs(&out->params);
+      default: return read_pairs(&out->query);
     }
   });
-  return ok && r.finish() && seen == 0x3f;
+  return ok && r.finish() && seen == 0xff;
 }
 
 }  // namespace

@@ -40,6 +40,19 @@ std::string Live::render_root(const http::Request& req, std::string_view view, s
   r.now_unix = now_ms() / 1000;
   r.ttl_secs = config_.token_ttl_secs;
   r.build_id = config_.build_id;
+  // `ctx.params` by the names of the route's `{...}` segments (the path part of the template),
+  // `ctx.query` as the request sent it.
+  std::string_view route = req.route;
+  route = route.substr(0, route.find('?'));
+  size_t index = 0;
+  for (size_t open = route.find('{'); open != std::string_view::npos && index < req.params.size();
+       open = route.find('{', open + 1)) {
+    size_t close = route.find('}', open);
+    if (close == std::string_view::npos) break;
+    r.params.emplace_back(std::string(route.substr(open + 1, close - open - 1)), req.params[index++].as<std::string>());
+  }
+  Map<Str, Str> query = req.query_map();  // kept alive: entries_vec() refers into it
+  for (const auto& e : query.entries_vec()) r.query.emplace_back(e.key.as<std::string>(), e.value.as<std::string>());
   return render_root_html(registry_, config_.key, r, error);
 }
 

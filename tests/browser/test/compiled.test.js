@@ -1,5 +1,6 @@
 // Acceptance examples of views.md §5 that need two users or server push, against compiled apps:
-// 3 (chat and presence, examples/live-views) and 9 (a clock, tests/live/app), and the project
+// 3 (chat and presence, examples/live-views) and 9 (a clock, tests/live/app), `ctx.params` and
+// `ctx.query` after the join, and the project
 // `fitz new --template liveviews` creates (FITZ_LIVE_TEMPLATE), used in a browser as generated.
 // scripts/test-browser.sh builds the three when FITZ_BIN is set; unset, these are skipped.
 'use strict';
@@ -15,8 +16,10 @@ const EXAMPLE = process.env.FITZ_LIVE_EXAMPLE;
 const TEMPLATE = process.env.FITZ_LIVE_TEMPLATE;
 
 const text = (ctx, sel) => ctx.page.evaluate((s) => document.querySelector(s)?.textContent, sel);
+// On a timeout the error says what the element showed instead.
 const waitText = (ctx, sel, want, timeout = 5000) =>
-  ctx.page.waitForFunction(([s, w]) => document.querySelector(s)?.textContent === w, [sel, want], { timeout });
+  ctx.page.waitForFunction(([s, w]) => document.querySelector(s)?.textContent === w, [sel, want], { timeout })
+    .catch(async (e) => { throw new Error(`${sel}: wanted ${JSON.stringify(want)}, shows ${JSON.stringify(await text(ctx, sel))}: ${e.message}`); });
 
 describe('compiled example: chat with presence', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
   const suite = appSuite(EXAMPLE);
@@ -78,6 +81,18 @@ describe('compiled app: server push', { skip: APP ? false : 'FITZ_LIVE_APP not s
     assert.equal(await timers(), 1);
     const n = Number(await text(a, '#ticks'));
     await a.page.waitForFunction((m) => Number(document.querySelector('#ticks')?.textContent) > m, n, { timeout: 3000 });
+  });
+});
+
+describe('compiled app: route values', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  const suite = appSuite(APP);
+
+  it('ctx.params and ctx.query: on the GET render, and again when the socket mounts the view', async () => {
+    const html = await (await fetch(suite.app.base + '/where/kitchen%20sink?sort=new')).text();
+    assert.match(html, /<p[^>]*id="where"[^>]*>kitchen sink by new<\/p>/);
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/where/kitchen%20sink?sort=new');
+    suite.open_.push(c);
+    await waitText(c, '#where', 'kitchen sink by new (live)');
   });
 });
 

@@ -13,7 +13,8 @@ namespace {
 constexpr int64_t kNow = 1'800'000'000;
 
 TokenClaims claims() {
-  return TokenClaims{"ChatRoom", R"({"room":"x \"<b>\"","n":[1,2]})", "sid-1", "user-42", kNow, kNow + 3600};
+  return TokenClaims{"ChatRoom", R"({"room":"x \"<b>\"","n":[1,2]})", "sid-1", "user-42", kNow, kNow + 3600,
+                     {{"room", "x \"<b>\""}, {"id", "7"}}, {{"sort", "new"}, {"q", "a&b=c"}}};
 }
 
 TEST(LiveToken, RoundTrip) {

@@ -101,9 +101,7 @@ class LiveConnection {
     std::unique_ptr<View> view;
     ViewState state;
     uint32_t root = 0;
-    std::string view_name;   // the component and props of its token, for a remount
-    std::string props_json;
-    std::string sid;
+    TokenClaims origin;      // what its token said (component, props, session, route), for a remount
     uint64_t mount = 0;
     std::shared_ptr<Effects> effects;
     std::vector<Subscription> subs;
@@ -113,8 +111,7 @@ class LiveConnection {
   };
   void join(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
   void event(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
-  void start(const std::string& view_id, const std::string& view, const std::string& props, const std::string& sid,
-             int64_t ref, ConnectionOutput& out);
+  void start(const std::string& view_id, const TokenClaims& origin, int64_t ref, ConnectionOutput& out);
   void restart(Mounted& m, int64_t ref, ConnectionOutput& out);
   void leave(const std::string& view_id);
   void teardown(Mounted& m);
@@ -154,6 +151,8 @@ struct RootRender {
   int64_t now_unix = 0;
   int64_t ttl_secs = 12 * 3600;
   std::string build_id;  // written as data-fz-build when not ""
+  // The page's path parameters and query (`ctx.params`, `ctx.query`), carried in the token.
+  std::vector<std::pair<std::string, std::string>> params, query;
 };
 std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, const RootRender& r,
                              std::string* error);

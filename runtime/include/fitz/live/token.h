@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fitz::live {
 
@@ -33,6 +35,8 @@ struct TokenClaims {
   std::string uid;         // the user id; "" when anonymous
   int64_t iat = 0;         // issued at, Unix seconds
   int64_t exp = 0;         // expires at, Unix seconds
+  // The page's route values (`ctx.params`, `ctx.query`), so a joined view sees what its GET saw.
+  std::vector<std::pair<std::string, std::string>> params, query;
   bool operator==(const TokenClaims&) const = default;
 };
 

@@ -12,8 +12,23 @@ namespace fitz::codegen {
 
 void Gen::emit_live_wrappers() {
   if (!has_live()) return;
+  const std::optional<checker::AuthProvider>& provider = prog_.service.auth;
+  if (provider) emit_auth_guard(*this);
   line("namespace fzlive {");
   line("inline std::shared_ptr<fitz::live::Live>& live() { static std::shared_ptr<fitz::live::Live> l; return l; }");
+  if (provider && !provider->async) {
+    // A browser's socket carries cookies, not an Authorization header: the user a page and its
+    // socket are for comes from the cookies, through the app's own provider (§2.2), as JSON.
+    line("inline std::string user_of(std::string_view cookie) {");
+    line("  if (cookie.empty()) return {};");
+    line("  fitz::Map<fitz::Str, fitz::Str> h;");
+    line("  h.set(fitz::Str::lit(\"cookie\"), fitz::Str(cookie.data(), cookie.size()));");
+    line("  auto u = fzauth::guard().resolve(h);");
+    line("  if (!u.is_ok()) return {};");
+    line("  fitz::Str j = fitz::http::to_json(u.value());");
+    line("  return std::string(j.data(), j.size());");
+    line("}");
+  }
   line("}");
   const std::vector<checker::LiveRoute>& pages = prog_.service.live;
   for (size_t li = 0; li < pages.size(); ++li) {
@@ -140,6 +155,7 @@ void Gen::emit_live_serve() {
     }
   }
   line(fmt::format("fz_lc.build_id = \"{:016x}\";", h));
+  if (prog_.service.auth && !prog_.service.auth->async) line("fz_lc.user_of = &fzlive::user_of;");
   line("fzlive::live() = fitz::live::mount(app, hub, fz_views, fz_lc);");
   for (size_t li = 0; li < prog_.service.live.size(); ++li) {
     const checker::LiveRoute& r = prog_.service.live[li];
@@ -150,6 +166,7 @@ void Gen::emit_live_serve() {
 std::vector<TypeId> Gen::live_json_types() const {
   std::vector<TypeId> out;
   if (view_modules_.empty()) return out;
+  if (has_live() && prog_.service.auth) out.push_back(prog_.service.auth->user);  // ctx.user
   for (const checker::ViewFile& f : options_.views->files)
     for (const checker::ViewComponent& c : f.components) {
       if (c.props_type.valid()) out.push_back(c.props_type);

@@ -51,13 +51,6 @@ bool same_origin_url(std::string_view url, std::string_view origin) {
          url[origin.size()] == '#';
 }
 
-std::string json_string(std::string_view s) {
-  Buf b;
-  http::JsonWriter w(b);
-  w.value(http::Text(s.data(), s.size()));
-  return std::string(b.data(), b.size());
-}
-
 }  // namespace
 
 // A view's `ctx` effects: publishes and redirects wait in the connection until the call into
@@ -276,7 +269,7 @@ void LiveConnection::start(const std::string& view_id, const TokenClaims& origin
   m.mount = next_mount_++;
   m.effects = std::make_shared<Effects>(*this, view_id);
   ViewEnv& env = m.view->env;
-  env.user_json = options_.user && !options_.user->empty() ? json_string(*options_.user) : "null";
+  env.user_json = options_.user && !options_.user->empty() ? *options_.user : "null";
   env.session = m.origin.sid;
   env.params = m.origin.params;
   env.query = m.origin.query;
@@ -473,7 +466,7 @@ std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, 
   std::unique_ptr<View> view = (*factory)(r.props_json, error);
   if (!view) return {};
   // The GET render sees what the joined instance will see, but not connected (§1.3).
-  view->env.user_json = r.uid.empty() ? "null" : json_string(r.uid);
+  view->env.user_json = r.uid.empty() ? "null" : r.uid;
   view->env.session = r.sid;
   view->env.params = r.params;
   view->env.query = r.query;

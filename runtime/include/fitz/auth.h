@@ -238,6 +238,18 @@ template <class U> class Guard {
     co_return Err(provider_failed(failure));
   }
 
+  // The provider over a header map, for callers with no request (a live view's socket, whose
+  // user comes from the upgrade's cookies). Needs a sync provider; a runtime error in the
+  // provider is no user, as in `check`.
+  Result<U, Str> resolve(Map<Str, Str> headers) const {
+    if (!sync_) runtime_error(SourcePos{}, "auth: resolve() on an async @auth_provider");
+    try {
+      return sync_(headers);
+    } catch (const Panic&) {
+      return Err(Str::lit("the auth provider failed"));
+    }
+  }
+
   // Before middleware for routes and WebSocket upgrades that only need the check (the user
   // is not bound): `.before(guard.before(need))` (sync provider) or `before_async`.
   http::SyncBefore before(Requirement need) const {

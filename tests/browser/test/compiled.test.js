@@ -1,14 +1,15 @@
-// Acceptance examples of views.md §5 that need two users or server push, against compiled apps:
-// 3 (chat and presence, examples/live-views) and 9 (a clock, tests/live/app), `ctx.params` and
-// `ctx.query` after the join, and the project
-// `fitz new --template liveviews` creates (FITZ_LIVE_TEMPLATE), used in a browser as generated.
-// scripts/test-browser.sh builds the three when FITZ_BIN is set; unset, these are skipped.
+// Acceptance examples of views.md §5 against compiled apps: 3 (chat and presence,
+// examples/live-views), 7 (an @authenticated page) and 9 (a clock, both tests/live/app);
+// `ctx.params` and `ctx.query` after the join; and the project `fitz new --template liveviews`
+// creates (FITZ_LIVE_TEMPLATE), used in a browser as generated. scripts/test-browser.sh builds
+// the three apps when FITZ_BIN is set; unset, these are skipped.
 'use strict';
 
 const { describe, it: nodeIt } = require('node:test');
 const assert = require('node:assert/strict');
 const { sleep } = require('../support/harness');
 const { appSuite, openLive } = require('../support/apps');
+const { rawSocket, tokenOf } = require('../support/live_server');
 
 const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const APP = process.env.FITZ_LIVE_APP;
@@ -93,6 +94,43 @@ describe('compiled app: route values', { skip: APP ? false : 'FITZ_LIVE_APP not 
     const c = await openLive(suite.chrome.browser, suite.app.base, '/where/kitchen%20sink?sort=new');
     suite.open_.push(c);
     await waitText(c, '#where', 'kitchen sink by new (live)');
+  });
+});
+
+describe('compiled app: an @authenticated page', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  const suite = appSuite(APP);
+
+  it('7. anonymous: 302 to the login path; the user from the cookie is ctx.user; tokens are bound to it', async () => {
+    const anon = await fetch(suite.app.base + '/private', { redirect: 'manual', headers: { accept: 'text/html' } });
+    assert.equal(anon.status, 302);
+    assert.equal(anon.headers.get('location'), '/login?next=/private');
+
+    const context = await suite.chrome.browser.newContext();
+    await context.addCookies([{ name: 'user', value: 'ann', url: suite.app.base }]);
+    const page = await context.newPage();
+    const c = { context, page, problems: [] };
+    page.on('pageerror', (e) => c.problems.push('pageerror: ' + e.message));
+    suite.open_.push(c);
+    await page.goto(suite.app.base + '/private');
+    await page.waitForFunction(() => document.querySelector('#fz-1 [data-fz-c]')?.getAttribute('data-fz-c') !== '0');
+    assert.equal(await text(c, '#who'), 'ann');  // mounted again over the socket: still ann
+    await page.click('#click');
+    await waitText(c, '#click', 'clicked 1');
+
+    // Ann's token on a socket with Bob's cookie, or with none: closed with 1008 (policy).
+    const ann = await tokenOf(suite.app, '/private', 'user=ann');
+    for (const cookie of ['user=bob', undefined]) {
+      const s = await rawSocket(suite.app, { cookie });
+      s.send({ t: 'join', v: 'fz-1', tok: ann, rev: 0 });
+      assert.equal(await s.closed, 1008, String(cookie));
+    }
+    const own = await rawSocket(suite.app, { cookie: 'user=ann' });
+    own.send({ t: 'join', v: 'fz-1', tok: ann, rev: 0 });
+    const full = await own.next();
+    assert.equal(full.t, 'full');
+    assert.match(full.html, />ann</);
+    own.ws.close();
+    await assert.rejects(rawSocket(suite.app, { origin: 'http://evil.example', cookie: 'user=ann' }), (e) => e.status === 403);
   });
 });
 

@@ -51,12 +51,16 @@ std::string query_param(const http::Request& req, const char* name, const char* 
   return v.is_null() ? std::string(fallback) : v.value().as<std::string>();
 }
 
-// The test's notion of a user: the plain `uid` cookie (a real app verifies a signed session).
+// The test's notion of a user: the plain `uid` cookie (a real app verifies a signed session),
+// as the JSON string the runtime expects.
 std::string user_of(std::string_view cookie_header) {
   std::vector<http::CookiePair> pairs;
   http::parse_cookie_header(http::Text(cookie_header.data(), cookie_header.size()), &pairs);
   for (const http::CookiePair& p : pairs)
-    if (p.name == http::Text("uid")) return p.value.str().as<std::string>();
+    if (p.name == http::Text("uid")) {
+      Str json = http::to_json(p.value.str());
+      return json.as<std::string>();
+    }
   return "";
 }
 

@@ -47,8 +47,8 @@ class TimerHost {
 };
 
 struct ConnectionOptions {
-  // The user derived from the upgrade request's cookies; nullopt when the app has no user
-  // resolver (then tokens are not matched to a user). "" is an anonymous user.
+  // The user derived from the upgrade request's cookies, as JSON (`ctx.user`); nullopt when the
+  // app has no user resolver (then tokens are not matched to a user). "" is an anonymous user.
   std::optional<std::string> user;
   bool dev = true;  // `error` frames carry their message
   // This server's build (see LiveConfig::build_id); "" turns the check off.

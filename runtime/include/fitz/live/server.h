@@ -28,8 +28,8 @@ struct LiveConfig {
   TokenKey key = TokenKey::random();
   // Origins accepted besides the Host's own, as "scheme://host[:port]".
   std::vector<std::string> allowed_origins;
-  // The user id from the request's Cookie header ("" when anonymous). When set, a join token
-  // must carry this uid; when empty, tokens are not matched to a user.
+  // The user behind the request's Cookie header, as JSON ("" when anonymous): `ctx.user`, and
+  // the uid a join token must carry. Unset: tokens are not matched to a user.
   std::function<std::string(std::string_view cookie_header)> user_of;
   int64_t token_ttl_secs = 12 * 3600;
   bool dev = true;

@@ -15,7 +15,7 @@
 namespace fitz::live {
 namespace {
 
-constexpr int64_t kNowMs = 1'800'000'000'000;
+constexpr int64_t kChildNowMs = 1'800'000'000'000;
 
 struct Log {
   std::vector<std::string> lines;
@@ -109,7 +109,7 @@ class ChildrenTest : public ::testing::Test {
     views_.add("Parent", [this](std::string_view, std::string*) { return std::make_unique<Parent>(&log_); });
   }
   std::string join() const {
-    int64_t now = kNowMs / 1000;
+    int64_t now = kChildNowMs / 1000;
     std::string tok = seal_token(TokenClaims{"Parent", "{}", "sid", "", now, now + 3600}, key_);
     return R"({"t":"join","v":"fz-1","tok":")" + tok + R"(","rev":0})";
   }
@@ -125,7 +125,7 @@ class ChildrenTest : public ::testing::Test {
   }
   // The full HTML of the root after a resync.
   std::string full(LiveConnection& conn) {
-    ConnectionOutput out = conn.on_frame(R"({"t":"resync","v":"fz-1"})", kNowMs);
+    ConnectionOutput out = conn.on_frame(R"({"t":"resync","v":"fz-1"})", kChildNowMs);
     return out.frames.empty() ? "" : out.frames[0];
   }
 
@@ -136,16 +136,16 @@ class ChildrenTest : public ::testing::Test {
 
 TEST_F(ChildrenTest, EachChildHasItsOwnNumberAndState) {
   LiveConnection conn(views_, key_, {});
-  std::string f = conn.on_frame(join(), kNowMs).frames.at(0);
+  std::string f = conn.on_frame(join(), kChildNowMs).frames.at(0);
   int64_t k0 = number_of(f, "kid-k0"), k1 = number_of(f, "kid-k1");
   ASSERT_GT(k0, 1);
   ASSERT_GT(k1, 1);
   EXPECT_NE(k0, k1);
   EXPECT_EQ(log_.lines, (std::vector<std::string>{"mount k0 live", "mount k1 live"}));
-  ConnectionOutput out = conn.on_frame(ev(1, k1, "inc"), kNowMs);
+  ConnectionOutput out = conn.on_frame(ev(1, k1, "inc"), kChildNowMs);
   ASSERT_EQ(out.frames.size(), 2u);
   EXPECT_NE(out.frames[0].find("k1=1"), std::string::npos) << out.frames[0];
-  conn.on_frame(ev(2, k1, "inc"), kNowMs);
+  conn.on_frame(ev(2, k1, "inc"), kChildNowMs);
   f = full(conn);
   EXPECT_NE(f.find("k0=0"), std::string::npos) << f;
   EXPECT_NE(f.find("k1=2"), std::string::npos) << f;
@@ -156,7 +156,7 @@ TEST_F(ChildrenTest, EachChildHasItsOwnNumberAndState) {
 
 TEST_F(ChildrenTest, SlotContentCarriesTheParentsNumber) {
   LiveConnection conn(views_, key_, {});
-  std::string f = conn.on_frame(join(), kNowMs).frames.at(0);
+  std::string f = conn.on_frame(join(), kChildNowMs).frames.at(0);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(f, m, std::regex(R"(<section data-fz-c=\\"(\d+)\\")")));
   std::string root = m[1];
@@ -167,48 +167,48 @@ TEST_F(ChildrenTest, SlotContentCarriesTheParentsNumber) {
 
 TEST_F(ChildrenTest, EmitRunsTheParentsBoundHandler) {
   LiveConnection conn(views_, key_, {});
-  std::string f = conn.on_frame(join(), kNowMs).frames.at(0);
+  std::string f = conn.on_frame(join(), kChildNowMs).frames.at(0);
   int64_t k1 = number_of(f, "kid-k1");
-  conn.on_frame(ev(1, k1, "inc"), kNowMs);
-  ConnectionOutput out = conn.on_frame(ev(2, k1, "pick"), kNowMs);
+  conn.on_frame(ev(1, k1, "inc"), kChildNowMs);
+  ConnectionOutput out = conn.on_frame(ev(2, k1, "pick"), kChildNowMs);
   ASSERT_EQ(out.frames.size(), 2u);
   // The emitted payload, then the binding's render-time arguments.
   EXPECT_NE(out.frames[0].find("n:1 from:k1 "), std::string::npos) << out.frames[0];
   // An event nobody listens to is dropped, without error.
-  out = conn.on_frame(ev(3, k1, "shout"), kNowMs);
+  out = conn.on_frame(ev(3, k1, "shout"), kChildNowMs);
   ASSERT_EQ(out.frames.size(), 1u);
   EXPECT_EQ(out.frames[0], R"({"t":"ack","ref":3})");
 }
 
 TEST_F(ChildrenTest, AFailingChildHandlerRollsBackAndLaterClicksWork) {
   LiveConnection conn(views_, key_, {});
-  std::string f = conn.on_frame(join(), kNowMs).frames.at(0);
+  std::string f = conn.on_frame(join(), kChildNowMs).frames.at(0);
   int64_t k0 = number_of(f, "kid-k0");
-  conn.on_frame(ev(1, k0, "inc"), kNowMs);
-  ConnectionOutput out = conn.on_frame(ev(2, k0, "boom"), kNowMs);
+  conn.on_frame(ev(1, k0, "inc"), kChildNowMs);
+  ConnectionOutput out = conn.on_frame(ev(2, k0, "boom"), kChildNowMs);
   ASSERT_EQ(out.frames.size(), 1u);
   EXPECT_NE(out.frames[0].find(R"("t":"error")"), std::string::npos);
   EXPECT_NE(full(conn).find("k0=1<"), std::string::npos);
-  out = conn.on_frame(ev(3, k0, "inc"), kNowMs);
+  out = conn.on_frame(ev(3, k0, "inc"), kChildNowMs);
   EXPECT_NE(out.frames.at(0).find("k0=2"), std::string::npos) << out.frames[0];
 }
 
 TEST_F(ChildrenTest, AVanishedChildUnmountsAndItsNumberNoLongerResolves) {
   LiveConnection conn(views_, key_, {});
-  std::string f = conn.on_frame(join(), kNowMs).frames.at(0);
+  std::string f = conn.on_frame(join(), kChildNowMs).frames.at(0);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(f, m, std::regex(R"(<section data-fz-c=\\"(\d+)\\")")));
   int64_t root = std::stoll(m[1]);
   int64_t k1 = number_of(f, "kid-k1");
   log_.lines.clear();
-  conn.on_frame(ev(1, root, "less"), kNowMs);
+  conn.on_frame(ev(1, root, "less"), kChildNowMs);
   EXPECT_EQ(log_.lines, (std::vector<std::string>{"unmount k1"}));
-  ConnectionOutput out = conn.on_frame(ev(2, k1, "inc"), kNowMs);
+  ConnectionOutput out = conn.on_frame(ev(2, k1, "inc"), kChildNowMs);
   ASSERT_EQ(out.frames.size(), 1u);
   EXPECT_NE(out.frames[0].find(R"("code":"component")"), std::string::npos) << out.frames[0];
   // Leaving unmounts the children before the parent.
   log_.lines.clear();
-  conn.on_frame(R"({"t":"leave","v":"fz-1"})", kNowMs);
+  conn.on_frame(R"({"t":"leave","v":"fz-1"})", kChildNowMs);
   EXPECT_EQ(log_.lines, (std::vector<std::string>{"unmount k0", "unmount parent"}));
 }
 

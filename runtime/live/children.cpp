@@ -79,6 +79,7 @@ Node ChildTable::render(const RenderContext& rc, const ViewEnv& env, uint32_t po
     e.view = make();
     inherit(*e.view, env);
     e.view->mount(rc.connected);
+    e.view->env.emitted.clear();  // only an event's emits reach the parent (its render is running)
     it = entries_.insert_or_assign(id, std::move(e)).first;
   } else {
     inherit(*it->second.view, env);

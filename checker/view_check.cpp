@@ -310,7 +310,9 @@ class ViewTypes {
       return;
     }
     const std::vector<ViewField>& fields = target->has_props_block ? target->props : target->state;
-    if (!target->has_props_block && !n.attrs.empty())
+    // `@evt=` bindings set nothing on the child, so they alone are no upstream form.
+    bool sets_fields = std::any_of(n.attrs.begin(), n.attrs.end(), [](const ViewAttr& a) { return a.kind != ViewAttr::Kind::Event; });
+    if (!target->has_props_block && sets_fields)
       diags_.warning(DiagKind::ViewPropsLessForm, n.span,
                      fmt::format("`{}` has no `props` block: setting its state fields from the parent is upstream's form", target->name))
           .with_label(target->span, "declared here")

@@ -10,6 +10,9 @@
 // be diagnosed twice at the same view span; the diagnostic bag keeps one.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "checker/view_internal.h"
 
 namespace fitz::checker {
@@ -33,6 +36,113 @@ type FitzViewCtx {
   fn redirect(url: Str, external: Bool = false) { }
 }
 )";
+
+// An `emit name(args)` statement of a body (§1.3): where `emit` starts, where the event name
+// starts, and the argument names (a positional argument is named by its position).
+struct EmitStmt {
+  size_t at = 0, name_at = 0;
+  std::string name;
+  std::vector<std::string> args;
+};
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The argument names of the call arguments in `args` (the text between its parentheses).
+std::vector<std::string> emit_arg_names(std::string_view args) {
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t start = 0;
+  auto piece = [&](std::string_view p) {
+    size_t b = p.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return;
+    size_t e = b;
+    while (e < p.size() && ident_char(p[e])) ++e;
+    size_t colon = e;
+    while (colon < p.size() && (p[colon] == ' ' || p[colon] == '\t')) ++colon;
+    bool named = e > b && !std::isdigit(static_cast<unsigned char>(p[b])) && colon < p.size() && p[colon] == ':' &&
+                 (colon + 1 >= p.size() || p[colon + 1] != ':');
+    out.push_back(named ? std::string(p.substr(b, e - b)) : fmt::format("arg{}", out.size()));
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    char c = args[i];
+    if (c == '"') {
+      for (++i; i < args.size() && args[i] != '"'; ++i)
+        if (args[i] == '\\') ++i;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      piece(args.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  piece(args.substr(start));
+  return out;
+}
+
+// The `emit` statements of a body: the keyword at the start of a statement, then an event name
+// and a parenthesised argument list. Strings and comments are skipped.
+std::vector<EmitStmt> find_emits(std::string_view body) {
+  std::vector<EmitStmt> out;
+  size_t i = 0;
+  while (i < body.size()) {
+    char c = body[i];
+    if (c == '/' && i + 1 < body.size() && body[i + 1] == '/') {
+      while (i < body.size() && body[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < body.size() && body[i] != '"'; ++i)
+        if (body[i] == '\\') ++i;
+      ++i;
+      continue;
+    }
+    if (!ident_char(c) || (i > 0 && (ident_char(body[i - 1]) || body[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < body.size() && ident_char(body[e])) ++e;
+    if (body.substr(i, e - i) != "emit") {
+      i = e;
+      continue;
+    }
+    size_t before = i;
+    while (before > 0 && (body[before - 1] == ' ' || body[before - 1] == '\t')) --before;
+    bool statement = before == 0 || std::string_view("\n{};").find(body[before - 1]) != std::string_view::npos;
+    size_t n = e;
+    while (n < body.size() && (body[n] == ' ' || body[n] == '\t')) ++n;
+    size_t ne = n;
+    while (ne < body.size() && ident_char(body[ne])) ++ne;
+    size_t open = ne;
+    while (open < body.size() && (body[open] == ' ' || body[open] == '\t')) ++open;
+    if (!statement || n == e || ne == n || open >= body.size() || body[open] != '(') {
+      i = e;
+      continue;
+    }
+    int depth = 0;
+    size_t close = open;
+    for (; close < body.size(); ++close) {
+      if (body[close] == '"') {
+        for (++close; close < body.size() && body[close] != '"'; ++close)
+          if (body[close] == '\\') ++close;
+      } else if (body[close] == '(') {
+        ++depth;
+      } else if (body[close] == ')' && --depth == 0) {
+        break;
+      }
+    }
+    EmitStmt st;
+    st.at = i;
+    st.name_at = n;
+    st.name = std::string(body.substr(n, ne - n));
+    if (close < body.size()) st.args = emit_arg_names(body.substr(open + 1, close - open - 1));
+    out.push_back(std::move(st));
+    i = ne;
+  }
+  return out;
+}
 
 class CodeWriter {
  public:
@@ -155,6 +265,29 @@ class CodeWriter {
       }
     out_ += "}\n";
 
+    // `emit name(args)` becomes a call of a method of a per-component type: its arguments
+    // check as a call's, and the method's body (codegen) hands them to the parent.
+    std::vector<std::pair<std::string, std::vector<std::string>>> emits;
+    for (auto* list : {&c.events, &c.hooks})
+      for (const ViewHandler& h : *list)
+        for (EmitStmt& e : find_emits(h.body)) {
+          auto it = std::find_if(emits.begin(), emits.end(), [&](const auto& x) { return x.first == e.name; });
+          if (it == emits.end()) it = emits.insert(emits.end(), {e.name, {}});
+          for (std::string& a : e.args)
+            if (std::find(it->second.begin(), it->second.end(), a) == it->second.end()) it->second.push_back(a);
+        }
+    emits_type_.clear();
+    if (!emits.empty()) {
+      emits_type_ = "FitzViewEmits_" + c.name;
+      out_ += fmt::format("\ntype {} {{\n", emits_type_);
+      for (auto& [name, args] : emits) {
+        out_ += fmt::format("  fn {}(", name);
+        for (size_t i = 0; i < args.size(); ++i) out_ += fmt::format("{}{}: Any = null", i ? ", " : "", args[i]);
+        out_ += ") { }\n";
+      }
+      out_ += "}\n";
+    }
+
     for (ViewHandler& h : c.events) handler(c, h, fmt::format("ev_{}", h.name));
     for (size_t i = 0; i < c.hooks.size(); ++i) handler(c, c.hooks[i], fmt::format("on_{}_{}", c.hooks[i].name, i));
 
@@ -172,6 +305,7 @@ class CodeWriter {
     params(h.params);
     out_ += " {\n";
     prelude(c, h.params);
+    if (!emits_type_.empty()) out_ += fmt::format("  __fz_emit: {} = __fz_any()\n", emits_type_);
     if (h.kind == ViewHandler::Kind::Message || h.kind == ViewHandler::Kind::Presence) {
       // The topic may interpolate props: check it as the string it is.
       out_ += "  __fz_topic: Str = ";
@@ -179,7 +313,14 @@ class CodeWriter {
       out_ += "\n";
     }
     if (!h.body.empty()) {
-      copy(h.body_span.begin, h.body);
+      // `emit picked(id: x)` is checked as `__fz_emit.picked(id: x)`; the rest maps byte for byte.
+      size_t from = 0;
+      for (const EmitStmt& e : find_emits(h.body)) {
+        copy(h.body_span.begin + static_cast<uint32_t>(from), std::string_view(h.body).substr(from, e.at - from));
+        out_ += "__fz_emit.";
+        from = e.name_at;
+      }
+      copy(h.body_span.begin + static_cast<uint32_t>(from), std::string_view(h.body).substr(from));
       out_ += "\n";
     }
     out_ += "}\n";
@@ -266,6 +407,7 @@ class CodeWriter {
 
   ViewUnit& u_;
   std::string out_;
+  std::string emits_type_;  // the current component's `emit` type, "" when it emits nothing
   std::string indent_ = "  ";
   bool in_template_ = false;
   uint32_t next_ = 0;

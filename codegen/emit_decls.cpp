@@ -229,7 +229,9 @@ void Gen::emit_fn_defs() {
     for (const auto& m : info.methods) {
       line(fn_signature(m.fn, qual + "::mth_" + m.name, true) + " {");
       ++indent_;
-      if (is_view_prelude(StructId(i)))
+      if (is_view_emits(StructId(i)))
+        emit_view_emit_method(m.fn, m.name);
+      else if (is_view_prelude(StructId(i)))
         emit_view_ctx_method(m.fn, m.name);
       else
         emit_fn(m.fn, qual + "::mth_" + m.name, false);

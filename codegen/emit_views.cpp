@@ -9,6 +9,8 @@
 // function's `for` statements for loop variables.
 #include <fmt/format.h>
 
+#include <map>
+
 #include "codegen/cpp_literal.h"
 #include "codegen/gen.h"
 
@@ -149,7 +151,28 @@ void Gen::collect_views() {
 
 bool Gen::is_view_prelude(StructId id) const {
   const checker::StructInfo& info = types_.struct_info(id);
-  return view_modules_.count(info.module.index) && (info.name == "FitzViewCtx" || info.name == "FitzViewPresence");
+  return view_modules_.count(info.module.index) &&
+         (info.name == "FitzViewCtx" || info.name == "FitzViewPresence" || info.name.starts_with("FitzViewEmits_"));
+}
+
+bool Gen::is_view_emits(StructId id) const {
+  const checker::StructInfo& info = types_.struct_info(id);
+  return view_modules_.count(info.module.index) && info.name.starts_with("FitzViewEmits_");
+}
+
+// `emit name(args)` (§1.3): the arguments as the payload of the parent's bound handler, as a
+// client would send them (strings; a null argument is left out, like a missing key).
+void Gen::emit_view_emit_method(FnId fn, const std::string& name) {
+  const FnInfo& info = tir_->fns[fn.index];
+  line("if (!this->fz_env) return {};");
+  line("fitz::live::Payload p;");
+  for (const auto& prm : info.params) {
+    std::string n = boxed_.count(prm.symbol.index) ? "_in_" + local_name(prm.symbol) : local_name(prm.symbol);
+    line(fmt::format("if (!{0}.is_null()) p.push_back({{{1}, fitz::live::gen::text_of(fitz::interp({0}))}});", n,
+                     cpp_quoted(prm.name)));
+  }
+  line(fmt::format("this->fz_env->emitted.push_back({{{}, std::move(p)}});", cpp_quoted(name)));
+  line("return {};");
 }
 
 // The bodies of `ctx`'s methods: the checker typed them as empty Fitz methods; here they reach
@@ -210,7 +233,9 @@ class ViewEmitter {
     }
     scope_ = fmt::format("{:08x}", fnv1a(c_.name));
     ctx_type_ = field_type("fz_ctx");
+    emit_type_ = field_type("fz_emit");
     binds_.clear();
+    find_children();
     check_template(c_.template_nodes);
     // Awaiting inside the socket's own loop turn would stall it: async handlers need the
     // runtime to run them as tasks on the view's strand first.
@@ -281,13 +306,18 @@ class ViewEmitter {
       if (f.name == name) return "d_" + name;
     if (name == "ctx") return "fz_ctx";
     if (name == "payload") return "fz_payload";
+    if (name == "__fz_emit") return "fz_emit";
     return "";
   }
 
   TypeId field_type(const std::string& member) const {
     // From the init function's (or render's) annotated locals: the checker's types.
     const Ast& ast = *g_.ast_;
-    for (FnId fn : {init_fn_, render_fn_}) {
+    std::vector<FnId> fns = {init_fn_, render_fn_};
+    if (member == "fz_emit")  // only handler bodies declare it
+      for (const auto* list : {&c_.events, &c_.hooks})
+        for (const checker::ViewHandler& h : *list) fns.push_back(fn_of(h.fn));
+    for (FnId fn : fns) {
       if (!fn.valid()) continue;
       for (StmtId sid : ast.get(ast.get(fn).body).stmts) {
         auto* a = std::get_if<AnnotatedAssignStmt>(&ast.get(sid).data);
@@ -301,10 +331,21 @@ class ViewEmitter {
 
   void check_template(const checker::ViewNodes& nodes) {
     for (const checker::ViewNode& n : nodes) {
-      if (n.kind == checker::ViewNode::Kind::Component)
-        fail(n.span.begin, fmt::format("child component `<{}>` is not compiled yet", n.tag));
-      else if (n.kind == checker::ViewNode::Kind::Slot)
-        fail(n.span.begin, "`<slot>` is not compiled yet");
+      if (n.kind == checker::ViewNode::Kind::Component) {
+        auto it = children_.find(&n);
+        if (it == children_.end()) {
+          fail(n.span.begin, fmt::format("child component `<{}>`: its component was not found", n.tag));
+        } else {
+          // A child's timers and subscriptions would need the connection to drive instances
+          // below a root (its hub and timer host know roots only).
+          for (const checker::ViewHandler& h : it->second.component->hooks)
+            if (h.kind == checker::ViewHandler::Kind::Every || h.kind == checker::ViewHandler::Kind::Message ||
+                h.kind == checker::ViewHandler::Kind::Presence)
+              fail(n.span.begin, fmt::format("child component `<{}>` has an `on {}` hook, which is not compiled in a "
+                                             "child yet (only in a view mounted by `@live`)",
+                                             n.tag, h.name));
+        }
+      }
       for (const checker::ViewAttr& a : n.attrs)
         if (a.kind == checker::ViewAttr::Kind::Bind) {
           TypeId t = field_type("s_" + a.value);
@@ -344,6 +385,11 @@ class ViewEmitter {
       }
     if (ctx_type_.valid()) g_.line(fmt::format("{} fz_ctx{{}};", g_.cpp_type(ctx_type_)));
     g_.line("fitz::Map<fitz::Str, fitz::Str> fz_payload{};");
+    if (emit_type_.valid()) g_.line(fmt::format("{} fz_emit{{}};", g_.cpp_type(emit_type_)));
+    if (!children_.empty()) {
+      g_.line("fitz::live::ChildTable fz_children;");
+      g_.line("fitz::live::ChildTable* children() override { return &fz_children; }");
+    }
     g_.line(fmt::format("explicit {}(const {}& props);", cls_, props_t));
     g_.line("void fz_env();");
     g_.line("void fz_derive();");
@@ -411,6 +457,7 @@ class ViewEmitter {
       for (const auto& f : g_.types_.struct_info(sid).fields)  // `presence` and the rest
         if (f.has_default) g_.line(fmt::format("fz_ctx->fld_{0} = {1}::dflt_{0}();", f.name, g_.struct_name(sid)));
     }
+    if (emit_type_.valid()) g_.line(fmt::format("fz_emit = fitz::make<{}>();", g_.struct_name(g_.types_.struct_of(emit_type_))));
     g_.line("fz_env();");
     --g_.indent_;
     if (init_fn_.valid()) init_statements(true, true);
@@ -431,6 +478,7 @@ class ViewEmitter {
       g_.line("fz_ctx->fld_query = {};");
       g_.line("for (auto& [k, v] : env.query) fz_ctx->fld_query.set(fitz::Str(k.data(), k.size()), fitz::Str(v.data(), v.size()));");
     }
+    if (emit_type_.valid()) g_.line("fz_emit->fz_env = &env;");
     --g_.indent_;
     g_.line("}");
 
@@ -456,6 +504,7 @@ class ViewEmitter {
     g_.line("}");
     g_.line(fmt::format("void {}::unmount() {{", q));
     ++g_.indent_;
+    if (!children_.empty()) g_.line("fz_children.unmount_all();  // deepest first");
     g_.line("fz_env();");
     for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Unmount)) g_.line(run(fn, "") + ";");
     --g_.indent_;
@@ -644,6 +693,7 @@ class ViewEmitter {
     ++g_.indent_;
     g_.line("fz_env();");
     g_.line("fz_derive();");
+    if (!children_.empty()) g_.line("fz_children.begin();");
     g_.declare_fn_locals(info);
     // One root element carries the component number; several are wrapped in a div that does.
     std::vector<const checker::ViewNode*> roots;
@@ -654,11 +704,13 @@ class ViewEmitter {
       std::string v = element_open(*roots[0], true);
       g_.line(fmt::format("{}.attr(\"data-fz-c\", std::to_string(rc.component));", v));
       element_body(*roots[0], v);
+      if (!children_.empty()) g_.line("fz_children.end(rc);");
       g_.line(fmt::format("return {};", v));
     } else {
       g_.line("fitz::live::Node root = fitz::live::el(\"div\");");
       g_.line("root.attr(\"data-fz-c\", std::to_string(rc.component));");
       nodes(c_.template_nodes, "root", false);
+      if (!children_.empty()) g_.line("fz_children.end(rc);");
       g_.line("return root;");
     }
     --g_.indent_;
@@ -842,11 +894,28 @@ class ViewEmitter {
           }
           (void)first;
           g_.line(fmt::format("++{};", count));
-          if (n.keyed && n.exprs.size() > 1 && n.exprs[1].code.valid()) {
+          bool keyed = n.keyed && n.exprs.size() > 1 && n.exprs[1].code.valid();
+          std::string key;
+          if (keyed) {
             TypeId kt = g_.tir_->type_of(n.exprs[1].code);
-            std::string key = g_.types_.kind(kt) == TypeKind::Int
-                                  ? fmt::format("fitz::live::Key::integer({})", g_.expr(n.exprs[1].code))
-                                  : fmt::format("fitz::live::Key::str({})", shown(n.exprs[1]));
+            key = g_.types_.kind(kt) == TypeKind::Int
+                      ? fmt::format("fitz::live::Key::integer({})", g_.expr(n.exprs[1].code))
+                      : fmt::format("fitz::live::Key::str({})", shown(n.exprs[1]));
+          }
+          // A child's identity includes its loop key, the index when unkeyed (§1.5); in nested
+          // loops the keys of the enclosing iterations too.
+          std::string saved_key = loop_key_;
+          if (has_component(n.children)) {
+            std::string lk = fmt::format("_lk{}", next_++);
+            std::string own = keyed ? key : fmt::format("fitz::live::Key::integer({} - 1)", count);
+            if (saved_key.empty())
+              g_.line(fmt::format("fitz::live::Key {} = {};", lk, own));
+            else
+              g_.line(fmt::format("fitz::live::Key {} = fitz::live::Key::str({}.as_string() + \"/\" + ({}).as_string());", lk,
+                                  saved_key, own));
+            loop_key_ = lk;
+          }
+          if (keyed) {
             std::string item = fmt::format("_item{}", next_++);
             g_.line(fmt::format("fitz::live::Node {} = fitz::live::el(\"template\");", item));
             nodes(n.children, item, pre);
@@ -855,6 +924,7 @@ class ViewEmitter {
           } else {
             nodes(n.children, holder, pre);
           }
+          loop_key_ = saved_key;
         });
         g_.line(fmt::format("for (auto& c : {}.children) {}.child(std::move(c));", holder, parent));
         if (!n.empty.empty()) {
@@ -867,9 +937,180 @@ class ViewEmitter {
         return;
       }
       case K::Component:
+        child(n, parent);
+        return;
       case K::Slot:
-        return;  // reported by check_template
+        // The parent's content for this slot, rendered in its scope; else the fallback.
+        g_.line(fmt::format("if (const auto* _slot = fitz::live::find_slot(rc, {})) {{", cpp_quoted(n.slot_name)));
+        g_.line(fmt::format("  for (const auto& c : *_slot) {}.child(c);", parent));
+        g_.line("} else {");
+        ++g_.indent_;
+        nodes(n.children, parent, pre);
+        --g_.indent_;
+        g_.line("}");
+        return;
     }
+  }
+
+  static bool has_component(const checker::ViewNodes& ns) {
+    for (const checker::ViewNode& n : ns) {
+      if (n.kind == checker::ViewNode::Kind::Component) return true;
+      if (has_component(n.children) || has_component(n.empty)) return true;
+      for (const auto& b : n.branches)
+        if (has_component(b)) return true;
+    }
+    return false;
+  }
+
+  // ---- children (§1.4, §1.5)
+  struct ChildUse {
+    uint32_t position = 0;  // its static position among the template's children
+    const checker::ViewFile* file = nullptr;
+    const checker::ViewComponent* component = nullptr;
+    StructId props;
+  };
+
+  // The checker declared `__fz_vN: Child? = null` in the render function for each child node,
+  // in template order: its type is the child's props struct, resolved through the imports.
+  void find_children() {
+    children_.clear();
+    std::vector<const checker::ViewNode*> uses;
+    collect_uses(c_.template_nodes, uses);
+    if (uses.empty()) return;
+    std::vector<TypeId> types;
+    collect_child_types(g_.ast_->get(render_fn_).body, types);
+    if (types.size() != uses.size()) {
+      fail(uses[0]->span.begin, "its child components do not match its generated render function");
+      return;
+    }
+    for (size_t i = 0; i < uses.size(); ++i) {
+      TypeId t = g_.types_.non_null(types[i]);
+      if (g_.types_.kind(t) != TypeKind::Struct) continue;
+      StructId sid = g_.types_.struct_of(t);
+      const checker::StructInfo& info = g_.types_.struct_info(sid);
+      for (const checker::ViewFile& f : g_.options_.views->files)
+        if (f.code_module == info.module)
+          for (const checker::ViewComponent& vc : f.components)
+            if (vc.name == info.name && vc.props_type.valid())
+              children_[uses[i]] = ChildUse{static_cast<uint32_t>(i), &f, &vc, sid};
+    }
+  }
+  static void collect_uses(const checker::ViewNodes& ns, std::vector<const checker::ViewNode*>& out) {
+    // The order the checker's code writer walks the template in (view_code.cpp).
+    for (const checker::ViewNode& n : ns) {
+      if (n.kind == checker::ViewNode::Kind::Component) out.push_back(&n);
+      collect_uses(n.children, out);
+      for (const auto& b : n.branches) collect_uses(b, out);
+      collect_uses(n.empty, out);
+    }
+  }
+  void collect_child_types(BlockId b, std::vector<TypeId>& out) const {
+    const Ast& ast = *g_.ast_;
+    for (StmtId sid : ast.get(b).stmts) {
+      const Stmt& st = ast.get(sid);
+      if (auto* a = std::get_if<AnnotatedAssignStmt>(&st.data)) {
+        if (!a->name.text.starts_with("__fz_v") || !a->value.valid() ||
+            !std::holds_alternative<NullLit>(ast.get(a->value).data))
+          continue;
+        SymbolId sym = sid.index < g_.tir_->annotated_symbols.size() ? g_.tir_->annotated_symbols[sid.index] : SymbolId();
+        out.push_back(sym.valid() ? g_.prog_.symbol(sym).type : TypeId());
+      } else if (auto* f = std::get_if<ForStmt>(&st.data)) {
+        collect_child_types(f->body, out);
+      } else if (auto* e = std::get_if<ExprStmt>(&st.data)) {
+        if (auto* i = std::get_if<IfExpr>(&ast.get(e->expr).data)) {
+          collect_child_types(i->then_block, out);
+          if (i->else_block.valid()) collect_child_types(i->else_block, out);
+        }
+      }
+    }
+  }
+
+  // A child node: its slot content rendered here (parent's scope), its props evaluated here,
+  // then the instance of that identity rendered by the child table.
+  void child(const checker::ViewNode& n, const std::string& parent) {
+    auto it = children_.find(&n);
+    if (it == children_.end()) return;  // reported by check_template
+    const ChildUse& use = it->second;
+    const checker::ViewComponent& tc = *use.component;
+    std::string cls = fmt::format("{}::V_{}", g_.ns(use.file->code_module), tc.name);
+    std::string props_t = g_.cpp_type(tc.props_type);
+    const checker::StructInfo& info = g_.types_.struct_info(use.props);
+    g_.line("{");
+    ++g_.indent_;
+    // Slot content, in template order (loops inside it are the render function's, in order).
+    std::string slots = var();
+    g_.line(fmt::format("fitz::live::Slots {};", slots));
+    std::vector<std::pair<std::string, std::string>> holders;  // slot name, node
+    for (const checker::ViewNode& c : n.children) {
+      if (c.kind == checker::ViewNode::Kind::Text && c.exprs.empty() && whitespace_only(join(c.parts))) continue;
+      std::string slot;
+      for (const checker::ViewAttr& a : c.attrs)
+        if (a.name == "slot" && a.kind == checker::ViewAttr::Kind::Static) slot = a.value;
+      auto h = std::find_if(holders.begin(), holders.end(), [&](const auto& x) { return x.first == slot; });
+      if (h == holders.end()) {
+        holders.push_back({slot, var()});
+        h = holders.end() - 1;
+        g_.line(fmt::format("fitz::live::Node {} = fitz::live::el(\"template\");", h->second));
+      }
+      node(c, h->second, false);
+    }
+    for (const auto& [slot, holder] : holders)
+      g_.line(fmt::format("{}[{}] = fitz::live::slot_content(std::move({}), rc.component);", slots, cpp_quoted(slot), holder));
+    // Props (§1.2): defaults, then what the tag gives, evaluated in this render.
+    std::string props = var();
+    g_.line(fmt::format("{} {} = fitz::make<{}>();", props_t, props, g_.struct_name(use.props)));
+    for (const auto& f : info.fields)
+      if (f.has_default) g_.line(fmt::format("{0}->fld_{1} = {2}::dflt_{1}();", props, f.name, g_.struct_name(use.props)));
+    std::vector<std::string> initial_state;  // upstream's props-less form sets state at creation
+    std::string bindings = var();
+    g_.line(fmt::format("std::vector<fitz::live::ChildBinding> {};", bindings));
+    for (const checker::ViewAttr& a : n.attrs) {
+      using K = checker::ViewAttr::Kind;
+      if (a.kind == K::Event) {
+        std::string args;
+        for (size_t i = 0; i < a.exprs.size() && i < a.arg_names.size(); ++i)
+          if (a.exprs[i].code.valid())
+            args += fmt::format("{}{{{}, {}}}", args.empty() ? "" : ", ", cpp_quoted(a.arg_names[i]), shown(a.exprs[i]));
+        g_.line(fmt::format("{}.push_back(fitz::live::ChildBinding{{{}, {}, {{{}}}}});", bindings, cpp_quoted(a.name),
+                            cpp_quoted(a.value), args));
+        continue;
+      }
+      if (a.kind != K::Static && a.kind != K::Interpolated && a.kind != K::Boolean) continue;
+      if (a.name == "slot") continue;
+      TypeId want;
+      std::string target;
+      if (tc.has_props_block) {
+        for (const auto& f : info.fields)
+          if (f.name == a.name) want = f.type, target = fmt::format("{}->fld_{}", props, f.name);
+      } else {
+        for (const checker::ViewField& f : tc.state)
+          if (f.name == a.name) want = f.type, target = fmt::format("_s{}", next_++);
+      }
+      if (!want.valid()) continue;
+      std::string value;
+      if (a.kind == K::Static)
+        value = fmt::format("fitz::Str::from(std::string({}))", cpp_quoted(a.value));
+      else if (a.exprs.size() == 1 && a.parts.size() == 2 && a.parts[0].empty() && a.parts[1].empty() && a.exprs[0].code.valid())
+        value = g_.expr_as(a.exprs[0].code, want);
+      else
+        value = fmt::format("fitz::Str::from({})", concat(a.parts, a.exprs));
+      if (tc.has_props_block) {
+        g_.line(fmt::format("{} = {};", target, value));
+      } else {
+        g_.line(fmt::format("{} {} = {};", g_.cpp_type(want), target, value));
+        initial_state.push_back(fmt::format("v->s_{} = {};", a.name, target));
+      }
+    }
+    std::string make = fmt::format("[&]() -> std::unique_ptr<fitz::live::View> {{ auto v = std::make_unique<{}>({}); ", cls, props);
+    for (const std::string& st : initial_state) make += st + " ";
+    make += "return v; }";
+    std::string update = fmt::format("[&](fitz::live::View& v) {{ auto& c = static_cast<{}&>(v); ", cls);
+    for (const checker::ViewField& f : tc.props) update += fmt::format("c.p_{0} = {1}->fld_{0}; ", f.name, props);
+    update += "(void)c; }";
+    g_.line(fmt::format("{}.child(fz_children.render(rc, env, {}, {}, {}, {}, std::move({}), {}));", parent, use.position,
+                        loop_key_.empty() ? "fitz::live::Key()" : loop_key_, make, update, bindings, slots));
+    --g_.indent_;
+    g_.line("}");
   }
 
  public:
@@ -883,6 +1124,9 @@ class ViewEmitter {
   std::string scope_;
   FnId init_fn_, render_fn_;
   TypeId ctx_type_;
+  TypeId emit_type_;  // FitzViewEmits_<Name> when its bodies `emit`
+  std::map<const checker::ViewNode*, ChildUse> children_;
+  std::string loop_key_;  // the C++ Key of the enclosing loop iterations, "" outside loops
   std::vector<std::string> binds_;
   std::vector<const ForStmt*> fors_;
   size_t for_index_ = 0;

@@ -125,6 +125,8 @@ class Gen {
   bool is_view_fn(ModuleId m, const FnInfo& f) const;
   bool is_view_prelude(StructId id) const;  // `ctx`'s types (FitzViewCtx, FitzViewPresence)
   void emit_view_ctx_method(FnId fn, const std::string& name);  // ctx.publish, .redirect, .presence.track
+  bool is_view_emits(StructId id) const;  // a component's `emit` type (FitzViewEmits_<Name>)
+  void emit_view_emit_method(FnId fn, const std::string& name);  // `emit name(args)`: to the parent
   void emit_view_decls();    // the classes (before the functions, which may mount them in tests)
   void emit_views();         // their methods and the registry (fz_register_views)
   std::vector<TypeId> live_json_types() const;

@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "fitz/http/json.h"
+#include "fitz/live/children.h"
 #include "fitz/live/html.h"
 #include "fitz/str.h"
 
@@ -159,7 +160,7 @@ std::string LiveConnection::error(std::string_view view, int64_t ref, std::strin
 Node LiveConnection::render_root(Mounted& m) {
   m.dirty = false;
   instances_.begin_render(m.root);
-  Node content = m.view->render(RenderContext{m.root, true});
+  Node content = m.view->render(RenderContext{m.root, true, &instances_});
   instances_.end_render(m.root);
   return root_div(std::move(content));
 }
@@ -332,7 +333,9 @@ void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutpu
   size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
   m.view->env.effects = m.effects.get();
   std::optional<EventError> failed;
-  if (std::optional<std::string> thrown = guarded([&] { failed = m.view->handle_event(f.event, f.payload); }))
+  if (std::optional<std::string> thrown = guarded([&] {
+        failed = dispatch_event(*m.view, m.root, static_cast<uint32_t>(f.component), f.event, f.payload);
+      }))
     failed = EventError{"handler", *thrown};
   if (failed) {
     m.view = std::move(before);  // state rolls back (§1.3), and what it published or redirected goes

@@ -9,9 +9,11 @@
 
 #include "fitz/any.h"
 #include "fitz/http/json.h"
+#include "fitz/live/children.h"
 #include "fitz/live/frames.h"
 #include "fitz/live/generated.h"
 #include "fitz/live/html.h"
+#include "fitz/live/instances.h"
 
 namespace fitz::live::gen {
 
@@ -236,8 +238,20 @@ class LiveTestBox final : public fitz::detail::AnyObj {
 
   Node render(SourcePos pos) {
     Node root = el("div");
-    guarded(pos, "render", [&] { root.child(view_->render(RenderContext{1, true})); });
+    guarded(pos, "render", [&] {
+      table_.begin_render(root_);
+      root.child(view_->render(RenderContext{root_, true, &table_}));
+      table_.end_render(root_);
+    });
     return root;
+  }
+
+  // Like the client: the number on the event element or its closest ancestor (slot content
+  // carries its parent's).
+  static uint32_t component_of(const std::vector<const Node*>& chain, size_t upto) {
+    for (size_t i = upto + 1; i-- > 0;)
+      if (const Attr* c = chain[i]->find_attr("data-fz-c")) return static_cast<uint32_t>(std::stoul("0" + c->value));
+    return 0;
   }
 
   std::vector<Found> select(const Node& root, const std::string& selector, SourcePos pos) {
@@ -281,7 +295,7 @@ class LiveTestBox final : public fitz::detail::AnyObj {
         std::string b = bind->value;
         size_t colon = b.find(':');
         Payload p = {{"field", b.substr(colon + 1)}, {"value", value}};
-        dispatch(pos, std::string(kBindEvent), p);
+        dispatch(pos, std::string(kBindEvent), p, component_of(chain, chain.size() - 1));
         return;
       }
     }
@@ -299,7 +313,7 @@ class LiveTestBox final : public fitz::detail::AnyObj {
       if (event == "input" || event == "change") p.push_back({"value", value});
       else if (const Attr* v = (*it)->find_attr("value")) p.push_back({"value", v->value});
       if (const Attr* args = (*it)->find_attr("data-fz-args")) parse_args(args->value, p);
-      dispatch(pos, on->value, p);
+      dispatch(pos, on->value, p, component_of(chain, size_t(chain.rend() - it) - 1));
       return;
     }
     runtime_error(pos, Str::from("live_test: `" + selector + "` has no `@" + event + "` handler"));
@@ -316,7 +330,11 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     form_fields(*form, p);
     for (const auto& kv : extra) p.push_back(kv);  // later sources win
     if (const Attr* args = form->find_attr("data-fz-args")) parse_args(args->value, p);
-    dispatch(pos, on->value, p);
+    std::vector<const Node*> chain = f.ancestors;
+    chain.push_back(f.node);
+    size_t at = chain.size() - 1;
+    while (at > 0 && chain[at] != form) --at;
+    dispatch(pos, on->value, p, component_of(chain, at));
   }
 
   // The frame a browser would send, through the server's own parser first: an event the server
@@ -353,7 +371,7 @@ class LiveTestBox final : public fitz::detail::AnyObj {
   }
 
   // As the socket does: a copy of the state first, put back when the handler fails.
-  void dispatch(SourcePos, const std::string& event, const Payload& p) {
+  void dispatch(SourcePos, const std::string& event, const Payload& p, uint32_t component) {
     if (auto why = refused(event, p)) {
       error_ = "the server refuses this event: " + *why;
       return;
@@ -361,7 +379,7 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     std::unique_ptr<View> before = view_->snapshot();
     std::optional<EventError> failed;
     Panic panic;
-    if (catch_panic([&] { failed = view_->handle_event(event, p); }, &panic))
+    if (catch_panic([&] { failed = dispatch_event(*view_, root_, component, event, p); }, &panic))
       failed = EventError{"handler", text_of(panic.message)};
     if (failed) {
       before->env = view_->env;
@@ -373,6 +391,8 @@ class LiveTestBox final : public fitz::detail::AnyObj {
   }
 
   std::unique_ptr<View> view_;
+  InstanceTable table_;
+  uint32_t root_ = table_.root("fz-1");
   std::optional<std::string> error_;
   Node last_;
 };

@@ -1,6 +1,6 @@
 // Acceptance examples of views.md §5 against apps compiled by `fitz build`: examples/live-views
 // (FITZ_LIVE_EXAMPLE: counter, live search, sign-up form) and tests/live/app (FITZ_LIVE_APP:
-// keyed list, XSS, failing handler), the generated view classes, @live pages and the runtime
+// keyed list, XSS, failing handler, child components), the generated view classes, @live pages and the runtime
 // together, in a real Chromium. Skipped when those are not set (scripts/test-browser.sh builds
 // both when FITZ_BIN is set).
 'use strict';
@@ -125,6 +125,34 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
     const q = await openLive(suite.chrome.browser, suite.app.base, '/escape?text=' + encodeURIComponent('<b>x</b>')); open_.push(q);
     assert.equal(await q.page.textContent('#shown'), '<b>x</b>');
     assert.equal(await q.page.locator('#shown b').count(), 0);
+  });
+
+  it('child components: a click on a child changes its state; emit and slot content reach the parent', async () => {
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/board'); open_.push(c);
+    const number = (sel) => c.page.getAttribute(sel, 'data-fz-c');
+    const board = await number('#board');
+    const first = await number('#tally-first');
+    assert.notEqual(first, board);
+    assert.notEqual(await number('#tally-a'), first);
+    assert.equal(await number('#extra'), board);  // slot content runs in the parent's scope
+    await c.page.click('#tally-first .inc');
+    await c.page.waitForFunction(() => document.querySelector('#tally-first .n')?.textContent === '1');
+    assert.ok(c.sent.some((f) => f.t === 'ev' && f.e === 'inc' && String(f.c) === first));
+    assert.equal(await c.page.textContent('#tally-a .n'), '0');
+    await c.page.click('#bump');
+    await c.page.waitForFunction(() => document.querySelector('#extra')?.textContent === 'bumps 1');
+    assert.equal(await c.page.textContent('#tally-first .n'), '1');
+    await c.page.click('#tally-a .pick');
+    await c.page.waitForFunction(() => document.querySelector('#chosen')?.textContent === 'a=0');
+    // Hidden, then shown again: a new instance (new number, fresh state) whose clicks work.
+    await c.page.click('#toggle');
+    await c.page.waitForFunction(() => !document.querySelector('#tally-first'));
+    await c.page.click('#toggle');
+    await c.page.waitForFunction(() => document.querySelector('#tally-first .n')?.textContent === '0');
+    assert.notEqual(await number('#tally-first'), first);
+    await c.page.click('#tally-first .inc');  // its `step` prop is the parent's bumps + 1
+    await c.page.waitForFunction(() => document.querySelector('#tally-first .n')?.textContent === '2');
+    assert.ok(!c.received.some((f) => f.t === 'error'));
   });
 
   it('10. a failing handler: error toast, state unchanged, later clicks work', async () => {

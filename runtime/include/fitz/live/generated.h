@@ -12,6 +12,7 @@
 
 #include "fitz/any.h"
 #include "fitz/http.h"
+#include "fitz/live/children.h"
 #include "fitz/live/server.h"
 #include "fitz/live/view.h"
 

@@ -15,12 +15,23 @@
 
 namespace fitz::live {
 
-// What a render needs from the runtime: the instance number the root component carries in
-// `data-fz-c` (0 in the plain GET render, before any connection has a table), and whether a
-// socket is attached (`ctx.connected`).
+class InstanceTable;
+class ChildTable;
+
+// A child's slot content (§1.4), by slot name ("" = the default slot): already rendered by the
+// parent, in the parent's scope.
+using Slots = std::map<std::string, std::vector<Node>, std::less<>>;
+
+// What a render needs from the runtime: the instance number the component carries in
+// `data-fz-c` (0 in the plain GET render, before any connection has a table), whether a
+// socket is attached (`ctx.connected`), the connection's instance table that numbers the
+// children (null in the GET render: every child is 0 there, since no socket can send an event
+// before its join answers a `full` rendered with the table), and a child's slot content.
 struct RenderContext {
   uint32_t component = 0;
   bool connected = false;
+  InstanceTable* instances = nullptr;
+  const Slots* slots = nullptr;
 };
 
 // The raw payload of an `ev` (§1.3 `payload`), in the order the client sent it.
@@ -55,6 +66,9 @@ struct ViewEnv {
   std::vector<std::pair<std::string, std::string>> params, query;
   bool connected = false;
   LiveEffects* effects = nullptr;  // null: ctx.publish/track/redirect do nothing (GET render)
+  // `emit name(args)` of the event being handled, in order: the parent runs its `@name=`
+  // handlers with them (children.h) once the child's handler returned.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> emitted;
 };
 
 // `on message "topic" (m: T)` and `on presence "topic" (who: ...)` subscriptions, with the topic
@@ -98,6 +112,8 @@ class View {
   // does not decode as the hook's parameter type is an EventError with code "args" (logged,
   // dropped, state unchanged).
   virtual std::optional<EventError> on_hook(uint32_t hook, std::string_view json) { return std::nullopt; }
+  // The child instances this view's template renders (children.h); null when it has none.
+  virtual ChildTable* children() { return nullptr; }
 
   // Set by the runtime before every call above.
   ViewEnv env;

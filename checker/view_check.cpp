@@ -288,7 +288,16 @@ class ViewTypes {
     const ViewComponent& c = *component_;
     if (a.exprs.empty()) return;
     const ViewExpr& e = a.exprs[0];
-    if (is_state(c, e.text)) return;
+    if (const ViewField* f = find_field(c.state, e.text)) {
+      // The browser sends a control's value as text; only these convert back from it.
+      TypeId t = known(f->type) ? types().non_null(f->type) : TypeId();
+      if (t.valid() && t != types().str() && t != types().int_() && t != types().float_() && t != types().bool_())
+        diags_.error(DiagKind::ViewEventBinding, e.span,
+                     fmt::format("`bind:{}` needs a state field of type Str, Int, Float or Bool; `{}` is `{}`", a.name, e.text, show(f->type)))
+            .with_label(f->span, "declared here")
+            .with_hint("bind a scalar field and build the value in an `event` handler");
+      return;
+    }
     if (const ViewField* f = find_field(c.props, e.text))
       diags_.error(DiagKind::ViewReadOnlyAssign, e.span, fmt::format("`bind:{}` assigns `{}`, a prop, which is read-only", a.name, e.text))
           .with_label(f->span, "declared as a prop here")

@@ -275,6 +275,8 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
       coerce(a.value, got, want);
   }
   if (entry.name == "spawn") check_spawn_arg(e, c);
+  if (entry.name == "live_test" && c.args.size() == 1)
+    tir_->live_tests.push_back({span_of(c.args[0].value), tir_->type_of(c.args[0].value)});
   check_value_builtin_args(entry, c);
   if (entry.rule == BuiltinRule::JsonTarget && !bind_json_target(sig, expected, bind, name_span)) {
     info.builtin = id;

@@ -194,6 +194,13 @@ struct ModuleTir {
   std::vector<HandlerDecl> handlers;
   // `@live` pages: bound like GET handlers; the function returns the root component's props.
   std::vector<HandlerDecl> live_handlers;
+  // Every `live_test(props)` call: where its argument is and its type. Which types are a
+  // component's props is known only once the views are checked (ViewChecker::check_live_pages).
+  struct LiveTestArg {
+    Span span;
+    TypeId type;
+  };
+  std::vector<LiveTestArg> live_tests;
   // Every `spawn(f(args))` whose argument the checker resolved to a `@background` function, in
   // source order: codegen starts that function's job without looking at the call again.
   std::vector<SpawnTarget> spawn_targets;

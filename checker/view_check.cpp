@@ -518,6 +518,18 @@ void ViewChecker::check_live_pages(const TypedProgram& program, const CheckedVie
     const StructInfo& info = types.struct_info(types.struct_of(t));
     return info.builtin && info.name == "Html";
   };
+  auto is_props = [&](TypeId t) {
+    for (const ViewFile& f : views.files)
+      for (const ViewComponent& c : f.components)
+        if (c.props_type.valid() && c.props_type == t) return true;
+    return false;
+  };
+  for (const ModuleTir& m : program.modules)
+    for (const ModuleTir::LiveTestArg& a : m.live_tests)
+      if (a.type.valid() && !types.is_error(a.type) && !is_props(a.type))
+        out.error(DiagKind::ArgumentType, a.span,
+                  fmt::format("`live_test` takes a live view's props, not `{}`", types.display(a.type)))
+            .with_hint("pass the component's props, as in `live_test(Counter { start: 1 })` with `from Counter import Counter`");
   for (const LiveRoute& r : program.service.live) {
     bool props = false;
     for (const ViewFile& f : views.files)

@@ -87,7 +87,9 @@ mkdir -p "$work/notview"
 printf 'type P {\n  x: Int\n}\n\n@test\nfn t() {\n  let v = live_test(P { x: 1 })\n  v.click("#a")\n}\n' > "$work/notview/t.fitz"
 err=$(FITZ_CACHE_DIR=$work/cache "$fitz" test "$work/notview/t.fitz" 2>&1); rc=$?
 check "live_test of a non-view exits 1 (rc $rc): $err" $([[ $rc == 1 ]]; echo $?)
-check "live_test of a non-view names the place" $(grep -q 't.fitz:7:[0-9]*: `live_test` takes a live view' <<<"$err"; echo $?)
+check "live_test of a non-view names the place" $(grep -q 't.fitz:7:[0-9]*: error\[E0304\]: `live_test` takes a live view' <<<"$err"; echo $?)
+out=$(FITZ_CACHE_DIR=$work/cache "$fitz" check "$work/notview/t.fitz" 2>&1); rc=$?
+check "fitz check reports it too (rc $rc)" $([[ $rc == 1 ]] && grep -q 'error\[E0304\]: `live_test` takes' <<<"$out"; echo $?)
 
 echo "e2e views: $pass passed, $fail failed"
 [[ $fail == 0 ]]

@@ -43,6 +43,20 @@ std::string Live::render_root(const http::Request& req, std::string_view view, s
   return render_root_html(registry_, config_.key, r, error);
 }
 
+Task<std::string> Live::render_root_async(const http::Request& req, std::string_view view,
+                                          std::string_view props_json, std::string* error,
+                                          std::string_view root_id) const {
+  RootRender r;
+  r.root_id = std::string(root_id);
+  r.view = std::string(view);
+  r.props_json = std::string(props_json);
+  if (config_.user_of) r.uid = config_.user_of(as_std(req.header("cookie")));
+  r.now_unix = now_ms() / 1000;
+  r.ttl_secs = config_.token_ttl_secs;
+  r.build_id = config_.build_id;
+  return render_root_html_async(registry_, config_.key, std::move(r), error);
+}
+
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {
   auto live = std::make_shared<Live>(registry, std::move(config));
   // Publishes reach the other replicas through the hub's pubsub (FITZ_WS_PUBSUB=postgres) on a
@@ -90,6 +104,10 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
                  opts.client = lhub.attach(push);
                  opts.timers = push.get();
                  opts.origin = user.origin;
+                 // An async handler's output comes later, from the task, on this same loop.
+                 opts.on_async = [weak = std::weak_ptr<detail::Push>(push)](ConnectionOutput out) {
+                   if (auto p = weak.lock()) p->emit(std::move(out));
+                 };
                  uint64_t client = opts.client;
                  LiveConnection lc(live->registry(), live->config().key, std::move(opts));
                  push->begin(&lc, client);

@@ -1,8 +1,8 @@
 // Acceptance examples of views.md §5 against apps compiled by `fitz build`: examples/live-views
 // (FITZ_LIVE_EXAMPLE: counter, live search, sign-up form) and tests/live/app (FITZ_LIVE_APP:
-// keyed list, XSS, failing handler), the generated view classes, @live pages and the runtime
+// keyed list, XSS, failing handler, async handlers), the generated view classes, @live pages and the runtime
 // together, in a real Chromium. Skipped when those are not set (scripts/test-browser.sh builds
-// both when FITZ_BIN is set).
+// both when FITZ_BIN is set). The sign-up form stores its row in FITZ_TEST_DATABASE_URL.
 'use strict';
 
 const { describe, it: nodeIt, before, after, afterEach } = require('node:test');
@@ -13,6 +13,7 @@ const { launch, open, sleep } = require('../support/harness');
 const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const APP = process.env.FITZ_LIVE_APP;
 const EXAMPLE = process.env.FITZ_LIVE_EXAMPLE;
+const DB = process.env.FITZ_TEST_DATABASE_URL;
 
 function startApp(binary, env = {}) {
   return new Promise((resolve, reject) => {
@@ -49,9 +50,9 @@ async function openLive(browser, base, pathname = '/') {
 
 // One compiled app and one Chromium per suite; every page a test opens is closed after it, and
 // any page error fails that test.
-function appSuite(binary) {
+function appSuite(binary, env = {}) {
   const suite = { app: null, chrome: null, open_: [] };
-  before(async () => { suite.app = await startApp(binary); suite.chrome = await launch(); });
+  before(async () => { suite.app = await startApp(binary, env); suite.chrome = await launch(); });
   after(async () => {
     await suite.chrome.close();
     suite.app.child.removeAllListeners('exit');
@@ -66,7 +67,7 @@ function appSuite(binary) {
 }
 
 describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
-  const suite = appSuite(EXAMPLE);
+  const suite = appSuite(EXAMPLE, DB ? { DATABASE_URL: DB } : {});
   const open_ = suite.open_;
 
   it('1. counter: SSR, one text patch per click, no navigation, tabs independent', async () => {
@@ -186,5 +187,45 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
     assert.equal(await c.page.textContent('#count'), '0');
     await c.page.click('#inc');
     await c.page.waitForFunction(() => document.querySelector('#count')?.textContent === '1');
+  });
+
+  it('async handler: a slow event blocks neither another tab nor the server; its result, then the events behind it, arrive', async () => {
+    const a = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=2000'); open_.push(a);
+    const b = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=2000'); open_.push(b);
+    const t0 = Date.now();
+    await a.page.click('#save');
+    await a.page.click('#click');  // this view's next event: it waits behind the save
+    await b.page.click('#click');
+    await b.page.waitForFunction(() => document.querySelector('#clicks')?.textContent === '1');
+    const page = await fetch(suite.app.base + '/rows');
+    assert.equal(page.status, 200);
+    assert.ok(Date.now() - t0 < 1500, 'another tab and a GET were served while the save awaited');
+    // Nothing of the half-done handler shows, and the save is still pending.
+    assert.equal(await a.page.textContent('#saved'), '0');
+    assert.equal(await a.page.textContent('#steps'), '');
+    assert.equal(await a.page.evaluate(() => document.querySelector('#save').classList.contains('fz-pending')), true);
+    await a.page.waitForFunction(() => document.querySelector('#saved')?.textContent === '1', null, { timeout: 6000 });
+    assert.ok(Date.now() - t0 >= 1900, 'the save took its time');
+    assert.equal(await a.page.textContent('#steps'), 'started,saved');
+    await a.page.waitForFunction(() => document.querySelector('#clicks')?.textContent === '1');
+    // Acked in the order sent, each after its patch.
+    const refs = a.sent.filter((f) => f.t === 'ev').map((f) => f.ref);
+    const acks = a.received.filter((f) => f.t === 'ack').map((f) => f.ref);
+    assert.deepEqual(acks, refs);
+    assert.equal(await a.page.evaluate(() => document.querySelector('#save').classList.contains('fz-pending')), false);
+  });
+
+  it('async handler failing after its await: error toast, state rolled back; an async page function renders', async () => {
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=10'); open_.push(c);
+    await c.page.click('#fail');
+    await c.page.waitForSelector('.fz-toast');
+    assert.ok(c.received.some((f) => f.t === 'error'));
+    assert.equal(await c.page.textContent('#saved'), '0');
+    assert.equal(await c.page.textContent('#steps'), '');
+    await c.page.click('#save');
+    await c.page.waitForFunction(() => document.querySelector('#saved')?.textContent === '1');
+    const p = await openLive(suite.chrome.browser, suite.app.base, '/slow-page'); open_.push(p);
+    await p.page.click('#save');
+    await p.page.waitForFunction(() => document.querySelector('#saved')?.textContent === '1');
   });
 });

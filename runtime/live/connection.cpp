@@ -166,6 +166,24 @@ void LiveConnection::teardown(Mounted& m) {
 
 namespace {
 
+// What a call into a view left: nothing, a task still running, or a task that has already
+// ended (an async handler that returned before its first await), perhaps with a runtime error.
+// One that has ended is a finished call: its output goes with the call's own, not later.
+struct TaskLeft {
+  std::optional<Task<Null>> running;
+  std::optional<std::string> failure;
+};
+TaskLeft task_left(View& view) {
+  TaskLeft left;
+  if (!view.has_started()) return left;
+  Task<Null> t = view.take_started();
+  if (!t.done())
+    left.running = std::move(t);
+  else
+    left.failure = guarded([&] { t.rethrow_panic(); });
+  return left;
+}
+
 // An async `on unmount` still running when its view goes: it keeps the view alive until it
 // ends. Its `ctx` effects are dropped (the socket may be gone by then), as is a failure.
 Task<Null> finish_unmount(Task<Null> task, std::unique_ptr<View> view, std::shared_ptr<LiveEffects> effects) {
@@ -358,9 +376,15 @@ void LiveConnection::start(const std::string& view_id, const std::string& view, 
     mount_failed(view_id, ref, *failed, out);
     return;
   }
-  if (work->has_started()) {
+  TaskLeft left = task_left(*work);
+  if (left.running) {
     m.busy = m.mounting = true;
-    launch(m, Pending{Pending::Kind::Mount, view_id, m.mount, ref, 0}, std::move(work), std::move(rec));
+    launch(m, Pending{Pending::Kind::Mount, view_id, m.mount, ref, 0}, std::move(work), std::move(rec),
+           std::move(*left.running));
+    return;
+  }
+  if (left.failure) {
+    mount_failed(view_id, ref, *left.failure, out);
     return;
   }
   commit(m, std::move(work), *rec);
@@ -416,9 +440,9 @@ void LiveConnection::commit(Mounted& m, std::unique_ptr<View> work, Recorder& re
   rec.replay(*m.effects);
 }
 
-void LiveConnection::launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec) {
+void LiveConnection::launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec,
+                            Task<Null> t) {
   m.busy = true;
-  Task<Null> t = work->take_started();
   // Detached: it runs to its end on this loop and frees itself; `complete` picks up the result.
   await_task(anchor_, std::move(t), std::move(work), std::move(rec), std::move(p));
 }
@@ -547,6 +571,15 @@ void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutpu
         failed = work->handle_event(f.event, f.payload);
       }))
     failed = EventError{"handler", *thrown};
+  if (!failed) {
+    TaskLeft left = task_left(*work);
+    if (left.running) {
+      launch(m, Pending{Pending::Kind::Event, f.view, m.mount, f.ref, 0}, std::move(work), std::move(rec),
+             std::move(*left.running));
+      return;
+    }
+    if (left.failure) failed = EventError{"handler", *left.failure};
+  }
   if (failed) {
     out.frames.push_back(error(f.view, f.ref, failed->code, failed->message));
     // A client's mistake (unknown event, bad arguments) is no failure of the view.
@@ -555,10 +588,6 @@ void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutpu
                               " handler failures): remounted");
       restart(m, f.ref, out);
     }
-    return;
-  }
-  if (work->has_started()) {
-    launch(m, Pending{Pending::Kind::Event, f.view, m.mount, f.ref, 0}, std::move(work), std::move(rec));
     return;
   }
   commit(m, std::move(work), *rec);
@@ -646,10 +675,15 @@ void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32
       }))
     failed = EventError{"handler", *thrown};
   if (!failed) {
-    if (work->has_started()) {
-      launch(m, Pending{Pending::Kind::Hook, view_id, mount, 0, hook}, std::move(work), std::move(rec));
+    TaskLeft left = task_left(*work);
+    if (left.running) {
+      launch(m, Pending{Pending::Kind::Hook, view_id, mount, 0, hook}, std::move(work), std::move(rec),
+             std::move(*left.running));
       return;
     }
+    if (left.failure) failed = EventError{"handler", *left.failure};
+  }
+  if (!failed) {
     commit(m, std::move(work), *rec);
     m.dirty = true;
     return;

@@ -38,6 +38,10 @@ class SlowCounter final : public View {
       start_async(save(name == "fail"));
       return std::nullopt;
     }
+    if (name == "quick" || name == "quickfail") {
+      start_async(quick(name == "quickfail"));
+      return std::nullopt;
+    }
     return EventError{"event", "unknown event " + std::string(name)};
   }
   std::unique_ptr<View> snapshot() const override { return std::make_unique<SlowCounter>(*this); }
@@ -56,6 +60,12 @@ class SlowCounter final : public View {
     if (fail) throw Panic{Str::lit("save failed")};
     n_ -= 99;
     env.effects->publish("saved", std::to_string(n_));
+    co_return null;
+  }
+  // Returns before any await, as an async handler that finds nothing to do may.
+  Task<Null> quick(bool fail) {
+    n_ += 5;
+    if (fail) throw Panic{Str::lit("quick failed")};
     co_return null;
   }
   Task<Null> mount_slowly() {
@@ -141,6 +151,21 @@ TEST_F(LiveAsyncTest, AsyncEventPatchesThenAcksWhenItEnds) {
   EXPECT_EQ(frames[3], R"({"t":"ack","ref":2})");
   ASSERT_EQ(later_[0].publishes.size(), 1u);  // its ctx effects happen when it ends
   EXPECT_EQ(later_[0].publishes[0], (std::pair<std::string, std::string>("saved", "1")));
+}
+
+TEST_F(LiveAsyncTest, AsyncHandlerThatNeverAwaitsAnswersAtOnce) {
+  LiveConnection conn(views_, key_, options());
+  int64_t c = component_in(conn.on_frame(join("Slow"), kAsyncNowMs).frames[0]);
+  ConnectionOutput out = conn.on_frame(ev(1, c, "quick"), kAsyncNowMs);
+  ASSERT_EQ(out.frames.size(), 2u);
+  EXPECT_NE(out.frames[0].find("n=5"), std::string::npos) << out.frames[0];
+  EXPECT_EQ(out.frames[1], R"({"t":"ack","ref":1})");
+  out = conn.on_frame(ev(2, c, "quickfail"), kAsyncNowMs);
+  ASSERT_EQ(out.frames.size(), 1u);
+  EXPECT_NE(out.frames[0].find("quick failed"), std::string::npos) << out.frames[0];
+  out = conn.on_frame(resync(), kAsyncNowMs);
+  EXPECT_NE(out.frames[0].find("n=5"), std::string::npos) << out.frames[0];  // rolled back
+  EXPECT_TRUE(later_.empty());
 }
 
 TEST_F(LiveAsyncTest, OtherViewsAreServedWhileOneAwaits) {

@@ -146,7 +146,7 @@ class LiveConnection {
   void started(Mounted& m, int64_t ref, ConnectionOutput& out);
   void mount_failed(const std::string& view_id, int64_t ref, const std::string& why, ConnectionOutput& out);
   void commit(Mounted& m, std::unique_ptr<View> work, Recorder& rec);
-  void launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec);
+  void launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec, Task<Null> task);
   static Task<Null> await_task(std::shared_ptr<LiveConnection*> anchor, Task<Null> task, std::unique_ptr<View> work,
                                std::shared_ptr<Recorder> rec, Pending p);
   void complete(std::unique_ptr<View> work, Recorder& rec, const Pending& p, std::optional<std::string> failure);

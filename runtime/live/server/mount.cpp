@@ -30,31 +30,33 @@ struct LiveUser {
 
 }  // namespace
 
-std::string Live::render_root(const http::Request& req, std::string_view view, std::string_view props_json,
-                              std::string* error, std::string_view root_id) const {
+namespace {
+
+// What the GET render of `view` for this request needs: the user from its cookies, a fresh token.
+RootRender root_render(const LiveConfig& config, const http::Request& req, std::string_view view,
+                       std::string_view props_json, std::string_view root_id) {
   RootRender r;
   r.root_id = std::string(root_id);
   r.view = std::string(view);
   r.props_json = std::string(props_json);
-  if (config_.user_of) r.uid = config_.user_of(as_std(req.header("cookie")));
+  if (config.user_of) r.uid = config.user_of(as_std(req.header("cookie")));
   r.now_unix = now_ms() / 1000;
-  r.ttl_secs = config_.token_ttl_secs;
-  r.build_id = config_.build_id;
-  return render_root_html(registry_, config_.key, r, error);
+  r.ttl_secs = config.token_ttl_secs;
+  r.build_id = config.build_id;
+  return r;
+}
+
+}  // namespace
+
+std::string Live::render_root(const http::Request& req, std::string_view view, std::string_view props_json,
+                              std::string* error, std::string_view root_id) const {
+  return render_root_html(registry_, config_.key, root_render(config_, req, view, props_json, root_id), error);
 }
 
 Task<std::string> Live::render_root_async(const http::Request& req, std::string_view view,
                                           std::string_view props_json, std::string* error,
                                           std::string_view root_id) const {
-  RootRender r;
-  r.root_id = std::string(root_id);
-  r.view = std::string(view);
-  r.props_json = std::string(props_json);
-  if (config_.user_of) r.uid = config_.user_of(as_std(req.header("cookie")));
-  r.now_unix = now_ms() / 1000;
-  r.ttl_secs = config_.token_ttl_secs;
-  r.build_id = config_.build_id;
-  return render_root_html_async(registry_, config_.key, std::move(r), error);
+  return render_root_html_async(registry_, config_.key, root_render(config_, req, view, props_json, root_id), error);
 }
 
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {

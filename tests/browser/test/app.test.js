@@ -150,7 +150,8 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
 });
 
 describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
-  const suite = appSuite(APP);
+  // One event loop: a handler that stalled it would hold up the other tab and the GET below.
+  const suite = appSuite(APP, { FITZ_HTTP_THREADS: '1' });
   const open_ = suite.open_;
 
   it('5. keyed list: moving a row keeps its DOM node and sends one kmove', async () => {

@@ -193,6 +193,7 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
   it('async handler: a slow event blocks neither another tab nor the server; its result, then the events behind it, arrive', async () => {
     const a = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=2000'); open_.push(a);
     const b = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=2000'); open_.push(b);
+    await a.page.waitForFunction(() => Number(document.querySelector('#ticks')?.textContent) >= 2);
     const t0 = Date.now();
     await a.page.click('#save');
     await a.page.click('#click');  // this view's next event: it waits behind the save
@@ -201,7 +202,10 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
     const page = await fetch(suite.app.base + '/rows');
     assert.equal(page.status, 200);
     assert.ok(Date.now() - t0 < 1500, 'another tab and a GET were served while the save awaited');
-    // Nothing of the half-done handler shows, and the save is still pending.
+    // Nothing of the half-done handler shows, though the view's timer keeps ticking meanwhile,
+    // and the save is still pending.
+    await sleep(600);
+    const ticking = Number(await a.page.textContent('#ticks'));
     assert.equal(await a.page.textContent('#saved'), '0');
     assert.equal(await a.page.textContent('#steps'), '');
     assert.equal(await a.page.evaluate(() => document.querySelector('#save').classList.contains('fz-pending')), true);
@@ -209,6 +213,8 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
     assert.ok(Date.now() - t0 >= 1900, 'the save took its time');
     assert.equal(await a.page.textContent('#steps'), 'started,saved');
     await a.page.waitForFunction(() => document.querySelector('#clicks')?.textContent === '1');
+    // The ticks that came during the save ran after it, not on a state the save then overwrote.
+    assert.ok(Number(await a.page.textContent('#ticks')) >= ticking, 'no tick lost to the save');
     // Acked in the order sent, each after its patch.
     const refs = a.sent.filter((f) => f.t === 'ev').map((f) => f.ref);
     const acks = a.received.filter((f) => f.t === 'ack').map((f) => f.ref);

@@ -83,6 +83,29 @@ class SlowCounter final : public View {
   int n_ = 0;
 };
 
+// `on unmount` is async: it awaits, then counts into `*done` (which outlives the connection).
+class SlowGoodbye final : public View {
+ public:
+  explicit SlowGoodbye(int* done) : done_(done) {}
+  void unmount() override { start_async(goodbye()); }
+  Node render(const RenderContext& ctx) const override {
+    return el("p").attr("data-fz-c", std::to_string(ctx.component)).child(text("bye " + std::to_string(n_)));
+  }
+  std::optional<EventError> handle_event(std::string_view, const Payload&) override { return std::nullopt; }
+  std::unique_ptr<View> snapshot() const override { return std::make_unique<SlowGoodbye>(*this); }
+
+ private:
+  Task<Null> goodbye() {
+    co_await sleep(10);
+    n_++;  // the view is still alive here
+    env.effects->publish("left", "1");  // dropped: the socket may be gone
+    (*done_)++;
+    co_return null;
+  }
+  int* done_;
+  int n_ = 0;
+};
+
 class LiveAsyncTest : public ::testing::Test {
  protected:
   LiveAsyncTest() : key_(TokenKey::derive("async test secret")) {
@@ -90,6 +113,7 @@ class LiveAsyncTest : public ::testing::Test {
       return std::make_unique<SlowCounter>(props.find("async_mount") != std::string_view::npos);
     });
     views_.add("Counter", [](std::string_view, std::string*) { return std::make_unique<testing::Counter>(); });
+    views_.add("Goodbye", [this](std::string_view, std::string*) { return std::make_unique<SlowGoodbye>(&goodbyes_); });
   }
   ConnectionOptions options() {
     ConnectionOptions o;
@@ -122,6 +146,7 @@ class LiveAsyncTest : public ::testing::Test {
   ViewRegistry views_;
   TokenKey key_;
   std::vector<ConnectionOutput> later_;
+  int goodbyes_ = 0;
 };
 
 TEST_F(LiveAsyncTest, AsyncEventPatchesThenAcksWhenItEnds) {
@@ -234,6 +259,17 @@ TEST_F(LiveAsyncTest, ClosedSocketOrLeftViewDropsTheResult) {
   ConnectionOutput out = conn.on_frame(ev(2, c, "inc"), kAsyncNowMs);
   ASSERT_EQ(out.frames.size(), 2u);
   EXPECT_NE(out.frames[0].find("n=1"), std::string::npos) << out.frames[0];
+}
+
+TEST_F(LiveAsyncTest, AsyncUnmountOutlivesItsConnection) {
+  {
+    LiveConnection conn(views_, key_, options());
+    ASSERT_EQ(conn.on_frame(join("Goodbye"), kAsyncNowMs).frames.size(), 1u);
+  }  // closed: the view unmounts, and its async `on unmount` keeps it alive until it ends
+  EXPECT_EQ(goodbyes_, 0);
+  drain();
+  EXPECT_EQ(goodbyes_, 1);
+  EXPECT_TRUE(later_.empty());
 }
 
 TEST_F(LiveAsyncTest, AsyncMountSendsFullWhenItEnds) {

@@ -469,6 +469,9 @@ void LiveConnection::complete(std::unique_ptr<View> work, Recorder& rec, const P
   if (closed_ || it == views_.end() || it->second.mount != p.mount || !it->second.busy) return;
   Mounted& m = it->second;
   m.busy = false;
+  // Set aside: a crash below remounts the view, and a new instance has no use for them.
+  std::deque<Queued> waiting = std::move(m.queue);
+  m.queue.clear();
   ConnectionOutput out;
   switch (p.kind) {
     case Pending::Kind::Mount:
@@ -513,6 +516,13 @@ void LiveConnection::complete(std::unique_ptr<View> work, Recorder& rec, const P
       commit(m, std::move(work), rec);
       m.dirty = true;  // rendered by the next flush, with whatever else changed
       break;
+  }
+  if (auto now = views_.find(p.view_id); now != views_.end() && now->second.mount == p.mount) {
+    for (auto q = waiting.rbegin(); q != waiting.rend(); ++q) now->second.queue.push_front(std::move(*q));
+  } else if (now != views_.end()) {
+    // Remounted: the events that waited get an answer, so the page stops marking them pending.
+    for (const Queued& q : waiting)
+      if (q.is_event) out.frames.push_back(error(p.view_id, q.frame.ref, "view", "the view was remounted"));
   }
   run_queued(p.view_id, out);
   drain(out);

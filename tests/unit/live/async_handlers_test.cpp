@@ -225,13 +225,16 @@ TEST_F(LiveAsyncTest, FailingAsyncHandlerRollsBackAndCountsTowardTheCrash) {
   ConnectionOutput out = conn.on_frame(resync(), kAsyncNowMs);
   EXPECT_NE(out.frames[0].find("n=0"), std::string::npos) << out.frames[0];
   uint64_t mount = conn.mount_of("fz-1");
-  // The third failure within the window crashes the instance: mounted fresh, sent as `full`.
+  // The third failure within the window crashes the instance: mounted fresh, sent as `full`;
+  // the event that waited behind it gets an error, so the page stops marking it pending.
   conn.on_frame(ev(3, c, "fail"), kAsyncNowMs);
+  conn.on_frame(ev(4, c, "inc"), kAsyncNowMs);
   drain();
   std::vector<std::string> frames = later_frames();
-  ASSERT_EQ(frames.size(), 2u);
+  ASSERT_EQ(frames.size(), 3u);
   EXPECT_NE(frames[0].find(R"("t":"error")"), std::string::npos);
   EXPECT_NE(frames[1].find(R"("t":"full")"), std::string::npos);
+  EXPECT_NE(frames[2].find(R"("ref":4,"code":"view")"), std::string::npos) << frames[2];
   EXPECT_NE(conn.mount_of("fz-1"), mount);
   ASSERT_FALSE(later_.back().logs.empty());
   EXPECT_NE(later_.back().logs.back().find("crashed"), std::string::npos);

@@ -41,10 +41,6 @@ void Gen::emit_live_wrappers() {
       frontend::LineCol lc = file.line_col(s.begin);
       return fmt::format("{}:{}:{}", file.path(), lc.line, lc.col);
     };
-    if (info.is_async) {
-      result_.not_compiled.push_back(fmt::format("{}: an async `@live` page function is not compiled yet", where(r.span)));
-      continue;
-    }
     const checker::ViewComponent* comp = options_.views ? options_.views->find(r.component) : nullptr;
     if (!comp) {
       result_.not_compiled.push_back(
@@ -55,8 +51,15 @@ void Gen::emit_live_wrappers() {
     ctx.top_level = true;
     fn_ = &ctx;
     AuthRoute guard = auth_route(*this, r.fn.module, r.fn.fn);
+    // An async page function, or a root whose `on mount` is async, is awaited: the handler is a
+    // coroutine, so the server's loop keeps serving meanwhile.
+    bool async_mount = false;
+    for (const checker::ViewHandler& h : comp->hooks)
+      async_mount |= h.kind == checker::ViewHandler::Kind::Mount && h.is_async;
+    bool coroutine = guard.coroutine || info.is_async || async_mount;
+    guard.coroutine = coroutine;
     line(fmt::format("static {} fzl_{}(fitz::http::Request& req) {{",
-                     guard.coroutine ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", li));
+                     coroutine ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", li));
     ++indent_;
     emit_auth_check(*this, guard);
     line("fitz::http::Binder b(req);");
@@ -103,12 +106,12 @@ void Gen::emit_live_wrappers() {
       line(fmt::format("{} a{} = {};", cpp_type(p.type), p.param, code));
       args += fmt::format("{}a{}", args.empty() ? "" : ", ", p.param);
     }
-    std::string ret = guard.coroutine ? "co_return " : "return ";
+    std::string ret = coroutine ? "co_return " : "return ";
     line(fmt::format("if (b.failed()) {}b.error();", ret));
-    line(fmt::format("auto props = {}::{}({});", ns(r.fn.module), fn_name(info), args));
+    line(fmt::format("auto props = {}{}::{}({});", info.is_async ? "co_await " : "", ns(r.fn.module), fn_name(info), args));
     line("std::string error;");
-    line(fmt::format("std::string root = fzlive::live()->render_root(req, {}, fitz::live::gen::text_of(fitz::http::to_json(props)), &error);",
-                     cpp_quoted(r.component)));
+    line(fmt::format("std::string root = {}fzlive::live()->{}(req, {}, fitz::live::gen::text_of(fitz::http::to_json(props)), &error);",
+                     async_mount ? "co_await " : "", async_mount ? "render_root_async" : "render_root", cpp_quoted(r.component)));
     line(fmt::format("if (root.empty()) {}fitz::http::Response::error(500, fitz::Str(error.data(), error.size()));", ret));
     std::string title = r.title.empty() ? r.component : r.title;
     std::string styles = "std::string_view(kFzViewStyles, sizeof kFzViewStyles - 1)";

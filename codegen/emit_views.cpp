@@ -237,12 +237,6 @@ class ViewEmitter {
     binds_.clear();
     find_children();
     check_template(c_.template_nodes);
-    // Awaiting inside the socket's own loop turn would stall it: async handlers need the
-    // runtime to run them as tasks on the view's strand first.
-    for (const checker::ViewHandler& h : c_.events)
-      if (h.is_async) fail(h.span.begin, "`async event` handlers are not compiled yet");
-    for (const checker::ViewHandler& h : c_.hooks)
-      if (h.is_async) fail(h.span.begin, "`async` hooks are not compiled yet");
     return true;
   }
 
@@ -361,11 +355,22 @@ class ViewEmitter {
     }
   }
 
-  // A call of the method of `fn` that runs to its end: an async handler is awaited in place, so
-  // the event's frame carries what it changed (the socket reads its next frame after it).
-  std::string run(FnId fn, const std::string& args) const {
+  // A statement that calls the method of `fn`. An async one is started and left with the
+  // runtime (View::start_async), which awaits it without stalling the socket's loop (§1.8);
+  // `fz_finish` recomputes the derived values when it ends, as `then` does after a sync call.
+  std::string run(FnId fn, const std::string& args, const std::string& then = "") const {
     std::string call = fmt::format("{}({})", method_name(fn), args);
-    return g_.tir_->fns[fn.index].is_async ? fmt::format("fitz::block_on({})", call) : call;
+    if (is_async(fn)) return fmt::format("start_async(fz_finish({}));", call);
+    return call + ";" + then;
+  }
+
+  bool is_async(FnId fn) const { return g_.tir_->fns[fn.index].is_async; }
+
+  // The `on mount` (or `on unmount`) hooks in order, awaiting the async ones: one task.
+  bool any_async(checker::ViewHandler::Kind k) const {
+    for (const checker::ViewHandler& h : c_.hooks)
+      if (h.kind == k && fn_of(h.fn).valid() && is_async(fn_of(h.fn))) return true;
+    return false;
   }
 
   std::string method_name(FnId fn) const {
@@ -398,7 +403,9 @@ class ViewEmitter {
     g_.line("fitz::live::Node render(const fitz::live::RenderContext& rc) const override;");
     g_.line("fitz::live::Node fz_render(const fitz::live::RenderContext& rc);");
     g_.line("std::optional<fitz::live::EventError> handle_event(std::string_view name, const fitz::live::Payload& p) override;");
-    g_.line(fmt::format("std::unique_ptr<fitz::live::View> snapshot() const override {{ return std::make_unique<{}>(*this); }}", cls_));
+    g_.line("std::unique_ptr<fitz::live::View> snapshot() const override;");
+    g_.line("fitz::Task<fitz::Null> fz_hooks(bool mount);");
+    g_.line("template <class T> fitz::Task<fitz::Null> fz_finish(fitz::Task<T> t) { co_await t; fz_derive(); co_return fitz::null; }");
     g_.line("std::vector<fitz::live::Subscription> subscriptions() const override;");
     g_.line("std::vector<fitz::live::TimerSpec> timers() const override;");
     g_.line("std::optional<fitz::live::EventError> on_hook(uint32_t hook, std::string_view json) override;");
@@ -498,17 +505,39 @@ class ViewEmitter {
     ++g_.indent_;
     g_.line("env.connected = connected;");
     g_.line("fz_env();");
-    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Mount)) g_.line(run(fn, "") + ";");
-    g_.line("fz_derive();");
+    if (any_async(checker::ViewHandler::Kind::Mount)) {
+      g_.line("start_async(fz_hooks(true));");
+    } else {
+      for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Mount)) g_.line(run(fn, ""));
+      g_.line("fz_derive();");
+    }
     --g_.indent_;
     g_.line("}");
     g_.line(fmt::format("void {}::unmount() {{", q));
     ++g_.indent_;
     if (!children_.empty()) g_.line("fz_children.unmount_all();  // deepest first");
     g_.line("fz_env();");
-    for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Unmount)) g_.line(run(fn, "") + ";");
+    if (any_async(checker::ViewHandler::Kind::Unmount)) {
+      g_.line("start_async(fz_hooks(false));");
+    } else {
+      for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Unmount)) g_.line(run(fn, ""));
+    }
     --g_.indent_;
     g_.line("}");
+    // With an async hook among them, the mount (or unmount) hooks run in order as one task.
+    g_.line(fmt::format("fitz::Task<fitz::Null> {}::fz_hooks(bool mount) {{", q));
+    ++g_.indent_;
+    for (auto kind : {checker::ViewHandler::Kind::Mount, checker::ViewHandler::Kind::Unmount}) {
+      g_.line(fmt::format("if ({}mount) {{", kind == checker::ViewHandler::Kind::Mount ? "" : "!"));
+      for (auto& [i, fn] : hooks_of(kind))
+        g_.line(fmt::format("  {}{}();", is_async(fn) ? "co_await " : "", method_name(fn)));
+      g_.line("}");
+    }
+    g_.line("fz_derive();");
+    g_.line("co_return fitz::null;");
+    --g_.indent_;
+    g_.line("}");
+    emit_snapshot(q);
 
     // Timers and subscriptions (§1.3): hook numbers are indexes into the component's hooks.
     g_.line(fmt::format("std::vector<fitz::live::TimerSpec> {}::timers() const {{", q));
@@ -531,6 +560,31 @@ class ViewEmitter {
 
     emit_handle_event(q);
     emit_render(q);
+  }
+
+  // A copy for a handler to work on (§1.3): its own state lists and maps (one level deep) and
+  // its own `ctx`, so nothing it changes before it ends, or while it awaits, shows in the view.
+  void emit_snapshot(const std::string& q) {
+    g_.line(fmt::format("std::unique_ptr<fitz::live::View> {}::snapshot() const {{", q));
+    ++g_.indent_;
+    g_.line(fmt::format("auto c = std::make_unique<{}>(*this);", cls_));
+    for (const checker::ViewField& f : c_.state) {
+      TypeId t = field_type("s_" + f.name);
+      TypeKind k = t.valid() ? g_.types_.kind(t) : TypeKind::Error;
+      if (k == TypeKind::List || k == TypeKind::Map) g_.line(fmt::format("c->s_{0} = s_{0}.copy();", f.name));
+    }
+    if (ctx_type_.valid()) {
+      StructId sid = g_.types_.struct_of(ctx_type_);
+      g_.line(fmt::format("c->fz_ctx = fitz::make<{}>(*fz_ctx);", g_.struct_name(sid)));
+      for (const auto& f : g_.types_.struct_info(sid).fields)
+        if (f.name == "presence" && g_.types_.kind(f.type) == TypeKind::Struct)
+          g_.line(fmt::format("c->fz_ctx->fld_presence = fitz::make<{}>(*fz_ctx->fld_presence);",
+                              g_.struct_name(g_.types_.struct_of(f.type))));
+      g_.line("c->fz_env();");
+    }
+    g_.line("return c;");
+    --g_.indent_;
+    g_.line("}");
   }
 
   void emit_subscriptions(const std::string& q) {
@@ -576,12 +630,12 @@ class ViewEmitter {
     g_.line("fz_env();");
     g_.line("(void)json;");
     for (auto& [i, fn] : hooks_of(checker::ViewHandler::Kind::Every))
-      g_.line(fmt::format("if (hook == {}) {{ {}; fz_derive(); return std::nullopt; }}", i, run(fn, "")));
+      g_.line(fmt::format("if (hook == {}) {{ {} return std::nullopt; }}", i, run(fn, "", " fz_derive();")));
     for (auto kind : {checker::ViewHandler::Kind::Message, checker::ViewHandler::Kind::Presence})
       for (auto& [i, fn] : hooks_of(kind)) {
         const FnInfo& info = g_.tir_->fns[fn.index];
         if (info.params.size() != 1) {
-          g_.line(fmt::format("if (hook == {}) {{ {}; fz_derive(); return std::nullopt; }}", i, run(fn, "")));
+          g_.line(fmt::format("if (hook == {}) {{ {} return std::nullopt; }}", i, run(fn, "", " fz_derive();")));
           continue;
         }
         std::string t = g_.cpp_type(info.params[0].type);
@@ -589,8 +643,7 @@ class ViewEmitter {
         g_.line(fmt::format("  {} v{{}};", t));
         g_.line("  fitz::http::JsonReader r(json.data(), json.size());");
         g_.line("  if (!fitz::http::from_json(r, &v)) return fitz::live::EventError{\"args\", \"the message does not decode as the hook's parameter\"};");
-        g_.line(fmt::format("  {};", run(fn, "v")));
-        g_.line("  fz_derive();");
+        g_.line(fmt::format("  {}", run(fn, "v", " fz_derive();")));
         g_.line("  return std::nullopt;");
         g_.line("}");
         decoded_.push_back(info.params[0].type);
@@ -624,8 +677,7 @@ class ViewEmitter {
         g_.line(fmt::format("if (auto e = fitz::live::gen::arg(p, {}, &a{})) return e;", cpp_quoted(info.params[i].name), i));
         args += fmt::format("{}a{}", args.empty() ? "" : ", ", i);
       }
-      g_.line(run(fn, args) + ";");
-      g_.line("fz_derive();");
+      g_.line(run(fn, args, " fz_derive();"));
       g_.line("return std::nullopt;");
       --g_.indent_;
       g_.line("}");

@@ -119,6 +119,26 @@ void ChildTable::unmount_all() {
   }
 }
 
+namespace {
+
+Task<Null> in_turn(Task<Null> first, Task<Null> second) {
+  co_await first;
+  co_await second;
+  co_return null;
+}
+
+// An async handler of a child leaves its task on the child; the runtime awaits what the root
+// holds, so the task moves there.
+void adopt_task(View& root, View& v) {
+  if (&v != &root && v.has_started()) root.adopt_started(v.take_started());
+}
+
+}  // namespace
+
+void View::adopt_started(Task<Null> t) {
+  started_.task = started_.task.valid() ? in_turn(std::move(started_.task), std::move(t)) : std::move(t);
+}
+
 std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint32_t c, std::string_view name,
                                          const Payload& payload) {
   root.env.emitted.clear();
@@ -134,6 +154,7 @@ std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint3
   View* target = path.back().second->view.get();
   target->env.emitted.clear();
   if (std::optional<EventError> r = target->handle_event(name, payload)) return r;
+  adopt_task(root, *target);
   // Bubble upwards: what a level emitted runs its parent's bound handlers, whose own emits go
   // one level further up.
   for (size_t i = path.size(); i-- > 0;) {
@@ -148,6 +169,7 @@ std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint3
         Payload p = std::move(args);
         for (const auto& kv : b.args) p.push_back(kv);
         if (std::optional<EventError> r = parent->handle_event(b.handler, p)) return r;
+        adopt_task(root, *parent);
         break;
       }
     }

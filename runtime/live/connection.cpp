@@ -83,6 +83,38 @@ class LiveConnection::Effects final : public LiveEffects {
   std::string view_id_;
 };
 
+// The `ctx` effects of one call into a copy of a view (a handler, hook or mount): kept until the
+// call has finished and then replayed into the view's Effects, or dropped when it failed. An
+// async call may finish after its socket is gone, so this holds no reference to the connection.
+class LiveConnection::Recorder final : public LiveEffects {
+ public:
+  void publish(std::string_view topic, std::string json) override {
+    calls_.push_back(Call{Call::Publish, std::string(topic), std::move(json), {}, false});
+  }
+  void track(std::string_view topic, std::string_view key, std::string meta_json) override {
+    calls_.push_back(Call{Call::Track, std::string(topic), std::string(key), std::move(meta_json), false});
+  }
+  void redirect(std::string_view url, bool external) override {
+    calls_.push_back(Call{Call::Redirect, std::string(url), {}, {}, external});
+  }
+  void replay(LiveEffects& to) {
+    for (Call& c : calls_) {
+      if (c.kind == Call::Publish) to.publish(c.a, std::move(c.b));
+      else if (c.kind == Call::Track) to.track(c.a, c.b, std::move(c.c));
+      else to.redirect(c.a, c.external);
+    }
+    calls_.clear();
+  }
+
+ private:
+  struct Call {
+    enum Kind : uint8_t { Publish, Track, Redirect } kind;
+    std::string a, b, c;
+    bool external;
+  };
+  std::vector<Call> calls_;
+};
+
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowlist) {
   if (origin.empty() || origin == "null") return false;
   for (const std::string& o : allowlist)
@@ -108,6 +140,7 @@ LiveConnection::~LiveConnection() { close(); }
 void LiveConnection::close() {
   if (closed_) return;
   closed_ = true;
+  *anchor_ = nullptr;  // running tasks drop their results
   for (auto& entry : views_) teardown(entry.second);
   views_.clear();
   pending_publishes_.clear();
@@ -116,14 +149,62 @@ void LiveConnection::close() {
 
 // Unmount, then the hub and the timers forget the instance.
 void LiveConnection::teardown(Mounted& m) {
-  m.view->env.effects = m.effects.get();
-  guarded([&] { m.view->unmount(); });
+  unmount_view(std::move(m.view), m.effects.get());
   if (options_.hub) options_.hub->drop_view(options_.client, m.state.view_id());
   if (m.timers && options_.timers) {
     options_.timers->stop(m.state.view_id(), m.mount);
     if (options_.hub) options_.hub->timers_stopped(int64_t(m.timers));
   }
   m.timers = 0;
+}
+
+namespace {
+
+// What a call into a view left: nothing, a task still running, or a task that has already
+// ended (an async handler that returned before its first await), perhaps with a runtime error.
+// One that has ended is a finished call: its output goes with the call's own, not later.
+struct TaskLeft {
+  std::optional<Task<Null>> running;
+  std::optional<std::string> failure;
+};
+TaskLeft task_left(View& view) {
+  TaskLeft left;
+  if (!view.has_started()) return left;
+  Task<Null> t = view.take_started();
+  if (!t.done())
+    left.running = std::move(t);
+  else
+    left.failure = guarded([&] { t.rethrow_panic(); });
+  return left;
+}
+
+// An async `on unmount` still running when its view goes: it keeps the view alive until it
+// ends. Its `ctx` effects are dropped (the socket may be gone by then), as is a failure.
+Task<Null> finish_unmount(Task<Null> task, std::unique_ptr<View> view, std::shared_ptr<LiveEffects> effects) {
+  try {
+    co_await task;
+  } catch (const Panic&) {
+  } catch (const std::exception&) {
+  }
+  task = Task<Null>();  // the handler's frame goes before the view it ran on
+  view.reset();
+  effects.reset();
+  co_return null;
+}
+
+}  // namespace
+
+void LiveConnection::unmount_view(std::unique_ptr<View> view, LiveEffects* effects) {
+  if (!view) return;
+  auto rec = std::make_shared<Recorder>();
+  view->env.effects = rec.get();
+  guarded([&] { view->unmount(); });
+  if (view->has_started()) {
+    Task<Null> t = view->take_started();
+    finish_unmount(std::move(t), std::move(view), std::move(rec));
+    return;
+  }
+  if (effects) rec->replay(*effects);
 }
 
 void LiveConnection::drain(ConnectionOutput& out) {
@@ -168,6 +249,7 @@ Node LiveConnection::render_root(Mounted& m) {
 ConnectionOutput LiveConnection::on_frame(std::string_view bytes, int64_t now_ms) {
   ConnectionOutput out;
   if (closed_) return out;
+  last_now_ms_ = now_ms;
   FrameResult r = parse_client_frame(bytes);
   if (r.error == FrameError::TooBig) {
     out.close_code = kCloseTooBig;
@@ -199,6 +281,7 @@ ConnectionOutput LiveConnection::on_frame(std::string_view bytes, int64_t now_ms
         out.frames.push_back(error(f.view, 0, "view", "resync: view not joined"));
         break;
       }
+      if (it->second.mounting) break;  // its `full` comes when the async mount ends
       Node tree;
       if (guarded([&] { tree = render_root(it->second); })) {
         restart(it->second, 0, out);
@@ -276,22 +359,59 @@ void LiveConnection::start(const std::string& view_id, const TokenClaims& origin
   env.query = m.origin.query;
   env.connected = true;
   env.effects = m.effects.get();
+  // `on mount` runs on a copy, like a handler: an async one keeps running while the socket is
+  // served, and the view is shown (`full`) only once it has ended.
+  auto rec = std::make_shared<Recorder>();
+  std::unique_ptr<View> work;
+  if (std::optional<std::string> failed = guarded([&] {
+        work = m.view->snapshot();
+        work->env.effects = rec.get();
+        work->mount(true);
+      })) {
+    mount_failed(view_id, ref, *failed, out);
+    return;
+  }
+  TaskLeft left = task_left(*work);
+  if (left.running) {
+    m.busy = m.mounting = true;
+    launch(m, Pending{Pending::Kind::Mount, view_id, m.mount, ref, 0}, std::move(work), std::move(rec),
+           std::move(*left.running));
+    return;
+  }
+  if (left.failure) {
+    mount_failed(view_id, ref, *left.failure, out);
+    return;
+  }
+  commit(m, std::move(work), *rec);
+  started(m, ref, out);
+}
+
+// A failed mount: the instance goes and the client marks the root `fz-error` (§2.6).
+void LiveConnection::mount_failed(const std::string& view_id, int64_t ref, const std::string& why,
+                                  ConnectionOutput& out) {
+  auto it = views_.find(view_id);
+  if (it == views_.end()) return;
+  unmount_view(std::move(it->second.view), nullptr);
+  if (options_.hub) options_.hub->drop_view(options_.client, view_id);
+  instances_.drop_root(it->second.root);
+  views_.erase(it);
+  out.frames.push_back(error(view_id, ref, "mount", why));
+}
+
+// After `on mount`: the first render, then the subscriptions and timers.
+void LiveConnection::started(Mounted& m, int64_t ref, ConnectionOutput& out) {
+  std::string view_id = m.state.view_id();
   size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
   Node tree;
   std::vector<TimerSpec> timers;
   if (std::optional<std::string> failed = guarded([&] {
-        m.view->mount(true);
         tree = render_root(m);
         m.subs = m.view->subscriptions();
         timers = m.view->timers();
       })) {
-    guarded([&] { m.view->unmount(); });
-    if (options_.hub) options_.hub->drop_view(options_.client, view_id);
-    instances_.drop_root(root);
-    views_.erase(it);
     pending_frames_.resize(frames);
     pending_publishes_.resize(pubs);
-    out.frames.push_back(error(view_id, ref, "mount", *failed));
+    mount_failed(view_id, ref, *failed, out);
     return;
   }
   out.frames.push_back(m.state.full(std::move(tree)));
@@ -305,6 +425,116 @@ void LiveConnection::start(const std::string& view_id, const TokenClaims& origin
       m.timers++;
     }
     if (options_.hub && m.timers) options_.hub->timers_started(int64_t(m.timers));
+  }
+}
+
+// A call into a copy of the view that finished: the copy becomes the view and its effects happen.
+void LiveConnection::commit(Mounted& m, std::unique_ptr<View> work, Recorder& rec) {
+  work->env.effects = m.effects.get();
+  m.view = std::move(work);
+  rec.replay(*m.effects);
+}
+
+void LiveConnection::launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec,
+                            Task<Null> t) {
+  m.busy = true;
+  // Detached: it runs to its end on this loop and frees itself; `complete` picks up the result.
+  await_task(anchor_, std::move(t), std::move(work), std::move(rec), std::move(p));
+}
+
+Task<Null> LiveConnection::await_task(std::shared_ptr<LiveConnection*> anchor, Task<Null> task,
+                                      std::unique_ptr<View> work, std::shared_ptr<Recorder> rec, Pending p) {
+  std::optional<std::string> failure;
+  try {
+    co_await task;
+  } catch (const Panic& e) {
+    failure = e.message.as<std::string>();
+  } catch (const std::exception& e) {
+    failure = std::string(e.what());
+  }
+  task = Task<Null>();  // the handler's frame goes before the view it ran on
+  if (LiveConnection* conn = *anchor) conn->complete(std::move(work), *rec, p, std::move(failure));
+  co_return null;
+}
+
+void LiveConnection::complete(std::unique_ptr<View> work, Recorder& rec, const Pending& p,
+                              std::optional<std::string> failure) {
+  auto it = views_.find(p.view_id);
+  // The view left, or was remounted, while the task ran: its result is dropped.
+  if (closed_ || it == views_.end() || it->second.mount != p.mount || !it->second.busy) return;
+  Mounted& m = it->second;
+  m.busy = false;
+  // Set aside: a crash below remounts the view, and a new instance has no use for them.
+  std::deque<Queued> waiting = std::move(m.queue);
+  m.queue.clear();
+  ConnectionOutput out;
+  switch (p.kind) {
+    case Pending::Kind::Mount:
+      m.mounting = false;
+      if (failure) {
+        mount_failed(p.view_id, p.ref, *failure, out);
+        break;
+      }
+      commit(m, std::move(work), rec);
+      started(m, p.ref, out);
+      break;
+    case Pending::Kind::Event:
+      if (failure) {
+        out.frames.push_back(error(p.view_id, p.ref, "handler", *failure));
+        if (note_failure(m, last_now_ms_)) {
+          pending_logs_.push_back("live: view " + p.view_id + " crashed (" + std::to_string(options_.crash_failures) +
+                                  " handler failures): remounted");
+          restart(m, p.ref, out);
+        }
+        break;
+      }
+      commit(m, std::move(work), rec);
+      if (Node tree; guarded([&] { tree = render_root(m); })) {
+        restart(m, p.ref, out);
+      } else {
+        std::string frame = m.state.update(std::move(tree));
+        if (!frame.empty()) out.frames.push_back(std::move(frame));
+      }
+      out.frames.push_back(ack_frame(p.ref));
+      break;
+    case Pending::Kind::Hook:
+      if (failure) {
+        pending_logs_.push_back("live: view " + p.view_id + " hook " + std::to_string(p.hook) + " failed: " + *failure);
+        out.frames.push_back(error(p.view_id, 0, "handler", *failure));
+        if (note_failure(m, last_now_ms_)) {
+          pending_logs_.push_back("live: view " + p.view_id + " crashed (" + std::to_string(options_.crash_failures) +
+                                  " handler failures): remounted");
+          restart(m, 0, out);
+        }
+        break;
+      }
+      commit(m, std::move(work), rec);
+      m.dirty = true;  // rendered by the next flush, with whatever else changed
+      break;
+  }
+  if (auto now = views_.find(p.view_id); now != views_.end() && now->second.mount == p.mount) {
+    for (auto q = waiting.rbegin(); q != waiting.rend(); ++q) now->second.queue.push_front(std::move(*q));
+  } else if (now != views_.end()) {
+    // Remounted: the events that waited get an answer, so the page stops marking them pending.
+    for (const Queued& q : waiting)
+      if (q.is_event) out.frames.push_back(error(p.view_id, q.frame.ref, "view", "the view was remounted"));
+  }
+  run_queued(p.view_id, out);
+  drain(out);
+  if (options_.on_async) options_.on_async(std::move(out));
+}
+
+// What waited for the view's task, in arrival order, until another task starts.
+void LiveConnection::run_queued(const std::string& view_id, ConnectionOutput& out) {
+  for (;;) {
+    auto it = views_.find(view_id);
+    if (closed_ || it == views_.end() || it->second.busy || it->second.queue.empty()) return;
+    Queued q = std::move(it->second.queue.front());
+    it->second.queue.pop_front();
+    if (q.is_event)
+      event(q.frame, last_now_ms_, out);
+    else
+      run_hook(view_id, q.mount, q.hook, q.json, last_now_ms_, out);
   }
 }
 
@@ -323,24 +553,40 @@ void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutpu
     return;
   }
   Mounted& m = it->second;
+  if (m.busy) {
+    // Events of one view run one at a time, in order (§1.8); checked again when it runs.
+    Queued q;
+    q.frame = f;
+    m.queue.push_back(std::move(q));
+    return;
+  }
   // Only numbers this connection handed out, under this root, resolve (§1.5, §7).
   if (f.component <= 0 || f.component > UINT32_MAX || !instances_.contains(static_cast<uint32_t>(f.component)) ||
       instances_.root_of(static_cast<uint32_t>(f.component)) != m.root) {
     out.frames.push_back(error(f.view, f.ref, "component", "unknown component " + std::to_string(f.component)));
     return;
   }
-  std::unique_ptr<View> before = m.view->snapshot();
-  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
-  m.view->env.effects = m.effects.get();
+  // The handler works on a copy (§1.3): a failure leaves the view as it was, and an async one
+  // awaits without a render in between seeing its half-done state.
+  auto rec = std::make_shared<Recorder>();
+  std::unique_ptr<View> work;
   std::optional<EventError> failed;
   if (std::optional<std::string> thrown = guarded([&] {
-        failed = dispatch_event(*m.view, m.root, static_cast<uint32_t>(f.component), f.event, f.payload);
+        work = m.view->snapshot();
+        work->env.effects = rec.get();
+        failed = dispatch_event(*work, m.root, static_cast<uint32_t>(f.component), f.event, f.payload);
       }))
     failed = EventError{"handler", *thrown};
+  if (!failed) {
+    TaskLeft left = task_left(*work);
+    if (left.running) {
+      launch(m, Pending{Pending::Kind::Event, f.view, m.mount, f.ref, 0}, std::move(work), std::move(rec),
+             std::move(*left.running));
+      return;
+    }
+    if (left.failure) failed = EventError{"handler", *left.failure};
+  }
   if (failed) {
-    m.view = std::move(before);  // state rolls back (§1.3), and what it published or redirected goes
-    pending_frames_.resize(frames);
-    pending_publishes_.resize(pubs);
     out.frames.push_back(error(f.view, f.ref, failed->code, failed->message));
     // A client's mistake (unknown event, bad arguments) is no failure of the view.
     if (failed->code == "handler" && note_failure(m, now_ms)) {
@@ -350,6 +596,7 @@ void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutpu
     }
     return;
   }
+  commit(m, std::move(work), *rec);
   Node tree;
   if (guarded([&] { tree = render_root(m); })) {
     restart(m, f.ref, out);
@@ -370,18 +617,21 @@ void LiveConnection::leave(const std::string& view_id) {
 
 ConnectionOutput LiveConnection::on_message(const std::string& topic, std::string_view json, int64_t now_ms) {
   ConnectionOutput out;
+  last_now_ms_ = now_ms;
   deliver(Subscription::Kind::Message, topic, json, now_ms, out);
   return out;
 }
 
 ConnectionOutput LiveConnection::on_presence(const std::string& topic, std::string_view json, int64_t now_ms) {
   ConnectionOutput out;
+  last_now_ms_ = now_ms;
   deliver(Subscription::Kind::Presence, topic, json, now_ms, out);
   return out;
 }
 
 ConnectionOutput LiveConnection::on_timer(const std::string& view, uint64_t mount, uint32_t hook, int64_t now_ms) {
   ConnectionOutput out;
+  last_now_ms_ = now_ms;
   if (!closed_) run_hook(view, mount, hook, "", now_ms, out);
   drain(out);
   return out;
@@ -409,19 +659,41 @@ void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32
   auto it = views_.find(view_id);
   if (it == views_.end() || it->second.mount != mount) return;  // a tick or message for a view gone
   Mounted& m = it->second;
-  std::unique_ptr<View> before = m.view->snapshot();
-  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
-  m.view->env.effects = m.effects.get();
+  if (m.busy) {
+    // After the view's running task, in order; a tick already waiting is not queued twice.
+    for (const Queued& q : m.queue)
+      if (!q.is_event && q.hook == hook && q.mount == mount && json.empty() && q.json.empty()) return;
+    Queued q;
+    q.is_event = false;
+    q.mount = mount;
+    q.hook = hook;
+    q.json = std::string(json);
+    m.queue.push_back(std::move(q));
+    return;
+  }
+  auto rec = std::make_shared<Recorder>();
+  std::unique_ptr<View> work;
   std::optional<EventError> failed;
-  if (std::optional<std::string> thrown = guarded([&] { failed = m.view->on_hook(hook, json); }))
+  if (std::optional<std::string> thrown = guarded([&] {
+        work = m.view->snapshot();
+        work->env.effects = rec.get();
+        failed = work->on_hook(hook, json);
+      }))
     failed = EventError{"handler", *thrown};
   if (!failed) {
+    TaskLeft left = task_left(*work);
+    if (left.running) {
+      launch(m, Pending{Pending::Kind::Hook, view_id, mount, 0, hook}, std::move(work), std::move(rec),
+             std::move(*left.running));
+      return;
+    }
+    if (left.failure) failed = EventError{"handler", *left.failure};
+  }
+  if (!failed) {
+    commit(m, std::move(work), *rec);
     m.dirty = true;
     return;
   }
-  m.view = std::move(before);
-  pending_frames_.resize(frames);
-  pending_publishes_.resize(pubs);
   if (failed->code == "args") {
     // A message that does not match the hook's type is the publisher's mistake (§1.8).
     pending_logs_.push_back("live: view " + view_id + " hook " + std::to_string(hook) + ": message dropped: " +
@@ -459,26 +731,51 @@ ConnectionOutput LiveConnection::flush() {
   return out;
 }
 
-std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, const RootRender& r,
-                             std::string* error) {
+namespace {
+
+std::unique_ptr<View> make_root(const ViewRegistry& registry, const RootRender& r, std::string* error) {
   const ViewFactory* factory = registry.find(r.view);
   if (!factory) {
     *error = "unknown view " + r.view;
-    return {};
+    return nullptr;
   }
   std::unique_ptr<View> view = (*factory)(r.props_json, error);
-  if (!view) return {};
+  if (!view) return nullptr;
   // The GET render sees what the joined instance will see, but not connected (§1.3).
   view->env.user_json = r.uid.empty() ? "null" : r.uid;
   view->env.session = r.sid;
   view->env.params = r.params;
   view->env.query = r.query;
-  view->mount(false);
+  return view;
+}
+
+std::string root_html(const View& view, const TokenKey& key, const RootRender& r) {
   TokenClaims claims{r.view, r.props_json, r.sid, r.uid, r.now_unix, r.now_unix + r.ttl_secs, r.params, r.query};
-  Node root = root_div(view->render(RenderContext{0, false}));
+  Node root = root_div(view.render(RenderContext{0, false}));
   root.attr("id", r.root_id).attr("data-fz-view", r.view).attr("data-fz-token", seal_token(claims, key));
   if (!r.build_id.empty()) root.attr("data-fz-build", r.build_id);
   return to_html(root);
+}
+
+}  // namespace
+
+std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, const RootRender& r,
+                             std::string* error) {
+  std::unique_ptr<View> view = make_root(registry, r, error);
+  if (!view) return {};
+  view->mount(false);
+  // Outside an event loop's turn (a synchronous caller): an async `on mount` is run to its end.
+  if (view->has_started()) block_on(view->take_started());
+  return root_html(*view, key, r);
+}
+
+Task<std::string> render_root_html_async(const ViewRegistry& registry, const TokenKey& key, RootRender r,
+                                         std::string* error) {
+  std::unique_ptr<View> view = make_root(registry, r, error);
+  if (!view) co_return std::string();
+  view->mount(false);
+  if (view->has_started()) co_await view->take_started();
+  co_return root_html(*view, key, r);
 }
 
 }  // namespace fitz::live

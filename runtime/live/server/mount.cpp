@@ -30,16 +30,19 @@ struct LiveUser {
 
 }  // namespace
 
-std::string Live::render_root(const http::Request& req, std::string_view view, std::string_view props_json,
-                              std::string* error, std::string_view root_id) const {
+namespace {
+
+// What the GET render of `view` for this request needs: the user from its cookies, a fresh token.
+RootRender root_render(const LiveConfig& config, const http::Request& req, std::string_view view,
+                       std::string_view props_json, std::string_view root_id) {
   RootRender r;
   r.root_id = std::string(root_id);
   r.view = std::string(view);
   r.props_json = std::string(props_json);
-  if (config_.user_of) r.uid = config_.user_of(as_std(req.header("cookie")));
+  if (config.user_of) r.uid = config.user_of(as_std(req.header("cookie")));
   r.now_unix = now_ms() / 1000;
-  r.ttl_secs = config_.token_ttl_secs;
-  r.build_id = config_.build_id;
+  r.ttl_secs = config.token_ttl_secs;
+  r.build_id = config.build_id;
   // `ctx.params` by the names of the route's `{...}` segments (the path part of the template),
   // `ctx.query` as the request sent it.
   std::string_view route = req.route;
@@ -53,7 +56,20 @@ std::string Live::render_root(const http::Request& req, std::string_view view, s
   }
   Map<Str, Str> query = req.query_map();  // kept alive: entries_vec() refers into it
   for (const auto& e : query.entries_vec()) r.query.emplace_back(e.key.as<std::string>(), e.value.as<std::string>());
-  return render_root_html(registry_, config_.key, r, error);
+  return r;
+}
+
+}  // namespace
+
+std::string Live::render_root(const http::Request& req, std::string_view view, std::string_view props_json,
+                              std::string* error, std::string_view root_id) const {
+  return render_root_html(registry_, config_.key, root_render(config_, req, view, props_json, root_id), error);
+}
+
+Task<std::string> Live::render_root_async(const http::Request& req, std::string_view view,
+                                          std::string_view props_json, std::string* error,
+                                          std::string_view root_id) const {
+  return render_root_html_async(registry_, config_.key, root_render(config_, req, view, props_json, root_id), error);
 }
 
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {
@@ -103,6 +119,10 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
                  opts.client = lhub.attach(push);
                  opts.timers = push.get();
                  opts.origin = user.origin;
+                 // An async handler's output comes later, from the task, on this same loop.
+                 opts.on_async = [weak = std::weak_ptr<detail::Push>(push)](ConnectionOutput out) {
+                   if (auto p = weak.lock()) p->emit(std::move(out));
+                 };
                  uint64_t client = opts.client;
                  LiveConnection lc(live->registry(), live->config().key, std::move(opts));
                  push->begin(&lc, client);

@@ -182,7 +182,10 @@ class LiveTestBox final : public fitz::detail::AnyObj {
  public:
   LiveTestBox(std::unique_ptr<View> view, SourcePos pos) : view_(std::move(view)) {
     view_->env.connected = true;
-    guarded(pos, "on mount", [&] { view_->mount(true); });
+    guarded(pos, "on mount", [&] {
+      view_->mount(true);
+      finish();
+    });
   }
   fitz::detail::ObjKind kind() const override { return fitz::detail::ObjKind::Struct; }
   const void* type_id() const override { return fitz::detail::type_id<LiveTestBox>(); }
@@ -370,6 +373,12 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     return r.message;
   }
 
+  // An async handler or hook runs to its end before the test goes on: a test runs outside
+  // any server loop, so waiting here stalls nothing (the socket awaits it instead).
+  void finish() {
+    if (view_->has_started()) block_on(view_->take_started());
+  }
+
   // As the socket does: a copy of the state first, put back when the handler fails.
   void dispatch(SourcePos, const std::string& event, const Payload& p, uint32_t component) {
     if (auto why = refused(event, p)) {
@@ -379,7 +388,12 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     std::unique_ptr<View> before = view_->snapshot();
     std::optional<EventError> failed;
     Panic panic;
-    if (catch_panic([&] { failed = dispatch_event(*view_, root_, component, event, p); }, &panic))
+    if (catch_panic(
+            [&] {
+              failed = dispatch_event(*view_, root_, component, event, p);
+              finish();
+            },
+            &panic))
       failed = EventError{"handler", text_of(panic.message)};
     if (failed) {
       before->env = view_->env;

@@ -43,9 +43,9 @@ async function openLive(browser, base, pathname = '/') {
 
 // One compiled app and one Chromium per suite; every page a test opens is closed after it, and
 // any page error fails that test.
-function appSuite(binary) {
+function appSuite(binary, env = {}) {
   const suite = { app: null, chrome: null, open_: [] };
-  before(async () => { suite.app = await startApp(binary); suite.chrome = await launch(); });
+  before(async () => { suite.app = await startApp(binary, env); suite.chrome = await launch(); });
   after(async () => {
     await suite.chrome.close();
     suite.app.child.removeAllListeners('exit');

@@ -1,8 +1,8 @@
 // Acceptance examples of views.md §5 against apps compiled by `fitz build`: examples/live-views
 // (FITZ_LIVE_EXAMPLE: counter, live search, sign-up form) and tests/live/app (FITZ_LIVE_APP:
-// keyed list, XSS, failing handler, child components), the generated view classes, @live pages and the runtime
-// together, in a real Chromium. Skipped when those are not set (scripts/test-browser.sh builds
-// both when FITZ_BIN is set).
+// keyed list, XSS, failing handler, child components, async handlers), the generated view classes,
+// @live pages and the runtime together, in a real Chromium. Skipped when those are not set (scripts/test-browser.sh builds
+// both when FITZ_BIN is set). The sign-up form stores its row in FITZ_TEST_DATABASE_URL.
 'use strict';
 
 const { describe, it: nodeIt } = require('node:test');
@@ -13,9 +13,10 @@ const { appSuite, openLive } = require('../support/apps');
 const it = (name, fn) => nodeIt(name, { timeout: 20000 }, fn);
 const APP = process.env.FITZ_LIVE_APP;
 const EXAMPLE = process.env.FITZ_LIVE_EXAMPLE;
+const DB = process.env.FITZ_TEST_DATABASE_URL;
 
 describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
-  const suite = appSuite(EXAMPLE);
+  const suite = appSuite(EXAMPLE, DB ? { DATABASE_URL: DB } : {});
   const open_ = suite.open_;
 
   it('1. counter: SSR, one text patch per click, no navigation, tabs independent', async () => {
@@ -98,7 +99,8 @@ describe('compiled example: examples/live-views', { skip: EXAMPLE ? false : 'FIT
 });
 
 describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
-  const suite = appSuite(APP);
+  // One event loop: a handler that stalled it would hold up the other tab and the GET below.
+  const suite = appSuite(APP, { FITZ_HTTP_THREADS: '1' });
   const open_ = suite.open_;
 
   it('5. keyed list: moving a row keeps its DOM node and sends one kmove', async () => {
@@ -163,5 +165,51 @@ describe('compiled test app: tests/live/app', { skip: APP ? false : 'FITZ_LIVE_A
     assert.equal(await c.page.textContent('#count'), '0');
     await c.page.click('#inc');
     await c.page.waitForFunction(() => document.querySelector('#count')?.textContent === '1');
+  });
+
+  it('async handler: a slow event blocks neither another tab nor the server; its result, then the events behind it, arrive', async () => {
+    const a = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=2000'); open_.push(a);
+    const b = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=2000'); open_.push(b);
+    await a.page.waitForFunction(() => Number(document.querySelector('#ticks')?.textContent) >= 2);
+    const t0 = Date.now();
+    await a.page.click('#save');
+    await a.page.click('#click');  // this view's next event: it waits behind the save
+    await b.page.click('#click');
+    await b.page.waitForFunction(() => document.querySelector('#clicks')?.textContent === '1');
+    const page = await fetch(suite.app.base + '/rows');
+    assert.equal(page.status, 200);
+    assert.ok(Date.now() - t0 < 1500, 'another tab and a GET were served while the save awaited');
+    // Nothing of the half-done handler shows, though the view's timer keeps ticking meanwhile,
+    // and the save is still pending.
+    await sleep(600);
+    const ticking = Number(await a.page.textContent('#ticks'));
+    assert.equal(await a.page.textContent('#saved'), '0');
+    assert.equal(await a.page.textContent('#steps'), '');
+    assert.equal(await a.page.evaluate(() => document.querySelector('#save').classList.contains('fz-pending')), true);
+    await a.page.waitForFunction(() => document.querySelector('#saved')?.textContent === '1', null, { timeout: 6000 });
+    assert.ok(Date.now() - t0 >= 1900, 'the save took its time');
+    assert.equal(await a.page.textContent('#steps'), 'started,saved');
+    await a.page.waitForFunction(() => document.querySelector('#clicks')?.textContent === '1');
+    // The ticks that came during the save ran after it, not on a state the save then overwrote.
+    assert.ok(Number(await a.page.textContent('#ticks')) >= ticking, 'no tick lost to the save');
+    // Acked in the order sent, each after its patch.
+    const refs = a.sent.filter((f) => f.t === 'ev').map((f) => f.ref);
+    const acks = a.received.filter((f) => f.t === 'ack').map((f) => f.ref);
+    assert.deepEqual(acks, refs);
+    assert.equal(await a.page.evaluate(() => document.querySelector('#save').classList.contains('fz-pending')), false);
+  });
+
+  it('async handler failing after its await: error toast, state rolled back; an async page function renders', async () => {
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/slow?delay=10'); open_.push(c);
+    await c.page.click('#fail');
+    await c.page.waitForSelector('.fz-toast');
+    assert.ok(c.received.some((f) => f.t === 'error'));
+    assert.equal(await c.page.textContent('#saved'), '0');
+    assert.equal(await c.page.textContent('#steps'), '');
+    await c.page.click('#save');
+    await c.page.waitForFunction(() => document.querySelector('#saved')?.textContent === '1');
+    const p = await openLive(suite.chrome.browser, suite.app.base, '/slow-page'); open_.push(p);
+    await p.page.click('#save');
+    await p.page.waitForFunction(() => document.querySelector('#saved')?.textContent === '1');
   });
 });

@@ -23,7 +23,7 @@ const waitText = (ctx, sel, want, timeout = 5000) =>
     .catch(async (e) => { throw new Error(`${sel}: wanted ${JSON.stringify(want)}, shows ${JSON.stringify(await text(ctx, sel))}: ${e.message}`); });
 
 describe('compiled example: chat with presence', { skip: EXAMPLE ? false : 'FITZ_LIVE_EXAMPLE not set' }, () => {
-  const suite = appSuite(EXAMPLE);
+  const suite = appSuite(EXAMPLE, process.env.FITZ_TEST_DATABASE_URL ? { DATABASE_URL: process.env.FITZ_TEST_DATABASE_URL } : {});
 
   // Each user types a name and leaves the box (a `change`), which tracks them in the room.
   async function enter(name) {

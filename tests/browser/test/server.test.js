@@ -58,6 +58,27 @@ describe('live server', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
     assert.equal(await a.page.textContent('#count'), 'Count: 3');
   });
 
+  it('an async handler awaiting in one view: the other view on the same socket answers at once; the save arrives later', async () => {
+    const c = await openLive(chrome.browser, srv.base, '/two'); open_.push(c);
+    await c.page.waitForFunction(() => {
+      const n = document.querySelector('#fz-2 [data-fz-c]');
+      return n && n.getAttribute('data-fz-c') !== '0';
+    });
+    const t0 = Date.now();
+    await c.page.click('#save');
+    for (let i = 1; i <= 3; i++) {
+      await c.page.click('#inc');
+      await c.page.waitForFunction((n) => document.querySelector('#count')?.textContent === 'Count: ' + n, i);
+    }
+    assert.ok(Date.now() - t0 < 1200, 'the counter answered while the save awaited');
+    assert.equal(await c.page.textContent('#saved'), 'Saved: 0');
+    await c.page.waitForFunction(() => document.querySelector('#saved')?.textContent === 'Saved: 1');
+    assert.ok(Date.now() - t0 >= 1400, 'the save took its time');
+    // Pending until its ack, which comes after its patch: four events, four acks.
+    await c.page.waitForFunction(() => !document.querySelector('#save').classList.contains('fz-pending'));
+    assert.equal(c.received.filter((f) => f.t === 'ack').length, 4);
+  });
+
   it('a failing handler leaves the state as it was and later clicks work', async () => {
     const a = await openLive(chrome.browser, srv.base); open_.push(a);
     await a.page.click('#fail');

@@ -104,6 +104,7 @@ int main() {
   views.add("TextView", make_text);
   views.add("Clock", [](std::string_view, std::string*) { return std::make_unique<live::testing::Clock>(); });
   views.add("Chat", make_chat);
+  views.add("Saver", [](std::string_view, std::string*) { return std::make_unique<live::testing::Saver>(); });
   live::LiveConfig lc;
   lc.key = build ? live::TokenKey::random() : live::TokenKey::derive("fitz live test server secret");
   if (build) lc.build_id = build;
@@ -124,6 +125,13 @@ int main() {
     return serve(req, "Text", "TextView", props);
   });
 
+  // Two roots on one page, so one socket: a slow async save beside a counter.
+  app.get("/two", [lv](http::Request& req) {
+    std::string error;
+    std::string roots = lv->render_root(req, "Saver", "{}", &error, "fz-1") + lv->render_root(req, "Counter", "{}", &error, "fz-2");
+    if (!error.empty()) return http::Response::error(500, http::Text(error.data(), error.size()));
+    return http::Response::text(200, Str::from(page("Two", roots)), Str::lit("text/html; charset=utf-8"));
+  });
   app.get("/clock", [serve](http::Request& req) { return serve(req, "Clock", "Clock", "{}"); });
   app.get("/chat", [serve](http::Request& req) {
     std::string props = "{\"room\":" + http::to_json(Str::from(query_param(req, "room", "lobby"))).as<std::string>() +

@@ -2,7 +2,8 @@
 // Counter (`Count: N` and a + button), a Text view whose state string and link come from the
 // token's props, rendered through the escaping and URL filtering of fitz/live, and the server
 // push views: a Clock (`on every`) and a Chat room (`on message`, `on presence`, `ctx.publish`,
-// `ctx.presence.track`).
+// `ctx.presence.track`), and a Saver whose `save` is async (it awaits 1.5 s, as a slow database
+// write would).
 #pragma once
 #include <memory>
 #include <string>
@@ -176,6 +177,33 @@ class Chat final : public View {
   bool track_;
   std::vector<std::pair<std::string, std::string>> messages_;
   std::vector<std::string> online_;
+};
+
+// `save` is an async handler: it counts only after awaiting `delay_ms`; the page's other views
+// must be served meanwhile (views.md §1.8).
+class Saver final : public View {
+ public:
+  Node render(const RenderContext& ctx) const override {
+    return el("div")
+        .attr("data-fz-c", std::to_string(ctx.component))
+        .child(el("p").attr("id", "saved").child(text("Saved: " + std::to_string(saved_))))
+        .child(el("button").attr("id", "save").attr("data-fz-on-click", "save").child(text("save")));
+  }
+  std::optional<EventError> handle_event(std::string_view name, const Payload&) override {
+    if (name != "save") return EventError{"event", "unknown event " + std::string(name)};
+    start_async(save());
+    return std::nullopt;
+  }
+  std::unique_ptr<View> snapshot() const override { return std::make_unique<Saver>(*this); }
+
+ private:
+  Task<Null> save() {
+    co_await sleep(delay_ms_);
+    saved_++;
+    co_return null;
+  }
+  int64_t delay_ms_ = 1500;
+  int saved_ = 0;
 };
 
 }  // namespace fitz::live::testing

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -66,6 +67,10 @@ struct ConnectionOptions {
   // §2.6: this many failed handlers or hooks within `crash_window_ms` crash the instance.
   int crash_failures = 3;
   int64_t crash_window_ms = 10000;
+  // Where the output of an async handler, hook or mount goes when its task completes (views.md
+  // §1.8): the runner sends it like any other output. Called on the loop that runs the tasks;
+  // never after `close`. Null: that output is dropped.
+  std::function<void(ConnectionOutput)> on_async;
 };
 
 class LiveConnection {
@@ -96,6 +101,14 @@ class LiveConnection {
 
  private:
   class Effects;
+  // An event or hook delivery that waits for the view's running task.
+  struct Queued {
+    bool is_event = true;
+    ClientFrame frame;  // is_event
+    uint64_t mount = 0;
+    uint32_t hook = 0;
+    std::string json;
+  };
   struct Mounted {
     Mounted(std::unique_ptr<View> v, ViewState s) : view(std::move(v)), state(std::move(s)) {}
     std::unique_ptr<View> view;
@@ -108,11 +121,34 @@ class LiveConnection {
     size_t timers = 0;
     bool dirty = false;       // a hook changed the state; rendered at the next flush
     std::deque<int64_t> failures;  // times of recent handler failures (§2.6)
+    // An async handler, hook or mount is running on a copy of the view (§1.8); what arrives
+    // for the view meanwhile waits in `queue`, in order. `mounting`: no `full` sent yet.
+    bool busy = false;
+    bool mounting = false;
+    std::deque<Queued> queue;
   };
+  // What a running task was started for, to finish it when it completes.
+  struct Pending {
+    enum class Kind : uint8_t { Event, Hook, Mount } kind = Kind::Event;
+    std::string view_id;
+    uint64_t mount = 0;
+    int64_t ref = 0;
+    uint32_t hook = 0;
+  };
+  class Recorder;
   void join(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
   void event(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
   void start(const std::string& view_id, const TokenClaims& origin, int64_t ref, ConnectionOutput& out);
   void restart(Mounted& m, int64_t ref, ConnectionOutput& out);
+  void started(Mounted& m, int64_t ref, ConnectionOutput& out);
+  void mount_failed(const std::string& view_id, int64_t ref, const std::string& why, ConnectionOutput& out);
+  void commit(Mounted& m, std::unique_ptr<View> work, Recorder& rec);
+  void launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec, Task<Null> task);
+  static Task<Null> await_task(std::shared_ptr<LiveConnection*> anchor, Task<Null> task, std::unique_ptr<View> work,
+                               std::shared_ptr<Recorder> rec, Pending p);
+  void complete(std::unique_ptr<View> work, Recorder& rec, const Pending& p, std::optional<std::string> failure);
+  void run_queued(const std::string& view_id, ConnectionOutput& out);
+  void unmount_view(std::unique_ptr<View> view, LiveEffects* effects);
   void leave(const std::string& view_id);
   void teardown(Mounted& m);
   void subscribe(Mounted& m);
@@ -137,6 +173,9 @@ class LiveConnection {
   RateLimiter rate_;
   std::map<std::string, Mounted, std::less<>> views_;  // by live root id ("fz-1")
   bool closed_ = false;
+  int64_t last_now_ms_ = 0;  // the time of the latest call: an async completion's clock
+  // Tasks that outlive this connection see null here and drop their result (§1.8).
+  std::shared_ptr<LiveConnection*> anchor_ = std::make_shared<LiveConnection*>(this);
 };
 
 // The plain GET render of a live root (§2.1): a fresh instance mounted with connected ==
@@ -156,5 +195,9 @@ struct RootRender {
 };
 std::string render_root_html(const ViewRegistry& registry, const TokenKey& key, const RootRender& r,
                              std::string* error);
+// The same for a view whose `on mount` may be async: awaited here, so the HTTP handler's loop
+// keeps serving. `*error` must outlive the task.
+Task<std::string> render_root_html_async(const ViewRegistry& registry, const TokenKey& key, RootRender r,
+                                         std::string* error);
 
 }  // namespace fitz::live

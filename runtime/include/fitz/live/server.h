@@ -50,6 +50,10 @@ class Live {
   // cookies), or "" with `*error` set.
   std::string render_root(const http::Request& req, std::string_view view, std::string_view props_json,
                           std::string* error, std::string_view root_id = "fz-1") const;
+  // The same when the view's `on mount` is async: awaited, not run inside the loop's turn.
+  // `*error` must outlive the task.
+  Task<std::string> render_root_async(const http::Request& req, std::string_view view, std::string_view props_json,
+                                      std::string* error, std::string_view root_id = "fz-1") const;
   const ViewRegistry& registry() const { return registry_; }
   const LiveConfig& config() const { return config_; }
   // Pubsub, presence and the running timers of every connection (`active_timers()` is the

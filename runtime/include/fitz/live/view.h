@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 #include "fitz/live/node.h"
+#include "fitz/task.h"
 
 namespace fitz::live {
 
@@ -115,8 +116,32 @@ class View {
   // The child instances this view's template renders (children.h); null when it has none.
   virtual ChildTable* children() { return nullptr; }
 
+  // An async handler or hook (`async event`, `async on ...`, §1.3) does not run to its end
+  // inside handle_event, on_hook, mount or unmount: the call starts it (up to its first
+  // `.await`) and leaves it here, and the runtime awaits it on the view's own queue (§1.8) so
+  // the socket's loop keeps serving. A runtime error inside it is the handler's failure.
+  // Empty after a call that finished.
+  Task<Null> take_started() { return std::move(started_.task); }
+  bool has_started() const { return started_.task.valid(); }
+  // A child's started task, awaited after any this view already holds: the runtime awaits only
+  // the root's (children.cpp), and the child lives inside the root until the task ends.
+  void adopt_started(Task<Null> t);
+
   // Set by the runtime before every call above.
   ViewEnv env;
+
+ protected:
+  void start_async(Task<Null> t) { started_.task = std::move(t); }
+
+ private:
+  // A copy of the view (snapshot) never shares the original's running task.
+  struct Started {
+    Task<Null> task;
+    Started() = default;
+    Started(const Started&) {}
+    Started& operator=(const Started&) { return *this; }
+  };
+  Started started_;
 };
 
 // Makes a view from the props JSON its token carries; null with `*error` set when the props do

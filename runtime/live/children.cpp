@@ -119,11 +119,15 @@ void ChildTable::unmount_all() {
   }
 }
 
-std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint32_t c, std::string_view name,
-                                         const Payload& payload) {
+namespace {
+
+// Runs `run` on the instance numbered `c` under `root` (see dispatch_event), then bubbles what
+// it emitted up to the parents' bound handlers.
+std::optional<EventError> dispatch_to_instance(View& root, uint32_t root_number, uint32_t c,
+                                   const std::function<std::optional<EventError>(View&)>& run) {
   root.env.emitted.clear();
   if (c == root_number) {
-    std::optional<EventError> r = root.handle_event(name, payload);
+    std::optional<EventError> r = run(root);
     root.env.emitted.clear();  // a root has no parent to hear it
     return r;
   }
@@ -133,7 +137,7 @@ std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint3
   for (auto& [parent, entry] : path) inherit(*entry->view, parent->env);
   View* target = path.back().second->view.get();
   target->env.emitted.clear();
-  if (std::optional<EventError> r = target->handle_event(name, payload)) return r;
+  if (std::optional<EventError> r = run(*target)) return r;
   // Bubble upwards: what a level emitted runs its parent's bound handlers, whose own emits go
   // one level further up.
   for (size_t i = path.size(); i-- > 0;) {
@@ -154,6 +158,34 @@ std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint3
   }
   root.env.emitted.clear();
   return std::nullopt;
+}
+
+void collect_descendants(View& view, std::vector<std::pair<uint32_t, View*>>& out) {
+  ChildTable* t = view.children();
+  if (!t) return;
+  for (auto& [id, e] : t->entries()) {
+    if (!e.view) continue;
+    if (e.number != 0) out.push_back({e.number, e.view.get()});
+    collect_descendants(*e.view, out);
+  }
+}
+
+}  // namespace
+
+std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint32_t c, std::string_view name,
+                                         const Payload& payload) {
+  return dispatch_to_instance(root, root_number, c, [&](View& v) { return v.handle_event(name, payload); });
+}
+
+std::optional<EventError> dispatch_hook(View& root, uint32_t root_number, uint32_t c, uint32_t hook,
+                                        std::string_view json) {
+  return dispatch_to_instance(root, root_number, c, [&](View& v) { return v.on_hook(hook, json); });
+}
+
+std::vector<std::pair<uint32_t, View*>> descendants(View& root) {
+  std::vector<std::pair<uint32_t, View*>> out;
+  collect_descendants(root, out);
+  return out;
 }
 
 std::vector<Node> slot_content(Node content, uint32_t component) {

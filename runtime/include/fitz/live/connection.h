@@ -108,6 +108,14 @@ class LiveConnection {
     size_t timers = 0;
     bool dirty = false;       // a hook changed the state; rendered at the next flush
     std::deque<int64_t> failures;  // times of recent handler failures (§2.6)
+    // The timers and subscriptions running for its child instances, by instance number (never
+    // reused); the hub and the timer host know each child as "<root id>/<number>".
+    struct ChildHooks {
+      uint64_t mount = 0;
+      std::vector<Subscription> subs;
+      std::vector<TimerSpec> timers;
+    };
+    std::map<uint32_t, ChildHooks> child_hooks;
   };
   void join(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
   void event(const ClientFrame& f, int64_t now_ms, ConnectionOutput& out);
@@ -115,6 +123,13 @@ class LiveConnection {
   void restart(Mounted& m, int64_t ref, ConnectionOutput& out);
   void leave(const std::string& view_id);
   void teardown(Mounted& m);
+  // Child hooks (§1.3 in a child, §1.5): after each render of a root, starts the timers and
+  // subscriptions of the children that appeared (or whose topics changed) and stops those of
+  // the children gone.
+  void sync_child_hooks(Mounted& m);
+  void stop_child_hooks(Mounted& m, uint32_t number);
+  void run_child_hook(const std::string& id, uint64_t mount, uint32_t hook, std::string_view json, int64_t now_ms,
+                      ConnectionOutput& out);
   void subscribe(Mounted& m);
   void deliver(Subscription::Kind kind, const std::string& topic, std::string_view json, int64_t now_ms,
                ConnectionOutput& out);

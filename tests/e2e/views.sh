@@ -77,7 +77,8 @@ check "examples/live-views: fitz test (rc $rc): $out" $([[ $rc == 0 && $out == *
 # browser suite runs children's timers, tests/unit/live/child_hooks_test.cpp their routing).
 mkdir -p "$work/timer/src"
 printf '[package]\nname = "timerchild"\nversion = "0.1.0"\nedition = "2026"\n\n[bin]\nmain = "src/main.fitz"\n' > "$work/timer/fitz.toml"
-printf 'component Tick {\n  props { room: Str }\n  state { n: Int = 0, last: Str = "", online: Int = 0 }\n  on every 1s { n += 1 }\n  on message "room:{room}" (m: Str) { last = m }\n  on presence "room:{room}" (who: List<PresenceEntry>) { online = who.len() }\n  <template><p>{n} {last} {online}</p></template>\n}\n\ncomponent Page {\n  <template><div><Tick room="a" /></div></template>\n}\n' > "$work/timer/src/Clock.fitzv"
+printf 'type Who {\n    key: Str\n    metas: List<Any>\n}\n' > "$work/timer/src/who.fitz"
+printf 'from who import Who\n\ncomponent Tick {\n  props { room: Str }\n  state { n: Int = 0, last: Str = "", online: Int = 0 }\n  on every 1s { n += 1 }\n  on message "room:{room}" (m: Str) { last = m }\n  on presence "room:{room}" (who: List<Who>) { online = who.len() }\n  <template><p>{n} {last} {online}</p></template>\n}\n\ncomponent Page {\n  <template><div><Tick room="a" /></div></template>\n}\n' > "$work/timer/src/Clock.fitzv"
 printf 'from Clock import Page\n\n@live("/")\nfn page() -> Page => Page {}\n' > "$work/timer/src/main.fitz"
 out=$(cd "$work/timer" && FITZ_CACHE_DIR=$work/cache "$fitz" check 2>&1); rc=$?
 check "a child with hooks checks clean (rc $rc): $out" $([[ $rc == 0 ]]; echo $?)

@@ -9,11 +9,13 @@ namespace fitz::live {
 
 namespace {
 
-// A child sees what its parent's `ctx` sees (§1.3); what the parent emitted stays the parent's.
-void inherit(View& child, const ViewEnv& parent) {
+// A child sees what its parent's `ctx` sees (§1.3), through effects of its own (numbered
+// `number`); what the parent emitted stays the parent's.
+void inherit(View& child, const ViewEnv& parent, uint32_t number) {
   std::vector<std::pair<std::string, Payload>> emitted = std::move(child.env.emitted);
   child.env = parent;
   child.env.emitted = std::move(emitted);
+  if (child.env.effects && number != 0) child.env.effects = child.env.effects->for_child(number);
 }
 
 // The identity of a child within its parent; the kind of the key is part of it, like in the
@@ -77,12 +79,12 @@ Node ChildTable::render(const RenderContext& rc, const ViewEnv& env, uint32_t po
   if (it == entries_.end() || !it->second.view) {
     Entry e;
     e.view = make();
-    inherit(*e.view, env);
+    inherit(*e.view, env, number);
     e.view->mount(rc.connected);
     e.view->env.emitted.clear();  // only an event's emits reach the parent (its render is running)
     it = entries_.insert_or_assign(id, std::move(e)).first;
   } else {
-    inherit(*it->second.view, env);
+    inherit(*it->second.view, env, number);
     update(*it->second.view);
   }
   Entry& e = it->second;
@@ -134,7 +136,7 @@ std::optional<EventError> dispatch_to_instance(View& root, uint32_t root_number,
   std::vector<std::pair<View*, ChildTable::Entry*>> path;
   if (c == 0 || !find_path(root, c, path))
     return EventError{"component", "unknown component " + std::to_string(c)};
-  for (auto& [parent, entry] : path) inherit(*entry->view, parent->env);
+  for (auto& [parent, entry] : path) inherit(*entry->view, parent->env, entry->number);
   View* target = path.back().second->view.get();
   target->env.emitted.clear();
   if (std::optional<EventError> r = run(*target)) return r;

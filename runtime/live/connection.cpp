@@ -112,10 +112,29 @@ class LiveConnection::Effects final : public LiveEffects {
     }
     conn_.pending_frames_.push_back(redirect_frame(url));
   }
+  // A child's presence goes under its own id, so that it leaves with the child; its publishes
+  // and redirects are the root's.
+  LiveEffects* for_child(uint32_t number) override {
+    Effects& root = root_ ? *root_ : *this;
+    std::unique_ptr<Effects>& e = root.kids_[number];
+    if (!e) e = std::make_unique<Effects>(conn_, child_id(root.view_id_, number), &root);
+    return e.get();
+  }
+  void forget_child(uint32_t number) { kids_.erase(number); }
+  std::vector<uint32_t> child_numbers() const {
+    std::vector<uint32_t> out;
+    for (const auto& [n, e] : kids_) out.push_back(n);
+    return out;
+  }
+
+  Effects(LiveConnection& conn, std::string view_id, Effects* root)
+      : conn_(conn), view_id_(std::move(view_id)), root_(root) {}
 
  private:
   LiveConnection& conn_;
   std::string view_id_;
+  Effects* root_ = nullptr;                                // null: this is the root's
+  std::map<uint32_t, std::unique_ptr<Effects>> kids_;      // the root's: its children's, by number
 };
 
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowlist) {
@@ -154,6 +173,9 @@ void LiveConnection::teardown(Mounted& m) {
   m.view->env.effects = m.effects.get();
   guarded([&] { m.view->unmount(); });
   while (!m.child_hooks.empty()) stop_child_hooks(m, m.child_hooks.begin()->first);
+  // Children mounted by a render that then failed, before their hooks were synced.
+  if (options_.hub)
+    for (uint32_t n : m.effects->child_numbers()) options_.hub->drop_view(options_.client, child_id(m.state.view_id(), n));
   if (options_.hub) options_.hub->drop_view(options_.client, m.state.view_id());
   if (m.timers && options_.timers) {
     options_.timers->stop(m.state.view_id(), m.mount);
@@ -525,7 +547,7 @@ void LiveConnection::sync_child_hooks(Mounted& m) {
       if (same_hooks(it->second.subs, want.subs) && same_hooks(it->second.timers, want.timers)) continue;
       stop_child_hooks(m, number);
     }
-    if (want.subs.empty() && want.timers.empty()) continue;
+    // Known even without hooks: its presence entries go when it does.
     std::string id = child_id(m.state.view_id(), number);
     want.mount = next_mount_++;
     if (options_.hub)
@@ -548,6 +570,7 @@ void LiveConnection::stop_child_hooks(Mounted& m, uint32_t number) {
   if (it == m.child_hooks.end()) return;
   std::string id = child_id(m.state.view_id(), number);
   if (options_.hub) options_.hub->drop_view(options_.client, id);
+  m.effects->forget_child(number);
   if (options_.timers) {
     int64_t running = 0;
     for (const TimerSpec& t : it->second.timers)

@@ -1,8 +1,8 @@
 // Timers and subscriptions of child components (views.md §1.3 in a child, §1.5) through the
 // connection: they start when the child appears and stop when it vanishes (the active-timer
 // count follows), a tick or message reaches only its own child instance and the root re-renders,
-// a stale tick of a vanished child does nothing, a failing child hook rolls the root back, and
-// leave and close stop every child's timers.
+// a stale tick of a vanished child does nothing, its presence entries go with it, a failing
+// child hook rolls the root back, and leave and close stop every child's timers.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -36,11 +36,14 @@ struct ChildHookTimers final : TimerHost {
   }
 };
 
-// `on every 1s` (hook 3) counts ticks; `on message "room/<label>"` (hook 5) keeps the message;
+// Tracks its label in "lobby" when mounted connected; `on every 1s` (hook 3) counts ticks; `on message "room/<label>"` (hook 5) keeps the message;
 // hook 3 throws while `fail` is set.
 class TickKid final : public View {
  public:
   explicit TickKid(std::string label) : label(std::move(label)) {}
+  void mount(bool connected) override {
+    if (connected && env.effects) env.effects->track("lobby", label, "{}");
+  }
   Node render(const RenderContext& rc) const override {
     return el("p")
         .attr("data-fz-c", std::to_string(rc.component))
@@ -201,6 +204,7 @@ TEST_F(ChildHooksTest, AHiddenChildsTimerAndSubscriptionStop) {
   std::string f = conn.on_frame(join(), kChildHookNowMs).frames.at(0);
   int64_t root = root_number(f), k1 = number_of(f, "kid-k1");
   ASSERT_NE(timer_of(k1), nullptr);
+  EXPECT_EQ(hub_.presence_json("lobby"), R"([{"key":"k0","metas":[{}]},{"key":"k1","metas":[{}]}])");
   ChildHookTimers::Running gone = *timer_of(k1);
   ConnectionOutput out = conn.on_frame(ev(1, root, "less"), kChildHookNowMs);
   ASSERT_EQ(out.frames.size(), 2u) << out.frames[0];
@@ -208,6 +212,9 @@ TEST_F(ChildHooksTest, AHiddenChildsTimerAndSubscriptionStop) {
   EXPECT_EQ(timer_of(k1), nullptr);
   EXPECT_EQ(hub_.active_timers(), 1);
   EXPECT_EQ(conn.mount_of(gone.view), 0u);
+  EXPECT_EQ(hub_.subscribers(Subscription::Kind::Message, "room/k1"), 0u);
+  EXPECT_EQ(hub_.subscribers(Subscription::Kind::Message, "room/k0"), 1u);
+  EXPECT_EQ(hub_.presence_json("lobby"), R"([{"key":"k0","metas":[{}]}])");
   // A tick already queued for it, and a message to its topic, do nothing.
   conn.on_timer(gone.view, gone.mount, gone.hook, kChildHookNowMs);
   conn.on_message("room/k1", R"("late")", kChildHookNowMs);
@@ -245,6 +252,7 @@ TEST_F(ChildHooksTest, LeaveAndCloseStopEveryChildsTimer) {
     conn.on_frame(R"({"t":"leave","v":"fz-1"})", kChildHookNowMs);
     EXPECT_TRUE(timers_.running.empty());
     EXPECT_EQ(hub_.active_timers(), 0);
+    EXPECT_EQ(hub_.presence_json("lobby"), "[]");
     conn.on_frame(join(), kChildHookNowMs);
     EXPECT_EQ(hub_.active_timers(), 2);
     // A rejoin replaces the children and their timers.

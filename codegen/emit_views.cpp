@@ -329,15 +329,6 @@ class ViewEmitter {
         auto it = children_.find(&n);
         if (it == children_.end()) {
           fail(n.span.begin, fmt::format("child component `<{}>`: its component was not found", n.tag));
-        } else {
-          // A child's timers and subscriptions would need the connection to drive instances
-          // below a root (its hub and timer host know roots only).
-          for (const checker::ViewHandler& h : it->second.component->hooks)
-            if (h.kind == checker::ViewHandler::Kind::Every || h.kind == checker::ViewHandler::Kind::Message ||
-                h.kind == checker::ViewHandler::Kind::Presence)
-              fail(n.span.begin, fmt::format("child component `<{}>` has an `on {}` hook, which is not compiled in a "
-                                             "child yet (only in a view mounted by `@live`)",
-                                             n.tag, h.name));
         }
       }
       for (const checker::ViewAttr& a : n.attrs)

@@ -9,11 +9,13 @@ namespace fitz::live {
 
 namespace {
 
-// A child sees what its parent's `ctx` sees (§1.3); what the parent emitted stays the parent's.
-void inherit(View& child, const ViewEnv& parent) {
+// A child sees what its parent's `ctx` sees (§1.3), through effects of its own (numbered
+// `number`); what the parent emitted stays the parent's.
+void inherit(View& child, const ViewEnv& parent, uint32_t number) {
   std::vector<std::pair<std::string, Payload>> emitted = std::move(child.env.emitted);
   child.env = parent;
   child.env.emitted = std::move(emitted);
+  if (child.env.effects && number != 0) child.env.effects = child.env.effects->for_child(number);
 }
 
 // The identity of a child within its parent; the kind of the key is part of it, like in the
@@ -77,12 +79,12 @@ Node ChildTable::render(const RenderContext& rc, const ViewEnv& env, uint32_t po
   if (it == entries_.end() || !it->second.view) {
     Entry e;
     e.view = make();
-    inherit(*e.view, env);
+    inherit(*e.view, env, number);
     e.view->mount(rc.connected);
     e.view->env.emitted.clear();  // only an event's emits reach the parent (its render is running)
     it = entries_.insert_or_assign(id, std::move(e)).first;
   } else {
-    inherit(*it->second.view, env);
+    inherit(*it->second.view, env, number);
     update(*it->second.view);
   }
   Entry& e = it->second;
@@ -139,21 +141,25 @@ void View::adopt_started(Task<Null> t) {
   started_.task = started_.task.valid() ? in_turn(std::move(started_.task), std::move(t)) : std::move(t);
 }
 
-std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint32_t c, std::string_view name,
-                                         const Payload& payload) {
+namespace {
+
+// Runs `run` on the instance numbered `c` under `root` (see dispatch_event), then bubbles what
+// it emitted up to the parents' bound handlers.
+std::optional<EventError> dispatch_to_instance(View& root, uint32_t root_number, uint32_t c,
+                                   const std::function<std::optional<EventError>(View&)>& run) {
   root.env.emitted.clear();
   if (c == root_number) {
-    std::optional<EventError> r = root.handle_event(name, payload);
+    std::optional<EventError> r = run(root);
     root.env.emitted.clear();  // a root has no parent to hear it
     return r;
   }
   std::vector<std::pair<View*, ChildTable::Entry*>> path;
   if (c == 0 || !find_path(root, c, path))
     return EventError{"component", "unknown component " + std::to_string(c)};
-  for (auto& [parent, entry] : path) inherit(*entry->view, parent->env);
+  for (auto& [parent, entry] : path) inherit(*entry->view, parent->env, entry->number);
   View* target = path.back().second->view.get();
   target->env.emitted.clear();
-  if (std::optional<EventError> r = target->handle_event(name, payload)) return r;
+  if (std::optional<EventError> r = run(*target)) return r;
   adopt_task(root, *target);
   // Bubble upwards: what a level emitted runs its parent's bound handlers, whose own emits go
   // one level further up.
@@ -176,6 +182,34 @@ std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint3
   }
   root.env.emitted.clear();
   return std::nullopt;
+}
+
+void collect_descendants(View& view, std::vector<std::pair<uint32_t, View*>>& out) {
+  ChildTable* t = view.children();
+  if (!t) return;
+  for (auto& [id, e] : t->entries()) {
+    if (!e.view) continue;
+    if (e.number != 0) out.push_back({e.number, e.view.get()});
+    collect_descendants(*e.view, out);
+  }
+}
+
+}  // namespace
+
+std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint32_t c, std::string_view name,
+                                         const Payload& payload) {
+  return dispatch_to_instance(root, root_number, c, [&](View& v) { return v.handle_event(name, payload); });
+}
+
+std::optional<EventError> dispatch_hook(View& root, uint32_t root_number, uint32_t c, uint32_t hook,
+                                        std::string_view json) {
+  return dispatch_to_instance(root, root_number, c, [&](View& v) { return v.on_hook(hook, json); });
+}
+
+std::vector<std::pair<uint32_t, View*>> descendants(View& root) {
+  std::vector<std::pair<uint32_t, View*>> out;
+  collect_descendants(root, out);
+  return out;
 }
 
 std::vector<Node> slot_content(Node content, uint32_t component) {

@@ -52,6 +52,41 @@ bool same_origin_url(std::string_view url, std::string_view origin) {
          url[origin.size()] == '#';
 }
 
+// The id a child instance's timers and subscriptions go by in the hub and the timer host.
+std::string child_id(std::string_view root_id, uint32_t number) {
+  return std::string(root_id) + "/" + std::to_string(number);
+}
+
+// Splits "<root id>/<number>" into the root id (left in `id`) and the number; a root id leaves
+// `*child` at 0. False for a malformed number.
+bool split_child_id(std::string_view& id, uint32_t* child) {
+  *child = 0;
+  size_t slash = id.rfind('/');
+  if (slash == std::string_view::npos) return true;
+  std::string_view digits = id.substr(slash + 1);
+  if (digits.empty() || digits.size() > 9) return false;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    *child = *child * 10 + uint32_t(c - '0');
+  }
+  id = id.substr(0, slash);
+  return *child != 0;
+}
+
+bool same_hooks(const std::vector<Subscription>& a, const std::vector<Subscription>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++)
+    if (a[i].kind != b[i].kind || a[i].topic != b[i].topic || a[i].hook != b[i].hook) return false;
+  return true;
+}
+
+bool same_hooks(const std::vector<TimerSpec>& a, const std::vector<TimerSpec>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++)
+    if (a[i].every_ms != b[i].every_ms || a[i].hook != b[i].hook) return false;
+  return true;
+}
+
 }  // namespace
 
 // A view's `ctx` effects: publishes and redirects wait in the connection until the call into
@@ -77,10 +112,29 @@ class LiveConnection::Effects final : public LiveEffects {
     }
     conn_.pending_frames_.push_back(redirect_frame(url));
   }
+  // A child's presence goes under its own id, so that it leaves with the child; its publishes
+  // and redirects are the root's.
+  LiveEffects* for_child(uint32_t number) override {
+    Effects& root = root_ ? *root_ : *this;
+    std::unique_ptr<Effects>& e = root.kids_[number];
+    if (!e) e = std::make_unique<Effects>(conn_, child_id(root.view_id_, number), &root);
+    return e.get();
+  }
+  void forget_child(uint32_t number) { kids_.erase(number); }
+  std::vector<uint32_t> child_numbers() const {
+    std::vector<uint32_t> out;
+    for (const auto& [n, e] : kids_) out.push_back(n);
+    return out;
+  }
+
+  Effects(LiveConnection& conn, std::string view_id, Effects* root)
+      : conn_(conn), view_id_(std::move(view_id)), root_(root) {}
 
  private:
   LiveConnection& conn_;
   std::string view_id_;
+  Effects* root_ = nullptr;                                // null: this is the root's
+  std::map<uint32_t, std::unique_ptr<Effects>> kids_;      // the root's: its children's, by number
 };
 
 // The `ctx` effects of one call into a copy of a view (a handler, hook or mount): kept until the
@@ -149,7 +203,13 @@ void LiveConnection::close() {
 
 // Unmount, then the hub and the timers forget the instance.
 void LiveConnection::teardown(Mounted& m) {
+  // The children's timers and subscriptions stop with the view (their ids are the root's and
+  // their numbers, so the view itself is not needed for it).
+  while (!m.child_hooks.empty()) stop_child_hooks(m, m.child_hooks.begin()->first);
   unmount_view(std::move(m.view), m.effects.get());
+  // Children mounted by a render that then failed, before their hooks were synced.
+  if (options_.hub)
+    for (uint32_t n : m.effects->child_numbers()) options_.hub->drop_view(options_.client, child_id(m.state.view_id(), n));
   if (options_.hub) options_.hub->drop_view(options_.client, m.state.view_id());
   if (m.timers && options_.timers) {
     options_.timers->stop(m.state.view_id(), m.mount);
@@ -223,8 +283,13 @@ bool LiveConnection::note_failure(Mounted& m, int64_t now_ms) {
 }
 
 uint64_t LiveConnection::mount_of(std::string_view view_id) const {
+  uint32_t child = 0;
+  if (!split_child_id(view_id, &child)) return 0;
   auto it = views_.find(view_id);
-  return it == views_.end() ? 0 : it->second.mount;
+  if (it == views_.end()) return 0;
+  if (child == 0) return it->second.mount;
+  auto h = it->second.child_hooks.find(child);
+  return h == it->second.child_hooks.end() ? 0 : h->second.mount;
 }
 
 bool LiveConnection::dirty() const {
@@ -243,6 +308,7 @@ Node LiveConnection::render_root(Mounted& m) {
   instances_.begin_render(m.root);
   Node content = m.view->render(RenderContext{m.root, true, &instances_});
   instances_.end_render(m.root);
+  sync_child_hooks(m);
   return root_div(std::move(content));
 }
 
@@ -409,6 +475,7 @@ void LiveConnection::started(Mounted& m, int64_t ref, ConnectionOutput& out) {
         m.subs = m.view->subscriptions();
         timers = m.view->timers();
       })) {
+    while (!m.child_hooks.empty()) stop_child_hooks(m, m.child_hooks.begin()->first);
     pending_frames_.resize(frames);
     pending_publishes_.resize(pubs);
     mount_failed(view_id, ref, *failed, out);
@@ -534,7 +601,7 @@ void LiveConnection::run_queued(const std::string& view_id, ConnectionOutput& ou
     if (q.is_event)
       event(q.frame, last_now_ms_, out);
     else
-      run_hook(view_id, q.mount, q.hook, q.json, last_now_ms_, out);
+      run_hook(q.target.empty() ? view_id : q.target, q.mount, q.hook, q.json, last_now_ms_, out);
   }
 }
 
@@ -650,12 +717,18 @@ void LiveConnection::deliver(Subscription::Kind kind, const std::string& topic, 
   for (const auto& entry : views_)
     for (const Subscription& s : entry.second.subs)
       if (s.kind == kind && s.topic == topic) targets.push_back(Target{entry.first, entry.second.mount, s.hook});
+  for (const auto& entry : views_)
+    for (const auto& [number, h] : entry.second.child_hooks)
+      for (const Subscription& s : h.subs)
+        if (s.kind == kind && s.topic == topic)
+          targets.push_back(Target{child_id(entry.first, number), h.mount, s.hook});
   for (const Target& t : targets) run_hook(t.view, t.mount, t.hook, json, now_ms, out);
   drain(out);
 }
 
 void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32_t hook, std::string_view json,
                               int64_t now_ms, ConnectionOutput& out) {
+  if (view_id.find('/') != std::string::npos) return run_child_hook(view_id, mount, hook, json, now_ms, out);
   auto it = views_.find(view_id);
   if (it == views_.end() || it->second.mount != mount) return;  // a tick or message for a view gone
   Mounted& m = it->second;
@@ -729,6 +802,113 @@ ConnectionOutput LiveConnection::flush() {
   }
   drain(out);
   return out;
+}
+
+void LiveConnection::sync_child_hooks(Mounted& m) {
+  std::vector<std::pair<uint32_t, View*>> now = descendants(*m.view);
+  std::map<uint32_t, View*> wanted(now.begin(), now.end());
+  std::vector<uint32_t> gone;
+  for (const auto& [number, h] : m.child_hooks)
+    if (!wanted.count(number)) gone.push_back(number);
+  for (uint32_t number : gone) stop_child_hooks(m, number);
+  for (const auto& [number, view] : now) {
+    Mounted::ChildHooks want;
+    want.subs = view->subscriptions();
+    want.timers = view->timers();
+    auto it = m.child_hooks.find(number);
+    if (it != m.child_hooks.end()) {
+      // Same instance, same topics (they follow the props): keep them running.
+      if (same_hooks(it->second.subs, want.subs) && same_hooks(it->second.timers, want.timers)) continue;
+      stop_child_hooks(m, number);
+    }
+    // Known even without hooks: its presence entries go when it does.
+    std::string id = child_id(m.state.view_id(), number);
+    want.mount = next_mount_++;
+    if (options_.hub)
+      for (const Subscription& s : want.subs) options_.hub->subscribe(options_.client, id, s.kind, s.topic);
+    int64_t started = 0;
+    if (options_.timers) {
+      for (const TimerSpec& t : want.timers) {
+        if (t.every_ms <= 0) continue;
+        options_.timers->start(id, want.mount, t.hook, t.every_ms);
+        started++;
+      }
+      if (options_.hub && started) options_.hub->timers_started(started);
+    }
+    m.child_hooks[number] = std::move(want);
+  }
+}
+
+void LiveConnection::stop_child_hooks(Mounted& m, uint32_t number) {
+  auto it = m.child_hooks.find(number);
+  if (it == m.child_hooks.end()) return;
+  std::string id = child_id(m.state.view_id(), number);
+  if (options_.hub) options_.hub->drop_view(options_.client, id);
+  m.effects->forget_child(number);
+  if (options_.timers) {
+    int64_t running = 0;
+    for (const TimerSpec& t : it->second.timers)
+      if (t.every_ms > 0) running++;
+    if (running) {
+      options_.timers->stop(id, it->second.mount);
+      if (options_.hub) options_.hub->timers_stopped(running);
+    }
+  }
+  m.child_hooks.erase(it);
+}
+
+// A tick or message for a child: runs on that child (its emits bubble up), the whole root rolls
+// back on failure, and the root re-renders at the next flush, as for a root's own hooks.
+void LiveConnection::run_child_hook(const std::string& id, uint64_t mount, uint32_t hook, std::string_view json,
+                                    int64_t now_ms, ConnectionOutput& out) {
+  std::string_view root_id = id;
+  uint32_t child = 0;
+  if (!split_child_id(root_id, &child) || child == 0) return;
+  auto it = views_.find(root_id);
+  if (it == views_.end()) return;
+  Mounted& m = it->second;
+  auto h = m.child_hooks.find(child);
+  if (h == m.child_hooks.end() || h->second.mount != mount) return;  // the child is gone
+  if (m.busy) {
+    // The root's async task runs on a copy that replaces the view when it ends: a hook run on
+    // the view meanwhile would be lost, so it waits its turn like the root's own.
+    for (const Queued& q : m.queue)
+      if (!q.is_event && q.target == id && q.hook == hook && q.mount == mount && json.empty() && q.json.empty()) return;
+    Queued q;
+    q.is_event = false;
+    q.mount = mount;
+    q.hook = hook;
+    q.json = std::string(json);
+    q.target = id;
+    m.queue.push_back(std::move(q));
+    return;
+  }
+  std::string view_id = it->first;
+  std::unique_ptr<View> before = m.view->snapshot();
+  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
+  m.view->env.effects = m.effects.get();
+  std::optional<EventError> failed;
+  if (std::optional<std::string> thrown = guarded([&] { failed = dispatch_hook(*m.view, m.root, child, hook, json); }))
+    failed = EventError{"handler", *thrown};
+  if (!failed) {
+    m.dirty = true;
+    return;
+  }
+  m.view = std::move(before);
+  pending_frames_.resize(frames);
+  pending_publishes_.resize(pubs);
+  std::string what = "live: view " + view_id + " component " + std::to_string(child) + " hook " + std::to_string(hook);
+  if (failed->code == "args") {
+    pending_logs_.push_back(what + ": message dropped: " + failed->message);
+    return;
+  }
+  pending_logs_.push_back(what + " failed: " + failed->message);
+  out.frames.push_back(error(view_id, 0, "handler", failed->message));
+  if (note_failure(m, now_ms)) {
+    pending_logs_.push_back("live: view " + view_id + " crashed (" + std::to_string(options_.crash_failures) +
+                            " handler failures): remounted");
+    restart(m, 0, out);
+  }
 }
 
 namespace {

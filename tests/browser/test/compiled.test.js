@@ -1,5 +1,6 @@
 // Acceptance examples of views.md §5 against compiled apps: 3 (chat and presence,
-// examples/live-views), 7 (an @authenticated page) and 9 (a clock, both tests/live/app);
+// examples/live-views), 7 (an @authenticated page) and 9 (a clock, both tests/live/app), and
+// children with their own timers (tests/live/app /clocks);
 // `ctx.params` and `ctx.query` after the join; and the project `fitz new --template liveviews`
 // creates (FITZ_LIVE_TEMPLATE), used in a browser as generated. scripts/test-browser.sh builds
 // the three apps when FITZ_BIN is set; unset, these are skipped.
@@ -82,6 +83,28 @@ describe('compiled app: server push', { skip: APP ? false : 'FITZ_LIVE_APP not s
     assert.equal(await timers(), 1);
     const n = Number(await text(a, '#ticks'));
     await a.page.waitForFunction((m) => Number(document.querySelector('#ticks')?.textContent) > m, n, { timeout: 3000 });
+  });
+
+  // Child components' timers (views.md §1.3, §1.5): one per child instance, stopped with it.
+  const waitTimers = async (want) => {
+    const deadline = Date.now() + 5000;
+    while ((await timers()) !== want && Date.now() < deadline) await sleep(50);
+    assert.equal(await timers(), want);
+  };
+
+  it('two children tick on their own; hiding one stops its timer and the other keeps going', async () => {
+    await waitTimers(0);  // the previous test's pages are closed
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/clocks');
+    suite.open_.push(c);
+    await waitTimers(2);
+    await c.page.waitForFunction(() => ['#tick-a', '#tick-b'].every((s) => Number(document.querySelector(s)?.textContent) >= 2),
+      null, { timeout: 5000 });
+
+    await c.page.click('#hide');
+    await c.page.waitForFunction(() => !document.querySelector('#tick-b'), null, { timeout: 3000 });
+    await waitTimers(1);
+    const n = Number(await text(c, '#tick-a'));
+    await c.page.waitForFunction((m) => Number(document.querySelector('#tick-a')?.textContent) > m, n, { timeout: 3000 });
   });
 });
 

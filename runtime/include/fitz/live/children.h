@@ -76,6 +76,16 @@ class ChildTable {
 std::optional<EventError> dispatch_event(View& root, uint32_t root_number, uint32_t c, std::string_view name,
                                          const Payload& payload);
 
+// Runs hook `hook` (a timer or subscription, View::on_hook) of the instance numbered `c` under
+// `root`, like dispatch_event: emits bubble to the parents, and a failure leaves partial changes
+// for the caller to roll back.
+std::optional<EventError> dispatch_hook(View& root, uint32_t root_number, uint32_t c, uint32_t hook,
+                                        std::string_view json);
+
+// Every child instance under `root` (not the root itself) that has a number, with it; parents
+// before their children.
+std::vector<std::pair<uint32_t, View*>> descendants(View& root);
+
 // What a parent puts in a child's slot: `content`'s nodes, each element carrying the parent's
 // number `component` in `data-fz-c` (slot content runs in the parent's scope, §1.4) unless it
 // is itself a child's root.

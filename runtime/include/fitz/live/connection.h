@@ -108,6 +108,7 @@ class LiveConnection {
     uint64_t mount = 0;
     uint32_t hook = 0;
     std::string json;
+    std::string target;  // a child's hook: its "<root id>/<number>" ("" for the view's own)
   };
   struct Mounted {
     Mounted(std::unique_ptr<View> v, ViewState s) : view(std::move(v)), state(std::move(s)) {}
@@ -126,6 +127,14 @@ class LiveConnection {
     bool busy = false;
     bool mounting = false;
     std::deque<Queued> queue;
+    // The timers and subscriptions running for its child instances, by instance number (never
+    // reused); the hub and the timer host know each child as "<root id>/<number>".
+    struct ChildHooks {
+      uint64_t mount = 0;
+      std::vector<Subscription> subs;
+      std::vector<TimerSpec> timers;
+    };
+    std::map<uint32_t, ChildHooks> child_hooks;
   };
   // What a running task was started for, to finish it when it completes.
   struct Pending {
@@ -151,6 +160,13 @@ class LiveConnection {
   void unmount_view(std::unique_ptr<View> view, LiveEffects* effects);
   void leave(const std::string& view_id);
   void teardown(Mounted& m);
+  // Child hooks (§1.3 in a child, §1.5): after each render of a root, starts the timers and
+  // subscriptions of the children that appeared (or whose topics changed) and stops those of
+  // the children gone.
+  void sync_child_hooks(Mounted& m);
+  void stop_child_hooks(Mounted& m, uint32_t number);
+  void run_child_hook(const std::string& id, uint64_t mount, uint32_t hook, std::string_view json, int64_t now_ms,
+                      ConnectionOutput& out);
   void subscribe(Mounted& m);
   void deliver(Subscription::Kind kind, const std::string& topic, std::string_view json, int64_t now_ms,
                ConnectionOutput& out);

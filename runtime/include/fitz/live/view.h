@@ -58,6 +58,9 @@ class LiveEffects {
   virtual void track(std::string_view topic, std::string_view key, std::string meta_json) = 0;
   // `ctx.redirect(url, external:)`: same-origin only unless `external`.
   virtual void redirect(std::string_view url, bool external) = 0;
+  // The effects of the child instance numbered `number` under this view: the same, except that
+  // what it tracks leaves with that child (children.h hands them to each child).
+  virtual LiveEffects* for_child(uint32_t number) { return this; }
 };
 
 // The values of `ctx` (§1.3). `user_json` is the auth principal as JSON ("null": anonymous).

@@ -88,76 +88,38 @@ std::string leading_includes(const std::string& cpp) {
   return out;
 }
 
-// The runtime headers of a program precompiled once per include set, compiler and flags (they
-// are most of what a small program's compile reads). The header holds exactly the program's
-// own includes, in its order, so the program sees no declaration it would not see without it.
-// When it is not made yet, the command that makes it runs beside the program's compile, which
-// goes on without it: making it first and then compiling against it takes longer than
-// compiling without it, so an empty cache would pay twice.
-struct PchJob {
-  fs::path header;  // passed with -include when `ready`
-  bool ready = false;
-  fs::path gch, tmp;
-  std::vector<std::string> argv;  // empty: nothing to make
-  pid_t pid = -1;
-};
-
-PchJob plan_pch(const std::string& cxx, const std::vector<std::string>& flags, const std::string& includes,
-                const RuntimeLocation& runtime, const std::string& runtime_stamp) {
-  PchJob job;
-  if (includes.empty()) return job;
+// For --syntax-only: the runtime headers of a program precompiled once per include set, compiler
+// and flags (they are most of the time a syntax check takes). Returns the header to pass with
+// -include, or an empty path when the precompiled header cannot be made (the caller then
+// compiles without it). The header holds exactly the program's own includes, in its order, so
+// the program sees no declaration it would not see without it.
+fs::path precompiled_runtime(const std::string& cxx, const std::vector<std::string>& flags, const std::string& includes,
+                             const RuntimeLocation& runtime, const std::string& runtime_stamp) {
+  if (includes.empty()) return {};
   std::string key_material = cxx + "\n" + includes + "\n" + runtime.include_dir.string() + "\n" + runtime_stamp;
   for (const auto& f : flags) key_material += f + " ";
   fs::path dir = cache_dir() / "pch" / content_hash(key_material);
-  job.header = dir / "fitz_pch.h";
-  job.gch = dir / "fitz_pch.h.gch";
+  fs::path header = dir / "fitz_pch.h", gch = dir / "fitz_pch.h.gch";
   std::error_code ec;
-  if (fs::exists(job.gch, ec)) {
-    job.ready = true;
-    return job;
-  }
+  if (fs::exists(gch, ec)) return header;
   fs::create_directories(dir, ec);
   {
-    std::ofstream out(job.header.string() + ".tmp" + std::to_string(getpid()), std::ios::binary);
+    std::ofstream out(header.string() + ".tmp" + std::to_string(getpid()), std::ios::binary);
     out << includes;
   }
-  fs::rename(job.header.string() + ".tmp" + std::to_string(getpid()), job.header, ec);
-  if (ec) return job;
-  job.tmp = dir / ("fitz_pch.h.gch.tmp" + std::to_string(getpid()));
-  job.argv = {cxx};
-  job.argv.insert(job.argv.end(), flags.begin(), flags.end());
-  job.argv.push_back("-I" + runtime.include_dir.string());
-  job.argv.insert(job.argv.end(), {"-x", "c++-header", job.header.string(), "-o", job.tmp.string()});
-  return job;
-}
-
-// Starts making the header, its output discarded (a header that does not compile is simply
-// not used: the program's own compile reports the error).
-void start_pch(PchJob& job) {
-  if (job.argv.empty()) return;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char*> args;
-  for (const auto& a : job.argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) job.pid = pid;
-  posix_spawn_file_actions_destroy(&actions);
-}
-
-// Waits for the header started by start_pch and puts it in place for the next build.
-void finish_pch(PchJob& job) {
-  if (job.pid < 0) return;
-  int status = 0;
-  waitpid(job.pid, &status, 0);
-  job.pid = -1;
-  std::error_code ec;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-    fs::rename(job.tmp, job.gch, ec);  // atomic: a concurrent build of the same header is harmless
-  else
-    fs::remove(job.tmp, ec);
+  fs::rename(header.string() + ".tmp" + std::to_string(getpid()), header, ec);
+  fs::path tmp = dir / ("fitz_pch.h.gch.tmp" + std::to_string(getpid()));
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("-I" + runtime.include_dir.string());
+  argv.insert(argv.end(), {"-x", "c++-header", header.string(), "-o", tmp.string()});
+  std::string output;
+  if (run_capture(argv, output) != 0) {
+    fs::remove(tmp, ec);
+    return {};
+  }
+  fs::rename(tmp, gch, ec);  // atomic: a concurrent build of the same header is harmless
+  return ec ? fs::path() : header;
 }
 
 }  // namespace
@@ -400,20 +362,19 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-I" + runtime.include_dir.string());
   argv.push_back(src.string());
-  // The runtime headers are most of what a program's compile reads: precompiled once per
-  // include set and flags, they take a small program's compile down by a second or more.
-  PchJob pch = plan_pch(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
-  if (pch.ready) argv.insert(argv.end() - 1, {"-include", pch.header.string()});
-  else start_pch(pch);
   if (options.syntax_only) {
+    fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
+    if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
     for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
-    int rc = run_capture(argv, result.diagnostics);
-    finish_pch(pch);
-    if (rc != 0) return result;
+    if (run_capture(argv, result.diagnostics) != 0) return result;
     std::ofstream{cached};
     result.ok = true;
     return result;
   }
+  // The runtime headers are most of what a program's compile reads: precompiled once per
+  // include set and flags, they take a small program's build from seconds to well under one.
+  fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
+  if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
   // mold links a program against the static runtime several times faster than GNU ld.
   if (find_on_path("mold")) argv.push_back("-fuse-ld=mold");
   fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
@@ -437,7 +398,6 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
 
   int rc = run_capture(argv, result.diagnostics);
-  finish_pch(pch);
   if (rc != 0) {
     fs::remove(tmp_bin, ec);
     return result;

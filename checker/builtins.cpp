@@ -370,6 +370,11 @@ const std::vector<BuiltinEntry>& builtin_entries() { return all_entries(); }
 const std::vector<BuiltinValue>& builtin_values() { return kValues; }
 const std::vector<BuiltinNominal>& builtin_nominals() { return kNominals; }
 
+Builtins::Builtins(const Builtins& other, TypeStore& types)
+    : types_(types), sigs_(other.sigs_), functions_(other.functions_), methods_(other.methods_),
+      names_by_shape_(other.names_by_shape_), values_(other.values_), value_types_(other.value_types_),
+      nominals_(other.nominals_), nominal_rows_(other.nominal_rows_) {}
+
 Builtins::Builtins(TypeStore& types) : types_(types) {
   // Nominals first: signatures and fields may name them.
   for (uint32_t row = 0; row < kNominals.size(); ++row) {

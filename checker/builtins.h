@@ -98,6 +98,10 @@ struct BuiltinSig {
 class Builtins {
  public:
   explicit Builtins(TypeStore& types);
+  // A copy of `other` for `types`, which must be a copy of the store `other` was built with.
+  Builtins(const Builtins& other, TypeStore& types);
+  Builtins(const Builtins&) = delete;
+  Builtins& operator=(const Builtins&) = delete;
 
   const BuiltinEntry& entry(BuiltinId id) const { return builtin_entries()[id.index]; }
   const BuiltinSig& sig(BuiltinId id) const { return sigs_[id.index]; }

@@ -472,8 +472,24 @@ void Checker::build_interface() {
 
 }  // namespace detail
 
-TypedProgram::TypedProgram()
-    : types(std::make_unique<TypeStore>()), builtins(std::make_unique<Builtins>(*types)) {}
+namespace {
+
+// The store and built-in table of an empty program, made once per process and only copied.
+struct PristineProgramTables {
+  TypeStore types;
+  std::unique_ptr<Builtins> builtins = std::make_unique<Builtins>(types);
+};
+
+}  // namespace
+
+TypedProgram::TypedProgram() {
+  // Interning the built-in table (hundreds of signatures parsed into types) is most of what an
+  // empty program costs, and the language server starts one per analysis: copying a store and
+  // table made once gives exactly what building them again would.
+  static const PristineProgramTables pristine;
+  types = std::make_unique<TypeStore>(pristine.types);
+  builtins = std::make_unique<Builtins>(*pristine.builtins, *types);
+}
 
 TypedProgram check_program(const frontend::ModuleGraph& graph, const frontend::SourceManager& sources,
                            frontend::DiagnosticBag& diags, const CheckOptions& options) {

@@ -767,6 +767,14 @@ TypeExprId Lowerer::lower_type(TSNode n) {
 // ---- Module --------------------------------------------------------------------------------------------
 
 Ast Lowerer::run(TSNode root) {
+  // The tables sized from the text (typical code has an expression per 9 to 14 bytes, a
+  // statement per 40 to 60): grown by doubling instead, every node is moved about twice, and
+  // reserved pages that are never written cost no memory.
+  const size_t bytes = source_.size();
+  ast_.exprs.reserve(bytes / 10 + 8);
+  ast_.stmts.reserve(bytes / 40 + 8);
+  ast_.blocks.reserve(bytes / 80 + 8);
+  ast_.types.reserve(bytes / 70 + 8);
   if (ts_node_has_error(root)) report_syntax_errors(root);
   check_trailing_comment(root);
   lower_statements(root, ast_.top_level);

@@ -109,12 +109,24 @@ ModuleId ModuleLoader::load_root(const fs::path& path) {
   return id;
 }
 
-ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Span* requested_at) {
+const fs::path& ModuleLoader::normalised(const fs::path& raw) {
   // Many modules import the same few: weakly_canonical (a system call per path component) once
-  // per path and load.
-  auto [known_path, fresh_path] = normalised_.try_emplace(raw_path.string());
-  if (fresh_path) known_path->second = normalise(raw_path);
-  fs::path path = known_path->second;
+  // per path and load, and with a cache once per path while the cache lives (only absolute
+  // paths: a relative one means something else after a change of directory).
+  auto [known, fresh] = normalised_.try_emplace(raw.string());
+  if (!fresh) return known->second;
+  const fs::path* remembered = cache_ && raw.is_absolute() ? cache_->normalised_path(known->first) : nullptr;
+  if (remembered) {
+    known->second = *remembered;
+  } else {
+    known->second = normalise(raw);
+    if (cache_ && raw.is_absolute()) cache_->remember_normalised_path(known->first, known->second);
+  }
+  return known->second;
+}
+
+ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Span* requested_at) {
+  fs::path path = normalised(raw_path);
   auto key = path.string();
   if (auto it = by_path_.find(key); it != by_path_.end()) {
     ModuleId id = it->second;
@@ -225,11 +237,10 @@ void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
   std::vector<const fs::path*> wanted;
   std::unordered_set<std::string> keys;
   for (const fs::path& raw : raw_paths) {
-    auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());
-    if (fresh_path) known_path->second = normalise(raw);
-    std::string key = known_path->second.string();
+    const fs::path& path = normalised(raw);
+    std::string key = path.string();
     if (by_path_.count(key) || prefetched_.count(key) || !keys.insert(key).second) continue;
-    wanted.push_back(&known_path->second);
+    wanted.push_back(&path);
   }
   if (wanted.size() < kMinFiles) return;
   struct Job {
@@ -275,16 +286,15 @@ void ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
   if (llvm::hardware_concurrency().compute_thread_count() < 2) return;
   // Read here, on the loading thread: readers need not be thread-safe.
   for (const fs::path& raw : raw_paths) {
-    auto [known_path, fresh_path] = normalised_.try_emplace(raw.string());
-    if (fresh_path) known_path->second = normalise(raw);
-    std::string key = known_path->second.string();
+    const fs::path& path = normalised(raw);
+    std::string key = path.string();
     if (by_path_.count(key) || prefetched_.count(key) || ahead_index_.count(key)) continue;
     std::string error;
     // Unreadable files are left to load(), which reports them where they are requested.
-    std::optional<std::string> text = reader_(known_path->second, error);
+    std::optional<std::string> text = reader_(path, error);
     if (!text) continue;
     ahead_index_.emplace(std::move(key), ahead_.size());
-    ahead_.push_back({known_path->second, std::move(*text), SyntaxTree()});
+    ahead_.push_back({path, std::move(*text), SyntaxTree()});
   }
   if (ahead_.empty()) return;
   ahead_work_ = std::make_unique<WorkAhead>(ahead_.size(), [this](size_t i) {

@@ -102,6 +102,9 @@ class ModuleLoader {
  private:
   enum class State : uint8_t { Loading, Done };
   ModuleId load(const std::filesystem::path& path, std::string name, const Span* requested_at);
+  // normalise() of `raw`, once per path and load (and across loads through the parse cache);
+  // the reference stays valid for the loader's life.
+  const std::filesystem::path& normalised(const std::filesystem::path& raw);
   ModuleId finish_load(ModuleId id);  // imports of a just-added module, then it is done
   void resolve_imports(ModuleId id);
   std::filesystem::path package_entry(const std::filesystem::path& dep_root) const;

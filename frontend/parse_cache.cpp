@@ -142,6 +142,16 @@ void ParseCache::clear() {
   entries_.clear();
   offers_.clear();
   spares_.clear();
+  normalised_paths_.clear();
+}
+
+const std::filesystem::path* ParseCache::normalised_path(const std::string& raw) const {
+  auto it = normalised_paths_.find(raw);
+  return it == normalised_paths_.end() ? nullptr : &it->second;
+}
+
+void ParseCache::remember_normalised_path(const std::string& raw, const std::filesystem::path& normalised) {
+  normalised_paths_.insert_or_assign(raw, normalised);
 }
 
 }  // namespace fitz::frontend

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -91,6 +92,13 @@ class ParseCache {
   Ast ast_for_load(const ParsedModule& entry);
   void drop_given_back() { spares_.clear(); }
 
+  // Absolute paths as loads normalised them (symlinks resolved), remembered across loads:
+  // resolving one costs a system call per path component, and an editor's loads ask for the
+  // same few after every keystroke. A symlink changed while the cache lives is not noticed
+  // until clear().
+  const std::filesystem::path* normalised_path(const std::string& raw) const;
+  void remember_normalised_path(const std::string& raw, const std::filesystem::path& normalised);
+
   // Drops the entries (and offered trees) whose path `keep` rejects.
   void retain(const std::function<bool(const std::string& path)>& keep);
   void clear();
@@ -109,6 +117,7 @@ class ParseCache {
   std::unordered_map<std::string, std::unique_ptr<ParsedModule>> entries_;  // one per path
   std::unordered_map<std::string, Offer> offers_;
   std::unordered_map<std::string, std::pair<FileId, Ast>> spares_;
+  std::unordered_map<std::string, std::filesystem::path> normalised_paths_;
   Validator validator_;
   size_t hits_ = 0;
   size_t misses_ = 0;

@@ -10,6 +10,7 @@
 
 #include "fitz/live/children.h"
 #include "fitz/live/connection.h"
+#include "recording_timers.h"
 
 namespace fitz::live {
 namespace {
@@ -20,21 +21,7 @@ struct ChildHookInbox final : HubClient {
   void deliver(Subscription::Kind, const std::string&, std::shared_ptr<const std::string>) override {}
 };
 
-struct ChildHookTimers final : TimerHost {
-  struct Running {
-    std::string view;
-    uint64_t mount;
-    uint32_t hook;
-    int64_t every_ms;
-  };
-  std::vector<Running> running;
-  void start(const std::string& view, uint64_t mount, uint32_t hook, int64_t every_ms) override {
-    running.push_back(Running{view, mount, hook, every_ms});
-  }
-  void stop(const std::string& view, uint64_t mount) override {
-    std::erase_if(running, [&](const Running& r) { return r.view == view && r.mount == mount; });
-  }
-};
+using ChildHookTimers = testing::RecordingTimers;
 
 // Tracks its label in "lobby" when mounted connected; `on every 1s` (hook 3) counts ticks; `on message "room/<label>"` (hook 5) keeps the message;
 // hook 3 throws while `fail` is set.

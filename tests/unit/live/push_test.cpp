@@ -10,6 +10,7 @@
 
 #include "../../live/server/test_views.h"
 #include "fitz/live/connection.h"
+#include "recording_timers.h"
 
 namespace fitz::live {
 namespace {
@@ -27,21 +28,7 @@ struct Inbox final : HubClient {
   }
 };
 
-struct FakeTimers final : TimerHost {
-  struct Running {
-    std::string view;
-    uint64_t mount;
-    uint32_t hook;
-    int64_t every_ms;
-  };
-  std::vector<Running> running;
-  void start(const std::string& view, uint64_t mount, uint32_t hook, int64_t every_ms) override {
-    running.push_back(Running{view, mount, hook, every_ms});
-  }
-  void stop(const std::string& view, uint64_t mount) override {
-    std::erase_if(running, [&](const Running& r) { return r.view == view && r.mount == mount; });
-  }
-};
+using FakeTimers = testing::RecordingTimers;
 
 // `on every` and `on message "t"` whose hook fails while `fail` is set; `go`/`evil`/`out`
 // redirect; `pub` publishes and `pubfail` publishes then fails.

@@ -140,22 +140,32 @@ class LiveConnection::Effects final : public LiveEffects {
 // The `ctx` effects of one call into a copy of a view (a handler, hook or mount): kept until the
 // call has finished and then replayed into the view's Effects, or dropped when it failed. An
 // async call may finish after its socket is gone, so this holds no reference to the connection.
+// A child's calls are recorded with its number and replayed through `for_child`, so that its
+// presence still goes under its own id.
 class LiveConnection::Recorder final : public LiveEffects {
  public:
+  Recorder() = default;
   void publish(std::string_view topic, std::string json) override {
-    calls_.push_back(Call{Call::Publish, std::string(topic), std::move(json), {}, false});
+    log().push_back(Call{Call::Publish, child_, std::string(topic), std::move(json), {}, false});
   }
   void track(std::string_view topic, std::string_view key, std::string meta_json) override {
-    calls_.push_back(Call{Call::Track, std::string(topic), std::string(key), std::move(meta_json), false});
+    log().push_back(Call{Call::Track, child_, std::string(topic), std::string(key), std::move(meta_json), false});
   }
   void redirect(std::string_view url, bool external) override {
-    calls_.push_back(Call{Call::Redirect, std::string(url), {}, {}, external});
+    log().push_back(Call{Call::Redirect, child_, std::string(url), {}, {}, external});
+  }
+  LiveEffects* for_child(uint32_t number) override {
+    Recorder& root = root_ ? *root_ : *this;
+    std::unique_ptr<Recorder>& r = root.kids_[number];
+    if (!r) r.reset(new Recorder(&root, number));
+    return r.get();
   }
   void replay(LiveEffects& to) {
     for (Call& c : calls_) {
-      if (c.kind == Call::Publish) to.publish(c.a, std::move(c.b));
-      else if (c.kind == Call::Track) to.track(c.a, c.b, std::move(c.c));
-      else to.redirect(c.a, c.external);
+      LiveEffects& at = c.child ? *to.for_child(c.child) : to;
+      if (c.kind == Call::Publish) at.publish(c.a, std::move(c.b));
+      else if (c.kind == Call::Track) at.track(c.a, c.b, std::move(c.c));
+      else at.redirect(c.a, c.external);
     }
     calls_.clear();
   }
@@ -163,10 +173,17 @@ class LiveConnection::Recorder final : public LiveEffects {
  private:
   struct Call {
     enum Kind : uint8_t { Publish, Track, Redirect } kind;
+    uint32_t child;  // 0: the root's own
     std::string a, b, c;
     bool external;
   };
+  Recorder(Recorder* root, uint32_t child) : root_(root), child_(child) {}
+  std::vector<Call>& log() { return root_ ? root_->calls_ : calls_; }  // one log, in call order
+
+  Recorder* root_ = nullptr;
+  uint32_t child_ = 0;
   std::vector<Call> calls_;
+  std::map<uint32_t, std::unique_ptr<Recorder>> kids_;
 };
 
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowlist) {

@@ -39,6 +39,7 @@ class TickKid final : public View {
   }
   std::optional<EventError> handle_event(std::string_view name, const Payload&) override {
     if (name == "setfail") fail = true;
+    else if (name == "visit") env.effects->track("hall", label, "{}");
     else return EventError{"event", "unknown event"};
     return std::nullopt;
   }
@@ -215,6 +216,16 @@ TEST_F(ChildHooksTest, AHiddenChildsTimerAndSubscriptionStop) {
   EXPECT_NE(again, k1);
   ASSERT_NE(timer_of(again), nullptr);
   EXPECT_NE(timer_of(again)->mount, gone.mount);
+}
+
+TEST_F(ChildHooksTest, WhatAChildsEventTracksLeavesWithTheChild) {
+  LiveConnection conn(views_, key_, options());
+  std::string f = conn.on_frame(join(), kChildHookNowMs).frames.at(0);
+  int64_t root = root_number(f), k1 = number_of(f, "kid-k1");
+  conn.on_frame(ev(1, k1, "visit"), kChildHookNowMs);
+  EXPECT_EQ(hub_.presence_json("hall"), R"([{"key":"k1","metas":[{}]}])");
+  conn.on_frame(ev(2, root, "less"), kChildHookNowMs);
+  EXPECT_EQ(hub_.presence_json("hall"), "[]");
 }
 
 TEST_F(ChildHooksTest, AFailingChildHookRollsTheRootBack) {

@@ -618,7 +618,7 @@ void LiveConnection::run_queued(const std::string& view_id, ConnectionOutput& ou
     if (q.is_event)
       event(q.frame, last_now_ms_, out);
     else
-      run_hook(q.target.empty() ? view_id : q.target, q.mount, q.hook, q.json, last_now_ms_, out);
+      run_hook(q.target, q.mount, q.hook, q.json, last_now_ms_, out);
   }
 }
 
@@ -743,21 +743,35 @@ void LiveConnection::deliver(Subscription::Kind kind, const std::string& topic, 
   drain(out);
 }
 
-void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32_t hook, std::string_view json,
+// A tick or message for a view, or for one of its children ("<root id>/<number>"): it runs on a
+// copy of the root (a child's emits bubble up), which becomes the view when it ends; the root
+// re-renders at the next flush.
+void LiveConnection::run_hook(const std::string& target, uint64_t mount, uint32_t hook, std::string_view json,
                               int64_t now_ms, ConnectionOutput& out) {
-  if (view_id.find('/') != std::string::npos) return run_child_hook(view_id, mount, hook, json, now_ms, out);
-  auto it = views_.find(view_id);
-  if (it == views_.end() || it->second.mount != mount) return;  // a tick or message for a view gone
+  std::string_view root_id = target;
+  uint32_t child = 0;
+  if (!split_child_id(root_id, &child)) return;
+  auto it = views_.find(root_id);
+  if (it == views_.end()) return;
   Mounted& m = it->second;
+  // A tick or message for a view (or child) that is gone does nothing.
+  if (child == 0 && m.mount != mount) return;
+  if (child != 0) {
+    auto h = m.child_hooks.find(child);
+    if (h == m.child_hooks.end() || h->second.mount != mount) return;
+  }
+  const std::string& view_id = it->first;
   if (m.busy) {
     // After the view's running task, in order; a tick already waiting is not queued twice.
     for (const Queued& q : m.queue)
-      if (!q.is_event && q.hook == hook && q.mount == mount && json.empty() && q.json.empty()) return;
+      if (!q.is_event && q.target == target && q.hook == hook && q.mount == mount && json.empty() && q.json.empty())
+        return;
     Queued q;
     q.is_event = false;
     q.mount = mount;
     q.hook = hook;
     q.json = std::string(json);
+    q.target = target;
     m.queue.push_back(std::move(q));
     return;
   }
@@ -767,13 +781,13 @@ void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32
   if (std::optional<std::string> thrown = guarded([&] {
         work = m.view->snapshot();
         work->env.effects = rec.get();
-        failed = work->on_hook(hook, json);
+        failed = child ? dispatch_hook(*work, m.root, child, hook, json) : work->on_hook(hook, json);
       }))
     failed = EventError{"handler", *thrown};
   if (!failed) {
     TaskLeft left = task_left(*work);
     if (left.running) {
-      launch(m, Pending{Pending::Kind::Hook, view_id, mount, 0, hook}, std::move(work), std::move(rec),
+      launch(m, Pending{Pending::Kind::Hook, view_id, m.mount, 0, hook}, std::move(work), std::move(rec),
              std::move(*left.running));
       return;
     }
@@ -784,13 +798,14 @@ void LiveConnection::run_hook(const std::string& view_id, uint64_t mount, uint32
     m.dirty = true;
     return;
   }
+  std::string what = "live: view " + view_id + (child ? " component " + std::to_string(child) : "") + " hook " +
+                     std::to_string(hook);
   if (failed->code == "args") {
     // A message that does not match the hook's type is the publisher's mistake (§1.8).
-    pending_logs_.push_back("live: view " + view_id + " hook " + std::to_string(hook) + ": message dropped: " +
-                            failed->message);
+    pending_logs_.push_back(what + ": message dropped: " + failed->message);
     return;
   }
-  pending_logs_.push_back("live: view " + view_id + " hook " + std::to_string(hook) + " failed: " + failed->message);
+  pending_logs_.push_back(what + " failed: " + failed->message);
   out.frames.push_back(error(view_id, 0, "handler", failed->message));
   if (note_failure(m, now_ms)) {
     pending_logs_.push_back("live: view " + view_id + " crashed (" + std::to_string(options_.crash_failures) +
@@ -872,60 +887,6 @@ void LiveConnection::stop_child_hooks(Mounted& m, uint32_t number) {
     }
   }
   m.child_hooks.erase(it);
-}
-
-// A tick or message for a child: runs on that child (its emits bubble up), the whole root rolls
-// back on failure, and the root re-renders at the next flush, as for a root's own hooks.
-void LiveConnection::run_child_hook(const std::string& id, uint64_t mount, uint32_t hook, std::string_view json,
-                                    int64_t now_ms, ConnectionOutput& out) {
-  std::string_view root_id = id;
-  uint32_t child = 0;
-  if (!split_child_id(root_id, &child) || child == 0) return;
-  auto it = views_.find(root_id);
-  if (it == views_.end()) return;
-  Mounted& m = it->second;
-  auto h = m.child_hooks.find(child);
-  if (h == m.child_hooks.end() || h->second.mount != mount) return;  // the child is gone
-  if (m.busy) {
-    // The root's async task runs on a copy that replaces the view when it ends: a hook run on
-    // the view meanwhile would be lost, so it waits its turn like the root's own.
-    for (const Queued& q : m.queue)
-      if (!q.is_event && q.target == id && q.hook == hook && q.mount == mount && json.empty() && q.json.empty()) return;
-    Queued q;
-    q.is_event = false;
-    q.mount = mount;
-    q.hook = hook;
-    q.json = std::string(json);
-    q.target = id;
-    m.queue.push_back(std::move(q));
-    return;
-  }
-  std::string view_id = it->first;
-  std::unique_ptr<View> before = m.view->snapshot();
-  size_t frames = pending_frames_.size(), pubs = pending_publishes_.size();
-  m.view->env.effects = m.effects.get();
-  std::optional<EventError> failed;
-  if (std::optional<std::string> thrown = guarded([&] { failed = dispatch_hook(*m.view, m.root, child, hook, json); }))
-    failed = EventError{"handler", *thrown};
-  if (!failed) {
-    m.dirty = true;
-    return;
-  }
-  m.view = std::move(before);
-  pending_frames_.resize(frames);
-  pending_publishes_.resize(pubs);
-  std::string what = "live: view " + view_id + " component " + std::to_string(child) + " hook " + std::to_string(hook);
-  if (failed->code == "args") {
-    pending_logs_.push_back(what + ": message dropped: " + failed->message);
-    return;
-  }
-  pending_logs_.push_back(what + " failed: " + failed->message);
-  out.frames.push_back(error(view_id, 0, "handler", failed->message));
-  if (note_failure(m, now_ms)) {
-    pending_logs_.push_back("live: view " + view_id + " crashed (" + std::to_string(options_.crash_failures) +
-                            " handler failures): remounted");
-    restart(m, 0, out);
-  }
 }
 
 namespace {

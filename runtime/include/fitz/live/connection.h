@@ -108,7 +108,7 @@ class LiveConnection {
     uint64_t mount = 0;
     uint32_t hook = 0;
     std::string json;
-    std::string target;  // a child's hook: its "<root id>/<number>" ("" for the view's own)
+    std::string target;  // a hook's: the view's id, or a child's "<root id>/<number>"
   };
   struct Mounted {
     Mounted(std::unique_ptr<View> v, ViewState s) : view(std::move(v)), state(std::move(s)) {}
@@ -165,8 +165,6 @@ class LiveConnection {
   // the children gone.
   void sync_child_hooks(Mounted& m);
   void stop_child_hooks(Mounted& m, uint32_t number);
-  void run_child_hook(const std::string& id, uint64_t mount, uint32_t hook, std::string_view json, int64_t now_ms,
-                      ConnectionOutput& out);
   void subscribe(Mounted& m);
   void deliver(Subscription::Kind kind, const std::string& topic, std::string_view json, int64_t now_ms,
                ConnectionOutput& out);

@@ -222,7 +222,7 @@ void LiveConnection::close() {
 void LiveConnection::teardown(Mounted& m) {
   // The children's timers and subscriptions stop with the view (their ids are the root's and
   // their numbers, so the view itself is not needed for it).
-  while (!m.child_hooks.empty()) stop_child_hooks(m, m.child_hooks.begin()->first);
+  stop_all_child_hooks(m);
   unmount_view(std::move(m.view), m.effects.get());
   // Children mounted by a render that then failed, before their hooks were synced.
   if (options_.hub)
@@ -291,6 +291,15 @@ void LiveConnection::drain(ConnectionOutput& out) {
   pending_frames_.clear();
   pending_publishes_.clear();
   pending_logs_.clear();
+}
+
+// A failed handler or hook counts toward the crash rule (§2.6): the last of
+// `crash_failures` within the window remounts the view.
+void LiveConnection::handler_failed(Mounted& m, int64_t ref, int64_t now_ms, ConnectionOutput& out) {
+  if (!note_failure(m, now_ms)) return;
+  pending_logs_.push_back("live: view " + m.state.view_id() + " crashed (" + std::to_string(options_.crash_failures) +
+                          " handler failures): remounted");
+  restart(m, ref, out);
 }
 
 bool LiveConnection::note_failure(Mounted& m, int64_t now_ms) {
@@ -492,7 +501,7 @@ void LiveConnection::started(Mounted& m, int64_t ref, ConnectionOutput& out) {
         m.subs = m.view->subscriptions();
         timers = m.view->timers();
       })) {
-    while (!m.child_hooks.empty()) stop_child_hooks(m, m.child_hooks.begin()->first);
+    stop_all_child_hooks(m);
     pending_frames_.resize(frames);
     pending_publishes_.resize(pubs);
     mount_failed(view_id, ref, *failed, out);
@@ -565,31 +574,17 @@ void LiveConnection::complete(std::unique_ptr<View> work, Recorder& rec, const P
     case Pending::Kind::Event:
       if (failure) {
         out.frames.push_back(error(p.view_id, p.ref, "handler", *failure));
-        if (note_failure(m, last_now_ms_)) {
-          pending_logs_.push_back("live: view " + p.view_id + " crashed (" + std::to_string(options_.crash_failures) +
-                                  " handler failures): remounted");
-          restart(m, p.ref, out);
-        }
+        handler_failed(m, p.ref, last_now_ms_, out);
         break;
       }
       commit(m, std::move(work), rec);
-      if (Node tree; guarded([&] { tree = render_root(m); })) {
-        restart(m, p.ref, out);
-      } else {
-        std::string frame = m.state.update(std::move(tree));
-        if (!frame.empty()) out.frames.push_back(std::move(frame));
-      }
-      out.frames.push_back(ack_frame(p.ref));
+      rendered_event(m, p.ref, out);
       break;
     case Pending::Kind::Hook:
       if (failure) {
         pending_logs_.push_back("live: view " + p.view_id + " hook " + std::to_string(p.hook) + " failed: " + *failure);
         out.frames.push_back(error(p.view_id, 0, "handler", *failure));
-        if (note_failure(m, last_now_ms_)) {
-          pending_logs_.push_back("live: view " + p.view_id + " crashed (" + std::to_string(options_.crash_failures) +
-                                  " handler failures): remounted");
-          restart(m, 0, out);
-        }
+        handler_failed(m, 0, last_now_ms_, out);
         break;
       }
       commit(m, std::move(work), rec);
@@ -673,22 +668,24 @@ void LiveConnection::event(const ClientFrame& f, int64_t now_ms, ConnectionOutpu
   if (failed) {
     out.frames.push_back(error(f.view, f.ref, failed->code, failed->message));
     // A client's mistake (unknown event, bad arguments) is no failure of the view.
-    if (failed->code == "handler" && note_failure(m, now_ms)) {
-      pending_logs_.push_back("live: view " + f.view + " crashed (" + std::to_string(options_.crash_failures) +
-                              " handler failures): remounted");
-      restart(m, f.ref, out);
-    }
+    if (failed->code == "handler") handler_failed(m, f.ref, now_ms, out);
     return;
   }
   commit(m, std::move(work), *rec);
+  rendered_event(m, f.ref, out);
+}
+
+// After an event's handler committed: its patch (a render exception remounts instead), then
+// its ack, which the page waits for to clear `fz-pending`.
+void LiveConnection::rendered_event(Mounted& m, int64_t ref, ConnectionOutput& out) {
   Node tree;
   if (guarded([&] { tree = render_root(m); })) {
-    restart(m, f.ref, out);
+    restart(m, ref, out);
   } else {
     std::string frame = m.state.update(std::move(tree));
     if (!frame.empty()) out.frames.push_back(std::move(frame));
   }
-  out.frames.push_back(ack_frame(f.ref));
+  out.frames.push_back(ack_frame(ref));
 }
 
 void LiveConnection::leave(const std::string& view_id) {
@@ -807,11 +804,7 @@ void LiveConnection::run_hook(const std::string& target, uint64_t mount, uint32_
   }
   pending_logs_.push_back(what + " failed: " + failed->message);
   out.frames.push_back(error(view_id, 0, "handler", failed->message));
-  if (note_failure(m, now_ms)) {
-    pending_logs_.push_back("live: view " + view_id + " crashed (" + std::to_string(options_.crash_failures) +
-                            " handler failures): remounted");
-    restart(m, 0, out);
-  }
+  handler_failed(m, 0, now_ms, out);
 }
 
 ConnectionOutput LiveConnection::flush() {
@@ -869,6 +862,10 @@ void LiveConnection::sync_child_hooks(Mounted& m) {
     }
     m.child_hooks[number] = std::move(want);
   }
+}
+
+void LiveConnection::stop_all_child_hooks(Mounted& m) {
+  while (!m.child_hooks.empty()) stop_child_hooks(m, m.child_hooks.begin()->first);
 }
 
 void LiveConnection::stop_child_hooks(Mounted& m, uint32_t number) {

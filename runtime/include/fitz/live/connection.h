@@ -152,6 +152,7 @@ class LiveConnection {
   void started(Mounted& m, int64_t ref, ConnectionOutput& out);
   void mount_failed(const std::string& view_id, int64_t ref, const std::string& why, ConnectionOutput& out);
   void commit(Mounted& m, std::unique_ptr<View> work, Recorder& rec);
+  void rendered_event(Mounted& m, int64_t ref, ConnectionOutput& out);
   void launch(Mounted& m, Pending p, std::unique_ptr<View> work, std::shared_ptr<Recorder> rec, Task<Null> task);
   static Task<Null> await_task(std::shared_ptr<LiveConnection*> anchor, Task<Null> task, std::unique_ptr<View> work,
                                std::shared_ptr<Recorder> rec, Pending p);
@@ -165,12 +166,14 @@ class LiveConnection {
   // the children gone.
   void sync_child_hooks(Mounted& m);
   void stop_child_hooks(Mounted& m, uint32_t number);
+  void stop_all_child_hooks(Mounted& m);
   void subscribe(Mounted& m);
   void deliver(Subscription::Kind kind, const std::string& topic, std::string_view json, int64_t now_ms,
                ConnectionOutput& out);
   void run_hook(const std::string& view_id, uint64_t mount, uint32_t hook, std::string_view json, int64_t now_ms,
                 ConnectionOutput& out);
   bool note_failure(Mounted& m, int64_t now_ms);
+  void handler_failed(Mounted& m, int64_t ref, int64_t now_ms, ConnectionOutput& out);
   void drain(ConnectionOutput& out);
   Node render_root(Mounted& m);
   std::string error(std::string_view view, int64_t ref, std::string_view code, std::string_view msg) const;

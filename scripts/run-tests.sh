@@ -9,10 +9,11 @@
 #               fuzz targets.
 # After the release build, two lanes run side by side, each with its own Postgres cluster:
 #   sanitized  build BUILD/fuzz, ctest there (unit, golden, runtime, Postgres, HTTP, auth,
-#              WebSocket, jobs and doc tests), then the end-to-end suites against the sanitized
+#              WebSocket, jobs and doc-reference tests), then the end-to-end suites against the sanitized
 #              `fitz` beside bounded fuzz runs;
-#   release    the grammar, the conformance corpus at -Wall -Werror, every end-to-end suite, the
-#              check => build differential corpus, the language server and the VS Code extension.
+#   release    the grammar, the conformance corpus at -Wall -Werror, the guide's examples, every
+#              end-to-end suite, the check => build differential corpus, the language server and
+#              the VS Code extension.
 # Last, alone on the machine because they measure throughput: fitz-loadgen against wrk, and
 # `fitz bench --quick`.
 #
@@ -104,6 +105,7 @@ release_lane() {
   stage grammar-regen bash scripts/regen-grammar.sh --check
   stage grammar-corpus bash scripts/test-grammar.sh
   stage conformance env FITZ_RUN_FLAGS=--werror bash scripts/conformance-run.sh "$fitz"
+  stage docs-examples python3 tools/docs/doctest.py --fitz "$fitz" --docs docs --extra README.md
   stage e2e bash tests/e2e/run.sh "$fitz"
   stage e2e-command bash tests/e2e/command.sh "$fitz"
   stage e2e-views bash tests/e2e/views.sh "$fitz"
@@ -146,7 +148,7 @@ release_lane() {
   stage differential python3 tests/differential/drive.py 200 --seed 1 --fitz "$fitz" --jobs 2 \
     --cache "$build/tests/differential/cache" --failures "$build/tests/differential/failures"
 }
-lane_stages grammar-regen grammar-corpus conformance e2e e2e-command e2e-views e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
+lane_stages grammar-regen grammar-corpus conformance docs-examples e2e e2e-command e2e-views e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-cookies e2e-observability e2e-auth e2e-ws \
   e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension browser-live-client e2e-bench-peers differential
 

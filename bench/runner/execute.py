@@ -11,6 +11,7 @@ import time
 
 from . import database, procs
 from .impls import Unavailable
+from .suites import QUICK_PHASE_SECONDS
 
 
 class Context:
@@ -20,8 +21,8 @@ class Context:
         self.loadgen = os.path.join(args.build, "bin", "fitz-loadgen")
         self.quick = args.quick
         self.iterations = 1 if args.quick else args.iterations
-        self.warmup = 0.3 if args.quick else args.warmup
-        self.cooldown = 0.2 if args.quick else 2.0
+        self.warmup = 0.1 if args.quick else args.warmup
+        self.cooldown = 0.05 if args.quick else 2.0
         self.scale = args.scale
         self.cores = os.cpu_count() or 1
         self.admin_url = admin_url
@@ -164,7 +165,7 @@ def run_impl_suite(ctx, suite, impl) -> dict:
                      f"p50 {entry['latency_ms']['p50']:.2f} ms, p99 {entry['latency_ms']['p99']:.2f} ms"
                      + (f"  [{entry['refused']}]" if "refused" in entry else ""))
             if phase.pgbench and impl.name == suite.impls[0]:
-                secs = 1 if ctx.quick else max(1.0, phase.seconds * ctx.scale)
+                secs = QUICK_PHASE_SECONDS if ctx.quick else max(1.0, phase.seconds * ctx.scale)
                 entry["pgbench_tps"] = round(pgbench(ctx, db_url, phase.pgbench, phase.connections, secs), 1)
                 log(ctx, f"{suite.name} / pgbench / {phase.name}: {entry['pgbench_tps']:.0f} tps")
             result["phases"][phase.name] = entry

@@ -15,6 +15,11 @@ def ep(name, path, method="GET", body=None, weight=1, expect=None):
     return e
 
 
+# A smoke run's phase: long enough for every endpoint to answer a few hundred requests, short
+# enough that `make test` can afford every suite and implementation.
+QUICK_PHASE_SECONDS = 0.5
+
+
 class Phase:
     def __init__(self, name, endpoints, connections=10, seconds=30, stages=None, headers=None, pgbench=None, only=None,
                  ws_clients=None, think_ms=0):
@@ -38,7 +43,7 @@ class Phase:
             stages = [dict(s, seconds=max(0.5, s["seconds"] * scale),
                            connections=min(s["connections"], 4) if quick else s["connections"]) for s in self.stages]
         else:
-            secs = seconds_override or (1 if quick else max(1.0, self.seconds * scale))
+            secs = seconds_override or (QUICK_PHASE_SECONDS if quick else max(1.0, self.seconds * scale))
             # A smoke run checks that every endpoint answers; few connections keep queueing,
             # and so latency, low enough for a one-second window on a busy machine.
             conns = min(self.connections, 4) if quick else self.connections

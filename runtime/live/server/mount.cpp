@@ -92,6 +92,14 @@ std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& re
   hub.on_relay("live", [weak](const std::string& topic, const std::string& json) {
     if (auto l = weak.lock()) l->hub().deliver_local(topic, json);
   });
+  // Presence too: each replica's entries, refreshed as often as a socket's heartbeat is watched, so a
+  // replica that died leaves the lists about when a silent socket would.
+  live->hub().set_presence_relay(
+      [ws_hub](const std::string& topic, const std::string& state) { ws_hub->relay("live-presence", topic, state); },
+      std::max<int64_t>(live->config().presence_timeout_ms / 4, 100));
+  hub.on_relay("live-presence", [weak](const std::string& topic, const std::string& state) {
+    if (auto l = weak.lock()) l->hub().deliver_presence(topic, state, detail::steady_ms());
+  });
   app.get("/_fitz/live.js", [](http::Request& req) { return client_script_response(req); });
 
   // The provider sees the upgrade's headers: it never refuses (anonymous users may join views

@@ -15,11 +15,6 @@ int64_t wall_ms() {
       .count();
 }
 
-int64_t steady_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 void log_line(const std::string& msg) {
   std::string line = "{\"level\":\"warn\",\"msg\":\"";
   for (char c : msg) {
@@ -32,6 +27,11 @@ void log_line(const std::string& msg) {
 }
 
 }  // namespace
+
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 void Push::begin(LiveConnection* lc, uint64_t client) {
   lc_ = lc;
@@ -108,6 +108,9 @@ void Push::watch() {
   watch_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
     auto self = weak.lock();
     if (ec || !self || !self->lc_) return;
+    // Every socket's watch drives the hub's presence refresh: a replica with no socket has no
+    // presence of its own to refresh, and no view to tell that another replica's went stale.
+    self->hub_.tick_presence(steady_ms());
     if (steady_ms() - self->last_heard_ >= self->silence_ms_) {
       // Gone quiet: others stop seeing it online now, not when TCP finally notices.
       self->hub_.untrack_client(self->client_);

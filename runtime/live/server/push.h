@@ -14,6 +14,9 @@
 
 namespace fitz::live::detail {
 
+// The clock of heartbeats and of the hub's presence refresh.
+int64_t steady_ms();
+
 // The hub's deliveries and the `on every` ticks of one socket, moved onto the socket's loop
 // (its strand: every call into its LiveConnection happens there), with one flush posted per
 // loop turn after hooks changed state, so a burst of messages renders once (§2.4). Also

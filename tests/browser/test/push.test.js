@@ -128,7 +128,8 @@ describe('server push', { skip: SERVER ? false : 'FITZ_LIVE_TEST_SERVER not set'
 });
 
 // Two replicas on one Postgres (FITZ_WS_PUBSUB=postgres): a publish on one reaches the
-// subscribers of the other. Raw sockets; skipped without FITZ_TEST_DATABASE_URL.
+// subscribers of the other, and presence lists merge both replicas' entries. Skipped without
+// FITZ_TEST_DATABASE_URL.
 const DB = process.env.FITZ_TEST_DATABASE_URL;
 describe('server push across replicas', { skip: SERVER && DB ? false : 'FITZ_LIVE_TEST_SERVER or FITZ_TEST_DATABASE_URL not set' }, () => {
   const servers = [];
@@ -160,5 +161,35 @@ describe('server push across replicas', { skip: SERVER && DB ? false : 'FITZ_LIV
     assert.ok(got, 'no message crossed the replicas');
     ann.ws.close();
     bob.ws.close();
+  });
+
+  it('presence: each replica lists the users of the other, and drops them when it dies', async () => {
+    const env = {
+      FITZ_WS_PUBSUB: 'postgres', FITZ_WS_PUBSUB_URL: DB,
+      FITZ_LIVE_PRESENCE_TIMEOUT_MS: String(PRESENCE_TIMEOUT_MS), FITZ_LIVE_TEST_HB_MS: '300',
+    };
+    const a = await startServer(env), b = await startServer(env);
+    servers.push(a, b);
+    const chrome = await launch();
+    try {
+      const room = 'presence-' + process.pid;
+      const ann = await openLive(chrome.browser, a.base, '/chat?room=' + room + '&name=Ann');
+      const bob = await openLive(chrome.browser, b.base, '/chat?room=' + room + '&name=Bob');
+      // A replica LISTENs once connected to Postgres; states are refreshed until then.
+      await waitText(ann, '#online', '2 online: Ann, Bob', 8000);
+      await waitText(bob, '#online', '2 online: Ann, Bob', 8000);
+      // Another of Bob's tabs, on Ann's replica: still one Bob.
+      const bob2 = await openLive(chrome.browser, a.base, '/chat?room=' + room + '&name=Bob');
+      await waitText(bob2, '#online', '2 online: Ann, Bob', 8000);
+      await bob2.context.close();
+      // Bob's replica dies without a word: its entries go after three missed refreshes.
+      b.child.removeAllListeners('exit');
+      b.child.kill('SIGKILL');
+      await waitText(ann, '#online', '1 online: Ann', 4 * PRESENCE_TIMEOUT_MS);
+      await ann.context.close();
+      await bob.context.close();
+    } finally {
+      await chrome.close();
+    }
   });
 });

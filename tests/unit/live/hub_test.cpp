@@ -1,6 +1,7 @@
 // LiveHub without sockets (views.md §1.8): topic subscriptions and their fan-out (once per
 // connection), presence with two tabs of one key collapsed, untracking on unmount, on a silent
-// heartbeat and on detach, the relay to other replicas, the timer count.
+// heartbeat and on detach, the relay to other replicas, presence merged across replicas, the
+// timer count.
 #include <gtest/gtest.h>
 
 #include "fitz/live/hub.h"
@@ -143,6 +144,102 @@ TEST(LiveHub, RelayCarriesLocalPublishesOnly) {
   EXPECT_EQ(relayed[0], (std::pair<std::string, std::string>{"t", "1"}));
   ASSERT_EQ(a->got.size(), 2u);
   EXPECT_EQ(a->got[1].json, "2");
+}
+
+// Two replicas whose presence states travel synchronously, as pubsub would carry them; a link
+// can be cut to play a replica that died or one that is not listening yet.
+struct Replicas {
+  static constexpr int64_t kRefresh = 1000;
+  LiveHub a, b;
+  bool a_to_b = true, b_to_a = true;
+  int64_t now = 10000;
+  std::vector<std::string> sent;  // every state, either way
+  Replicas() {
+    a.set_presence_relay([this](const std::string& t, const std::string& st) {
+      sent.push_back(st);
+      if (a_to_b) b.deliver_presence(t, st, now);
+    }, kRefresh);
+    b.set_presence_relay([this](const std::string& t, const std::string& st) {
+      sent.push_back(st);
+      if (b_to_a) a.deliver_presence(t, st, now);
+    }, kRefresh);
+  }
+};
+
+TEST(LiveHub, PresenceMergesTheEntriesOfEveryReplica) {
+  Replicas r;
+  auto ann = std::make_shared<Recorder>(), bob = std::make_shared<Recorder>(), ann2 = std::make_shared<Recorder>();
+  uint64_t ia = r.a.attach(ann), ib = r.b.attach(bob), ia2 = r.b.attach(ann2);
+  r.a.subscribe(ia, "fz-1", kPresence, "room:x");
+  r.b.subscribe(ib, "fz-1", kPresence, "room:x");
+  r.a.track(ia, "fz-1", "room:x", "Ann", R"({"tab":1})");
+  r.b.track(ib, "fz-1", "room:x", "Bob", R"({"tab":2})");
+  std::string both = R"([{"key":"Ann","metas":[{"tab":1}]},{"key":"Bob","metas":[{"tab":2}]}])";
+  EXPECT_EQ(ann->last_presence(), both);
+  EXPECT_EQ(bob->last_presence(), both);
+  // One key on two replicas: one entry, this replica's metas first.
+  r.b.track(ia2, "fz-1", "room:x", "Ann", R"({"tab":3})");
+  EXPECT_EQ(bob->last_presence(),
+            R"([{"key":"Ann","metas":[{"tab":3},{"tab":1}]},{"key":"Bob","metas":[{"tab":2}]}])");
+  EXPECT_EQ(ann->last_presence(),
+            R"([{"key":"Ann","metas":[{"tab":1},{"tab":3}]},{"key":"Bob","metas":[{"tab":2}]}])");
+  // Leaving on one replica reaches the other.
+  r.a.detach(ia);
+  r.b.drop_view(ia2, "fz-1");
+  EXPECT_EQ(bob->last_presence(), R"([{"key":"Bob","metas":[{"tab":2}]}])");
+  EXPECT_EQ(r.a.presence_json("room:x"), R"([{"key":"Bob","metas":[{"tab":2}]}])");
+}
+
+TEST(LiveHub, AReplicaThatStopsRefreshingLeavesTheLists) {
+  Replicas r;
+  auto ann = std::make_shared<Recorder>(), bob = std::make_shared<Recorder>();
+  uint64_t ia = r.a.attach(ann), ib = r.b.attach(bob);
+  r.b.subscribe(ib, "fz-1", kPresence, "room:x");
+  r.a.track(ia, "fz-1", "room:x", "Ann", "{}");
+  ASSERT_EQ(bob->last_presence(), R"([{"key":"Ann","metas":[{}]}])");
+  // While A refreshes, its entries stay however long it has been.
+  for (int i = 0; i < 5; i++) {
+    r.now += Replicas::kRefresh;
+    r.a.tick_presence(r.now);
+    r.b.tick_presence(r.now);
+  }
+  EXPECT_EQ(bob->last_presence(), R"([{"key":"Ann","metas":[{}]}])");
+  // A dies: its last state is dropped after three periods without a refresh, and B's views hear it.
+  r.a_to_b = false;
+  size_t before = bob->count(kPresence);
+  r.now += 2 * Replicas::kRefresh;
+  r.b.tick_presence(r.now);
+  EXPECT_EQ(bob->count(kPresence), before);
+  r.now += 2 * Replicas::kRefresh;
+  r.b.tick_presence(r.now);
+  EXPECT_EQ(bob->last_presence(), "[]");
+}
+
+TEST(LiveHub, AReplicaStartingToWatchATopicAsksTheOthers) {
+  Replicas r;
+  r.a_to_b = false;  // B is not listening yet when Ann arrives on A
+  auto ann = std::make_shared<Recorder>(), bob = std::make_shared<Recorder>();
+  uint64_t ia = r.a.attach(ann), ib = r.b.attach(bob);
+  r.a.track(ia, "fz-1", "room:x", "Ann", "{}");
+  r.a_to_b = true;
+  r.b.subscribe(ib, "fz-1", kPresence, "room:x");  // asks; A answers with its state
+  EXPECT_EQ(bob->last_presence(), R"([{"key":"Ann","metas":[{}]}])");
+  // A second view of B on the topic asks nothing more.
+  size_t states = r.sent.size();
+  r.b.subscribe(ib, "fz-2", kPresence, "room:x");
+  EXPECT_EQ(r.sent.size(), states);
+}
+
+TEST(LiveHub, AMalformedOrOwnPresenceStateChangesNothing) {
+  LiveHub hub;
+  auto w = std::make_shared<Recorder>();
+  uint64_t iw = hub.attach(w);
+  hub.subscribe(iw, "fz-1", kPresence, "room:x");
+  for (std::string bad : std::vector<std::string>{"", "[", "{\"r\":1}", "{\"e\":[]}", "{\"r\":\"x\",\"e\":[{\"key\":\"A\",\"metas\":[}]}",
+                          "{\"r\":\"" + hub.replica() + "\",\"e\":[{\"key\":\"Me\",\"metas\":[1]}]}"})
+    hub.deliver_presence("room:x", bad, 1);
+  EXPECT_EQ(hub.presence_json("room:x"), "[]");
+  EXPECT_EQ(w->count(kPresence), 1u);  // only the list it got when it subscribed
 }
 
 TEST(LiveHub, CountsTimers) {

@@ -33,7 +33,7 @@ class LiveHub {
   // Sends a local publish to the other replicas (FITZ_WS_PUBSUB=postgres); empty: this process only.
   using Relay = std::function<void(const std::string& topic, const std::string& json)>;
 
-  LiveHub() = default;
+  LiveHub();
   LiveHub(const LiveHub&) = delete;
   LiveHub& operator=(const LiveHub&) = delete;
 
@@ -64,6 +64,21 @@ class LiveHub {
   // Set before serving.
   void set_relay(Relay relay) { relay_ = std::move(relay); }
 
+  // Presence across replicas (FITZ_WS_PUBSUB=postgres, §1.8). Each replica sends its own
+  // entries of a topic as one state whenever they change, and again every `refresh_ms` while it
+  // has any; the lists subscribers get merge every replica's entries under their keys. A state
+  // not refreshed within three periods is dropped (its replica is gone) and the topic announced.
+  // A replica whose views start watching a topic asks the others for their states at once.
+  using PresenceRelay = std::function<void(const std::string& topic, const std::string& state)>;
+  // Set before serving.
+  void set_presence_relay(PresenceRelay relay, int64_t refresh_ms);
+  // A state another replica sent (any thread); `now_ms` on the clock `tick_presence` gets.
+  void deliver_presence(const std::string& topic, std::string_view state, int64_t now_ms);
+  // Called often (each socket's heartbeat watch): at most once per period, resends this
+  // replica's states and drops the stale ones of others.
+  void tick_presence(int64_t now_ms);
+  const std::string& replica() const { return replica_; }
+
   // Running `on every` timers, for the `fitz_live_active_timers` metric.
   void timers_started(int64_t n) { timers_.fetch_add(n, std::memory_order_relaxed); }
   void timers_stopped(int64_t n) { timers_.fetch_sub(n, std::memory_order_relaxed); }
@@ -93,6 +108,11 @@ class LiveHub {
   void untrack_locked(const std::function<bool(const Meta&)>& which);
   void announce_locked(const std::string& topic);
   std::string presence_json_locked(const std::string& topic) const;
+  // This replica's own entries of `topic` changed: announce, and queue its state for the others.
+  void local_presence_changed_locked(const std::string& topic);
+  void queue_state_locked(const std::string& topic, bool ask);
+  // Sends the queued states; outside the lock, since the relay does I/O.
+  void send_states();
 
   mutable std::mutex mu_;
   uint64_t next_client_ = 1;
@@ -100,6 +120,17 @@ class LiveHub {
   Topics messages_, presences_;
   std::map<std::string, std::map<std::string, std::vector<Meta>>, std::less<>> presence_;  // topic -> key -> metas
   Relay relay_;
+  // Another replica's entries of one topic: keys in order, each with its raw meta JSON values.
+  struct RemoteState {
+    int64_t at_ms = 0;
+    std::vector<std::pair<std::string, std::vector<std::string>>> entries;
+  };
+  std::map<std::string, std::map<std::string, RemoteState>, std::less<>> remote_;  // topic -> replica -> state
+  PresenceRelay presence_relay_;
+  int64_t refresh_ms_ = 10000;
+  int64_t last_refresh_ms_ = 0;
+  std::vector<std::pair<std::string, std::string>> outbox_;  // (topic, state) to send
+  std::string replica_;  // random, so a restarted replica is a new one
   std::atomic<int64_t> timers_{0};
 };
 

@@ -1,6 +1,7 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Everything else is CMake.
 BUILD ?= build
-CMAKE_FLAGS ?=
+# Unity batches (8 files a batch): a build from a clean clone compiles less.
+CMAKE_FLAGS ?= -DFITZ_UNITY_BUILD=ON
 
 .PHONY: all deps configure build test demo update-golden clean grammar fuzz
 
@@ -27,9 +28,10 @@ test: deps
 update-golden: build
 	FITZ_UPDATE_GOLDEN=1 $(BUILD)/bin/fitz_golden_tests
 
-# The demo needs fitz and its runtime, not the test binaries.
+# The demo needs fitz and the runtime libraries it links programs against (dependencies of the
+# `fitz` target), not the test binaries nor the tools the test stages run.
 demo: deps configure
-	cmake --build $(BUILD) --target fitz_tools
+	cmake --build $(BUILD) --target fitz
 	bash scripts/demo.sh $(BUILD)
 
 grammar:

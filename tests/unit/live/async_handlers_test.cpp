@@ -9,9 +9,17 @@
 
 #include "../../live/server/test_views.h"
 #include "fitz/live/connection.h"
+#include "client_frames.h"
 
 namespace fitz::live {
 namespace {
+
+// What a runtime error in a handler raises.
+Panic failure(Str message) {
+  Panic p;
+  p.message = std::move(message);
+  return p;
+}
 
 constexpr int64_t kAsyncNowMs = 1'800'000'000'000;
 
@@ -57,7 +65,7 @@ class SlowCounter final : public View {
   Task<Null> save(bool fail) {
     n_ += 100;
     co_await sleep(20);
-    if (fail) throw Panic{Str::lit("save failed")};
+    if (fail) throw failure(Str::lit("save failed"));
     n_ -= 99;
     env.effects->publish("saved", std::to_string(n_));
     co_return null;
@@ -65,7 +73,7 @@ class SlowCounter final : public View {
   // Returns before any await, as an async handler that finds nothing to do may.
   Task<Null> quick(bool fail) {
     n_ += 5;
-    if (fail) throw Panic{Str::lit("quick failed")};
+    if (fail) throw failure(Str::lit("quick failed"));
     co_return null;
   }
   Task<Null> mount_slowly() {
@@ -121,19 +129,16 @@ class LiveAsyncTest : public ::testing::Test {
     return o;
   }
   std::string join(std::string view, std::string_view v = "fz-1", std::string props = "{}") const {
-    int64_t now = kAsyncNowMs / 1000;
-    std::string tok = seal_token(TokenClaims{std::move(view), std::move(props), "sid", "", now, now + 3600}, key_);
-    return R"({"t":"join","v":")" + std::string(v) + R"(","tok":")" + tok + R"(","rev":0})";
+    return testing::join_frame(testing::token_for(key_, std::move(view), kAsyncNowMs, std::move(props)), v);
   }
   static std::string ev(int64_t ref, int64_t c, std::string_view e, std::string_view v = "fz-1") {
-    return R"({"t":"ev","v":")" + std::string(v) + R"(","ref":)" + std::to_string(ref) + R"(,"c":)" +
-           std::to_string(c) + R"(,"e":")" + std::string(e) + R"(","p":{}})";
+    return testing::ev_frame(ref, c, e, "{}", v);
   }
-  static std::string resync(std::string_view v = "fz-1") { return R"({"t":"resync","v":")" + std::string(v) + R"("})"; }
+  static std::string resync(std::string_view v = "fz-1") { return testing::resync_frame(v); }
   static int64_t component_in(const std::string& full) {
-    std::smatch m;
-    EXPECT_TRUE(std::regex_search(full, m, std::regex(R"(data-fz-c=\\"(\d+)\\")")));
-    return m.empty() ? 0 : std::stoll(m[1]);
+    int64_t c = testing::first_component(full);
+    EXPECT_NE(c, 0) << full;
+    return c;
   }
   // The frames of every async completion so far, in order.
   std::vector<std::string> later_frames() const {

@@ -11,6 +11,7 @@
 #include "fitz/live/children.h"
 #include "fitz/live/connection.h"
 #include "recording_timers.h"
+#include "client_frames.h"
 
 namespace fitz::live {
 namespace {
@@ -102,19 +103,10 @@ class ChildHooksTest : public ::testing::Test {
   ChildHooksTest() : key_(TokenKey::derive("child hooks test secret")) {
     views_.add("TickParent", [](std::string_view, std::string*) { return std::make_unique<TickParent>(); });
   }
-  std::string join() const {
-    int64_t now = kChildHookNowMs / 1000;
-    std::string tok = seal_token(TokenClaims{"TickParent", "{}", "sid", "", now, now + 3600}, key_);
-    return R"({"t":"join","v":"fz-1","tok":")" + tok + R"(","rev":0})";
-  }
-  static std::string ev(int64_t ref, int64_t c, std::string_view e) {
-    return R"({"t":"ev","v":"fz-1","ref":)" + std::to_string(ref) + R"(,"c":)" + std::to_string(c) + R"(,"e":")" +
-           std::string(e) + R"(","p":{}})";
-  }
+  std::string join() const { return testing::join_frame(testing::token_for(key_, "TickParent", kChildHookNowMs)); }
+  static std::string ev(int64_t ref, int64_t c, std::string_view e) { return testing::ev_frame(ref, c, e); }
   static int64_t number_of(const std::string& frame, const std::string& id) {
-    std::smatch m;
-    if (!std::regex_search(frame, m, std::regex(R"(data-fz-c=\\"(\d+)\\" id=\\")" + id + R"(\\")"))) return -1;
-    return std::stoll(m[1]);
+    return testing::component_with_id(frame, id);
   }
   static int64_t root_number(const std::string& frame) {
     std::smatch m;
@@ -122,7 +114,7 @@ class ChildHooksTest : public ::testing::Test {
     return std::stoll(m[1]);
   }
   std::string full(LiveConnection& conn) {
-    ConnectionOutput out = conn.on_frame(R"({"t":"resync","v":"fz-1"})", kChildHookNowMs);
+    ConnectionOutput out = conn.on_frame(testing::resync_frame(), kChildHookNowMs);
     return out.frames.empty() ? "" : out.frames[0];
   }
   // The running timer of the child numbered `c`.

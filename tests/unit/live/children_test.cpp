@@ -11,6 +11,7 @@
 #include "fitz/live/children.h"
 #include "fitz/live/connection.h"
 #include "fitz/live/html.h"
+#include "client_frames.h"
 
 namespace fitz::live {
 namespace {
@@ -108,24 +109,14 @@ class ChildrenTest : public ::testing::Test {
   ChildrenTest() : key_(TokenKey::derive("children test secret")) {
     views_.add("Parent", [this](std::string_view, std::string*) { return std::make_unique<Parent>(&log_); });
   }
-  std::string join() const {
-    int64_t now = kChildNowMs / 1000;
-    std::string tok = seal_token(TokenClaims{"Parent", "{}", "sid", "", now, now + 3600}, key_);
-    return R"({"t":"join","v":"fz-1","tok":")" + tok + R"(","rev":0})";
-  }
-  static std::string ev(int64_t ref, int64_t c, std::string_view e) {
-    return R"({"t":"ev","v":"fz-1","ref":)" + std::to_string(ref) + R"(,"c":)" + std::to_string(c) + R"(,"e":")" +
-           std::string(e) + R"(","p":{}})";
-  }
-  // The number on the element with `id` (in a frame's escaped HTML).
+  std::string join() const { return testing::join_frame(testing::token_for(key_, "Parent", kChildNowMs)); }
+  static std::string ev(int64_t ref, int64_t c, std::string_view e) { return testing::ev_frame(ref, c, e); }
   static int64_t number_of(const std::string& frame, const std::string& id) {
-    std::smatch m;
-    if (!std::regex_search(frame, m, std::regex(R"(data-fz-c=\\"(\d+)\\" id=\\")" + id + R"(\\")"))) return -1;
-    return std::stoll(m[1]);
+    return testing::component_with_id(frame, id);
   }
   // The full HTML of the root after a resync.
   std::string full(LiveConnection& conn) {
-    ConnectionOutput out = conn.on_frame(R"({"t":"resync","v":"fz-1"})", kChildNowMs);
+    ConnectionOutput out = conn.on_frame(testing::resync_frame(), kChildNowMs);
     return out.frames.empty() ? "" : out.frames[0];
   }
 

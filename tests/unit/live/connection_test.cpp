@@ -8,6 +8,7 @@
 
 #include "../../live/server/test_views.h"
 #include "fitz/live/connection.h"
+#include "client_frames.h"
 
 namespace fitz::live {
 namespace {
@@ -73,20 +74,16 @@ class LiveConnectionTest : public ::testing::Test {
     });
   }
   std::string token(std::string view, std::string uid = "", int64_t ttl = 3600) const {
-    int64_t now = kNowMs / 1000;
-    return seal_token(TokenClaims{std::move(view), "{}", "sid", std::move(uid), now, now + ttl}, key_);
+    return testing::token_for(key_, std::move(view), kNowMs, "{}", std::move(uid), ttl);
   }
-  static std::string join(std::string_view tok, std::string_view v = "fz-1") {
-    return R"({"t":"join","v":")" + std::string(v) + R"(","tok":")" + std::string(tok) + R"(","rev":0})";
-  }
+  static std::string join(std::string_view tok, std::string_view v = "fz-1") { return testing::join_frame(tok, v); }
   static std::string ev(int64_t ref, int64_t c, std::string_view e, std::string_view v = "fz-1") {
-    return R"({"t":"ev","v":")" + std::string(v) + R"(","ref":)" + std::to_string(ref) + R"(,"c":)" +
-           std::to_string(c) + R"(,"e":")" + std::string(e) + R"(","p":{}})";
+    return testing::ev_frame(ref, c, e, "{}", v);
   }
   static int64_t component_of(const std::string& full) {
-    std::smatch m;
-    EXPECT_TRUE(std::regex_search(full, m, std::regex(R"(data-fz-c=\\"(\d+)\\")")));
-    return m.empty() ? 0 : std::stoll(m[1]);
+    int64_t c = testing::first_component(full);
+    EXPECT_NE(c, 0) << full;
+    return c;
   }
 
   ViewRegistry views_;
@@ -119,8 +116,8 @@ TEST_F(LiveConnectionTest, BadTokensClose1008) {
   }
   // Another key's token is forged.
   LiveConnection conn(views_, key_, {});
-  TokenClaims other{"Counter", "{}", "", "", kNowMs / 1000, kNowMs / 1000 + 60};
-  EXPECT_EQ(conn.on_frame(join(seal_token(other, TokenKey::derive("another"))), kNowMs).close_code, kClosePolicy);
+  std::string forged = testing::token_for(TokenKey::derive("another"), "Counter", kNowMs, "{}", "", 60);
+  EXPECT_EQ(conn.on_frame(join(forged), kNowMs).close_code, kClosePolicy);
 }
 
 TEST_F(LiveConnectionTest, ExpiredTokenAsksForReload) {
@@ -271,7 +268,7 @@ TEST_F(LiveConnectionTest, ThrowingHandlerRollsBackAndRenderCrashRemounts) {
 
 TEST_F(LiveConnectionTest, ThrowingMountIsAMountError) {
   LiveConnection conn(views_, key_, {});
-  std::string tok = seal_token(TokenClaims{"Fragile", R"({"mountfail":true})", "", "", kNowMs / 1000, kNowMs / 1000 + 60}, key_);
+  std::string tok = testing::token_for(key_, "Fragile", kNowMs, R"({"mountfail":true})", "", 60);
   ConnectionOutput out = conn.on_frame(join(tok), kNowMs);
   ASSERT_EQ(out.frames.size(), 1u);
   EXPECT_EQ(out.frames[0], R"({"t":"error","v":"fz-1","ref":0,"code":"mount","msg":"mount failed"})");

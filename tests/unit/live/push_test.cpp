@@ -11,6 +11,7 @@
 #include "../../live/server/test_views.h"
 #include "fitz/live/connection.h"
 #include "recording_timers.h"
+#include "client_frames.h"
 
 namespace fitz::live {
 namespace {
@@ -73,20 +74,16 @@ class PushTest : public ::testing::Test {
     views_.add("Pushy", [](std::string_view, std::string*) { return std::make_unique<Pushy>(); });
   }
   std::string token(std::string view, std::string props = "{}") const {
-    int64_t now = kPushNowMs / 1000;
-    return seal_token(TokenClaims{std::move(view), std::move(props), "sid", "", now, now + 3600}, key_);
+    return testing::token_for(key_, std::move(view), kPushNowMs, std::move(props));
   }
-  static std::string join(std::string_view tok, std::string_view v = "fz-1") {
-    return R"({"t":"join","v":")" + std::string(v) + R"(","tok":")" + std::string(tok) + R"(","rev":0})";
-  }
+  static std::string join(std::string_view tok, std::string_view v = "fz-1") { return testing::join_frame(tok, v); }
   static std::string ev(int64_t ref, int64_t c, std::string_view e, std::string_view p = "{}") {
-    return R"({"t":"ev","v":"fz-1","ref":)" + std::to_string(ref) + R"(,"c":)" + std::to_string(c) + R"(,"e":")" +
-           std::string(e) + R"(","p":)" + std::string(p) + "}";
+    return testing::ev_frame(ref, c, e, p);
   }
   static int64_t component_of(const std::string& full) {
-    std::smatch m;
-    EXPECT_TRUE(std::regex_search(full, m, std::regex(R"(data-fz-c=\\"(\d+)\\")")));
-    return m.empty() ? 0 : std::stoll(m[1]);
+    int64_t c = testing::first_component(full);
+    EXPECT_NE(c, 0) << full;
+    return c;
   }
   ConnectionOptions options(std::shared_ptr<Inbox> inbox) {
     ConnectionOptions o;

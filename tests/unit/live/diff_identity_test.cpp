@@ -15,7 +15,7 @@ namespace fitz::live {
 namespace {
 
 // diff, then apply to a copy of `a` and check it became `b`.
-DiffResult roundtrip(const Node& a, const Node& b) {
+DiffResult converges(const Node& a, const Node& b) {
   DiffResult r = diff(a, b);
   EXPECT_FALSE(r.needs_full);
   Node c = a;
@@ -26,15 +26,15 @@ DiffResult roundtrip(const Node& a, const Node& b) {
 }
 
 // Sites 0 everywhere: what the same markup gives without identities.
-Node strip(Node n) {
+Node without_identity(Node n) {
   n.site = 0;
   n.iter = 0;
-  for (Node& c : n.children) c = strip(std::move(c));
+  for (Node& c : n.children) c = without_identity(std::move(c));
   return n;
 }
 
 // <div data-fz-c="1">{#if show}<p>Hello</p>{/if}Count: {n}<input value={v}><button>+</button></div>
-Node counter(bool show, int n, const std::string& v = "typed") {
+Node counter_page(bool show, int n, const std::string& v = "typed") {
   Node root = el("div", 1).attr("data-fz-c", "1");
   if (show) root.child(el("p", 2).mark_static().child(text("Hello", 3)));
   root.child(text("Count: " + std::to_string(n), 4));
@@ -44,21 +44,21 @@ Node counter(bool show, int n, const std::string& v = "typed") {
 }
 
 TEST(LiveDiffIdentity, IfTurningOnBeforeSiblingsIsOneInsert) {
-  DiffResult r = roundtrip(counter(false, 1), counter(true, 1));
+  DiffResult r = converges(counter_page(false, 1), counter_page(true, 1));
   EXPECT_EQ(ops_to_json(r.ops), R"([["insert",[0],0,"<p>Hello</p>"]])");
   // Without identities every later sibling is compared with the wrong old node.
-  EXPECT_GT(diff(strip(counter(false, 1)), strip(counter(true, 1))).ops.size(), 1u);
+  EXPECT_GT(diff(without_identity(counter_page(false, 1)), without_identity(counter_page(true, 1))).ops.size(), 1u);
 }
 
 TEST(LiveDiffIdentity, IfTurningOffIsOneRemove) {
-  DiffResult r = roundtrip(counter(true, 1), counter(false, 1));
+  DiffResult r = converges(counter_page(true, 1), counter_page(false, 1));
   EXPECT_EQ(ops_to_json(r.ops), R"([["remove",[0,0]]])");
 }
 
 TEST(LiveDiffIdentity, ToggleAndChangeTogether) {
-  DiffResult r = roundtrip(counter(false, 1), counter(true, 2));
+  DiffResult r = converges(counter_page(false, 1), counter_page(true, 2));
   EXPECT_EQ(ops_to_json(r.ops), R"([["insert",[0],0,"<p>Hello</p>"],["text",[0,1],"Count: 2"]])");
-  r = roundtrip(counter(true, 2), counter(false, 3, "x"));
+  r = converges(counter_page(true, 2), counter_page(false, 3, "x"));
   EXPECT_EQ(ops_to_json(r.ops), R"([["remove",[0,0]],["text",[0,0],"Count: 3"],["prop",[0,1],"value","x"]])");
 }
 
@@ -70,8 +70,8 @@ TEST(LiveDiffIdentity, StaticSiblingsOfTheSameTagStayApart) {
     root.child(el("p", 4).mark_static().child(text("B", 5)));
     return el("div").child(std::move(root));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page(false), page(true)).ops), R"([["insert",[0],0,"<p>A</p>"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(true), page(false)).ops), R"([["remove",[0,0]]])");
+  EXPECT_EQ(ops_to_json(converges(page(false), page(true)).ops), R"([["insert",[0],0,"<p>A</p>"]])");
+  EXPECT_EQ(ops_to_json(converges(page(true), page(false)).ops), R"([["remove",[0,0]]])");
 }
 
 // {#if a}<h2>A</h2>{#if b}<p>B</p>{/if}{/if}<input>
@@ -85,11 +85,11 @@ TEST(LiveDiffIdentity, NestedIfs) {
     root.child(el("input", 6));
     return el("div").child(std::move(root));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page(true, false), page(true, true)).ops), R"([["insert",[0],1,"<p>B</p>"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(true, true), page(true, false)).ops), R"([["remove",[0,1]]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(false, true), page(true, true)).ops),
+  EXPECT_EQ(ops_to_json(converges(page(true, false), page(true, true)).ops), R"([["insert",[0],1,"<p>B</p>"]])");
+  EXPECT_EQ(ops_to_json(converges(page(true, true), page(true, false)).ops), R"([["remove",[0,1]]])");
+  EXPECT_EQ(ops_to_json(converges(page(false, true), page(true, true)).ops),
             R"([["insert",[0],0,"<h2>A</h2>"],["insert",[0],1,"<p>B</p>"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(true, true), page(false, false)).ops), R"([["remove",[0,1]],["remove",[0,0]]])");
+  EXPECT_EQ(ops_to_json(converges(page(true, true), page(false, false)).ops), R"([["remove",[0,1]],["remove",[0,0]]])");
 }
 
 // <ul>{#for x in xs}{#if x.flag}<b>!</b>{/if}<li>{x.name}</li>{/for}</ul><input>
@@ -103,11 +103,11 @@ TEST(LiveDiffIdentity, IfInsideAnUnkeyedLoop) {
     }
     return el("div").child(std::move(ul)).child(el("input", 6));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page({false, false, false}), page({false, true, false})).ops),
+  EXPECT_EQ(ops_to_json(converges(page({false, false, false}), page({false, true, false})).ops),
             R"([["insert",[0],1,"<b>!</b>"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page({true, true, true}), page({true, false, true})).ops), R"([["remove",[0,2]]])");
+  EXPECT_EQ(ops_to_json(converges(page({true, true, true}), page({true, false, true})).ops), R"([["remove",[0,2]]])");
   // The loop growing at its end and an if turning on in its first row.
-  EXPECT_EQ(ops_to_json(roundtrip(page({false, false}), page({true, false, false})).ops),
+  EXPECT_EQ(ops_to_json(converges(page({false, false}), page({true, false, false})).ops),
             R"([["insert",[0],0,"<b>!</b>"],["insert",[0],3,"<li>row 2</li>"]])");
 }
 
@@ -124,8 +124,8 @@ TEST(LiveDiffIdentity, NestedUnkeyedLoops) {
     }
     return el("div").child(std::move(p));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page({2, 2}), page({3, 2})).ops), R"([["insert",[0],2,"<i>0.2</i>"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page({2, 2}), page({1, 2})).ops), R"([["remove",[0,1]]])");
+  EXPECT_EQ(ops_to_json(converges(page({2, 2}), page({3, 2})).ops), R"([["insert",[0],2,"<i>0.2</i>"]])");
+  EXPECT_EQ(ops_to_json(converges(page({2, 2}), page({1, 2})).ops), R"([["remove",[0,1]]])");
 }
 
 // {#if edit}<input value={a}>{:else}<span>{a}</span>{/if}<button>: another branch is another
@@ -140,8 +140,8 @@ TEST(LiveDiffIdentity, ElseSwitchingBranchesReplaces) {
     root.child(el("button", 5).child(text("ok", 6)));
     return el("div").child(std::move(root));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page(true, "span"), page(false, "span")).ops), R"([["replace",[0,0],"<span>a</span>"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(false, "input"), page(true, "input")).ops), R"([["replace",[0,0],"<input value=\"a\">"]])");
+  EXPECT_EQ(ops_to_json(converges(page(true, "span"), page(false, "span")).ops), R"([["replace",[0,0],"<span>a</span>"]])");
+  EXPECT_EQ(ops_to_json(converges(page(false, "input"), page(true, "input")).ops), R"([["replace",[0,0],"<input value=\"a\">"]])");
 }
 
 // Texts merge across `{#if}` boundaries (the DOM has one text node): the merged node keeps
@@ -157,9 +157,9 @@ TEST(LiveDiffIdentity, TextsMergedAcrossIfs) {
     return el("div").child(std::move(root));
   };
   EXPECT_EQ(page(true, 1, false).children[0].children.size(), 2u);
-  EXPECT_EQ(ops_to_json(roundtrip(page(false, 1, false), page(true, 1, false)).ops), R"([["text",[0,0],"Hi Count: 1"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(true, 1, false), page(false, 2, false)).ops), R"([["text",[0,0],"Count: 2"]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page(true, 1, false), page(true, 1, true)).ops), R"([["insert",[0],2,"!"]])");
+  EXPECT_EQ(ops_to_json(converges(page(false, 1, false), page(true, 1, false)).ops), R"([["text",[0,0],"Hi Count: 1"]])");
+  EXPECT_EQ(ops_to_json(converges(page(true, 1, false), page(false, 2, false)).ops), R"([["text",[0,0],"Count: 2"]])");
+  EXPECT_EQ(ops_to_json(converges(page(true, 1, false), page(true, 1, true)).ops), R"([["insert",[0],2,"!"]])");
 }
 
 // A keyed loop next to other nodes is not a keyed list, but its rows still match by key.
@@ -169,11 +169,11 @@ TEST(LiveDiffIdentity, KeyedRowsAmongSiblings) {
     for (int id : ids) ul.child(el("li", 4).with_key(Key::integer(id)).child(text("row " + std::to_string(id), 5)));
     return el("div").child(std::move(ul));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page({1, 2, 3}), page({1, 3})).ops), R"([["remove",[0,2]]])");
-  EXPECT_EQ(ops_to_json(roundtrip(page({1, 3}), page({1, 2, 3})).ops),
+  EXPECT_EQ(ops_to_json(converges(page({1, 2, 3}), page({1, 3})).ops), R"([["remove",[0,2]]])");
+  EXPECT_EQ(ops_to_json(converges(page({1, 3}), page({1, 2, 3})).ops),
             R"([["insert",[0],2,"<li data-fz-key=\"2\">row 2</li>"]])");
   // A moved row cannot move without a keyed parent: it is removed and inserted again.
-  DiffResult r = roundtrip(page({1, 2, 3}), page({3, 1, 2}));
+  DiffResult r = converges(page({1, 2, 3}), page({3, 1, 2}));
   EXPECT_EQ(r.ops.size(), 2u) << ops_to_json(r.ops);
 }
 
@@ -185,9 +185,9 @@ TEST(LiveDiffIdentity, DuplicateIdentitiesStillConverge) {
     for (int i = 0; i < copies; ++i) root.child(el("em", 3).child(text("slot", 4)));
     return el("div").child(std::move(root));
   };
-  EXPECT_EQ(ops_to_json(roundtrip(page(2, false), page(2, true)).ops), R"([["insert",[0],0,"<h1></h1>"]])");
-  roundtrip(page(3, true), page(1, false));
-  roundtrip(page(0, true), page(2, false));
+  EXPECT_EQ(ops_to_json(converges(page(2, false), page(2, true)).ops), R"([["insert",[0],0,"<h1></h1>"]])");
+  converges(page(3, true), page(1, false));
+  converges(page(0, true), page(2, false));
 }
 
 // ---- Random templates (elements, texts, ifs with else, unkeyed and keyed loops, nested)
@@ -201,7 +201,7 @@ struct Tpl {
   std::vector<Tpl> kids, els;
 };
 
-struct Data {
+struct TplData {
   std::vector<bool> cond = std::vector<bool>(6);
   std::vector<int> count = std::vector<int>(6);
   std::vector<int> value = std::vector<int>(6);
@@ -237,8 +237,8 @@ class TplGen {
     return t;
   }
 
-  Data data() {
-    Data d;
+  TplData data() {
+    TplData d;
     for (int i = 0; i < 6; ++i) {
       d.cond[size_t(i)] = pick(2);
       d.count[size_t(i)] = pick(4);
@@ -251,7 +251,7 @@ class TplGen {
   }
 
   // A few of the values changed, the way one event changes a view's state.
-  Data change(Data d) {
+  TplData change(TplData d) {
     for (int i = 0, k = 1 + pick(2); i < k; ++i) {
       size_t v = size_t(pick(6));
       switch (pick(4)) {
@@ -278,14 +278,14 @@ bool has_dynamic(const std::vector<Tpl>& ts) {
 }
 
 // What the compiled render does (codegen/emit_views.cpp), on the template model.
-void render(const std::vector<Tpl>& ts, const Data& d, uint64_t iter, Node& parent) {
+void render_tpl(const std::vector<Tpl>& ts, const TplData& d, uint64_t iter, Node& parent) {
   for (const Tpl& t : ts) {
     size_t v = size_t(t.var);
     switch (t.kind) {
       case Tpl::El: {
         Node e = el(t.tag, t.site, iter);
         if (t.dynamic) e.attr(t.tag == "input" ? "value" : "class", "c" + std::to_string(d.value[v]));
-        render(t.kids, d, iter, e);
+        render_tpl(t.kids, d, iter, e);
         if (!has_dynamic({t})) e.mark_static();
         parent.child(std::move(e));
         break;
@@ -293,14 +293,14 @@ void render(const std::vector<Tpl>& ts, const Data& d, uint64_t iter, Node& pare
       case Tpl::Txt:
         parent.child(text(t.dynamic ? "t" + std::to_string(d.value[v]) : "s", t.site, iter));
         break;
-      case Tpl::If: render(d.cond[v] ? t.kids : t.els, d, iter, parent); break;
+      case Tpl::If: render_tpl(d.cond[v] ? t.kids : t.els, d, iter, parent); break;
       case Tpl::For:
-        for (int i = 0; i < d.count[v]; ++i) render(t.kids, d, iteration(iter, i + 1), parent);
+        for (int i = 0; i < d.count[v]; ++i) render_tpl(t.kids, d, iteration(iter, i + 1), parent);
         break;
       case Tpl::KeyedFor:
         for (int id : d.ids[v]) {
           Node item = el("template");
-          render(t.kids, d, iter, item);
+          render_tpl(t.kids, d, iter, item);
           for (Node& c : item.children) parent.child(std::move(c.with_key(Key::integer(id))));
         }
         break;
@@ -314,11 +314,11 @@ TEST(LiveDiffIdentity, RandomTemplatesConverge) {
     TplGen g(seed);
     std::vector<Tpl> tpl = g.list(3);
     tpl.push_back(g.one(2));
-    Data d1 = g.data();
-    Data d2 = g.change(d1);
+    TplData d1 = g.data();
+    TplData d2 = g.change(d1);
     Node a = el("div", 1000), b = el("div", 1000);
-    render(tpl, d1, 0, a);
-    render(tpl, d2, 0, b);
+    render_tpl(tpl, d1, 0, a);
+    render_tpl(tpl, d2, 0, b);
     Node ra = el("div").child(std::move(a)), rb = el("div").child(std::move(b));
     DiffResult r = diff(ra, rb);
     ASSERT_FALSE(r.needs_full) << seed;
@@ -344,7 +344,7 @@ TEST(LiveDiffIdentity, UnkeyedLoopGrowingBeforeSiblings) {
   };
   for (int n = 0; n < 40; n += 7)
     for (int m = 0; m < 40; m += 5) {
-      DiffResult r = roundtrip(page(n), page(m));
+      DiffResult r = converges(page(n), page(m));
       EXPECT_EQ(r.ops.size(), size_t(std::abs(n - m))) << n << " -> " << m << ": " << ops_to_json(r.ops);
     }
 }

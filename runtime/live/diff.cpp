@@ -131,6 +131,10 @@ class Differ {
     while (suf < n - pre && suf < m - pre && same_identity(A[n - 1 - suf], B[m - 1 - suf])) ++suf;
     for (size_t i = 0; i < pre; ++i) pair(A[i], B[i], i, path, false);
     size_t on = n - pre - suf, mn = m - pre - suf;  // the middles: A[pre, pre+on), B[pre, pre+mn)
+    if (on == 0 && mn == 0) {
+      for (size_t k = 0; k < suf; ++k) pair(A[n - suf + k], B[m - suf + k], m - suf + k, path, false);
+      return;
+    }
 
     // partner[j]: the old middle index that new middle j keeps, or -1.
     std::vector<long> partner(mn, -1);

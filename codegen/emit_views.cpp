@@ -799,9 +799,19 @@ class ViewEmitter {
     return "bool(" + v + ")";
   }
 
+  // The differ's identity of the next node (views.md §2.3, fitz::live::Node::site): a new
+  // template site number, and the iterations of the unkeyed loops around it.
+  std::string anchor() {
+    std::string a = std::to_string(++g_.view_sites_);
+    if (!iter_.empty()) a += ", " + iter_;
+    return a;
+  }
+
+  std::string anchor_or_zero() { return iter_.empty() ? anchor() + ", 0" : anchor(); }
+
   std::string element_open(const checker::ViewNode& n, bool pre) {
     std::string v = var();
-    g_.line(fmt::format("fitz::live::Node {} = fitz::live::el({});", v, cpp_quoted(n.tag)));
+    g_.line(fmt::format("fitz::live::Node {} = fitz::live::el({}, {});", v, cpp_quoted(n.tag), anchor()));
     (void)pre;
     return v;
   }
@@ -878,17 +888,18 @@ class ViewEmitter {
         bool raw = false;
         for (const checker::ViewExpr& e : n.exprs) raw |= e.code.valid() && is_html(e);
         if (!raw) {
-          g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, concat(n.parts, n.exprs)));
+          g_.line(fmt::format("{}.child(fitz::live::text({}, {}));", parent, concat(n.parts, n.exprs), anchor()));
           return;
         }
         // An `Html` value goes in as markup (§1.4: `{html_raw(s)}`); the text around it escaped.
         for (size_t i = 0; i < n.parts.size(); ++i) {
-          if (!n.parts[i].empty()) g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, cpp_quoted(n.parts[i])));
+          if (!n.parts[i].empty())
+            g_.line(fmt::format("{}.child(fitz::live::text({}, {}));", parent, cpp_quoted(n.parts[i]), anchor()));
           if (i >= n.exprs.size() || !n.exprs[i].code.valid()) continue;
           if (is_html(n.exprs[i]))
             g_.line(fmt::format("{}.child(fitz::live::html_raw(fitz::live::gen::text_of({})));", parent, g_.expr(n.exprs[i].code)));
           else
-            g_.line(fmt::format("{}.child(fitz::live::text({}));", parent, shown(n.exprs[i])));
+            g_.line(fmt::format("{}.child(fitz::live::text({}, {}));", parent, shown(n.exprs[i]), anchor()));
         }
         return;
       }
@@ -947,7 +958,12 @@ class ViewEmitter {
           }
           // A child's identity includes its loop key, the index when unkeyed (§1.5); in nested
           // loops the keys of the enclosing iterations too.
-          std::string saved_key = loop_key_;
+          std::string saved_key = loop_key_, saved_iter = iter_;
+          if (!keyed) {  // a keyed row is told apart by its key
+            std::string it = fmt::format("_it{}", next_++);
+            g_.line(fmt::format("uint64_t {} = fitz::live::iteration({}, {});", it, iter_.empty() ? "0" : iter_, count));
+            iter_ = it;
+          }
           if (has_component(n.children)) {
             std::string lk = fmt::format("_lk{}", next_++);
             std::string own = keyed ? key : fmt::format("fitz::live::Key::integer({} - 1)", count);
@@ -968,6 +984,7 @@ class ViewEmitter {
             nodes(n.children, holder, pre);
           }
           loop_key_ = saved_key;
+          iter_ = saved_iter;
         });
         g_.line(fmt::format("for (auto& c : {}.children) {}.child(std::move(c));", holder, parent));
         if (!n.empty.empty()) {
@@ -985,7 +1002,11 @@ class ViewEmitter {
       case K::Slot:
         // The parent's content for this slot, rendered in its scope; else the fallback.
         g_.line(fmt::format("if (const auto* _slot = fitz::live::find_slot(rc, {})) {{", cpp_quoted(n.slot_name)));
-        g_.line(fmt::format("  for (const auto& c : *_slot) {}.child(c);", parent));
+        if (iter_.empty())
+          g_.line(fmt::format("  for (const auto& c : *_slot) {}.child(c);", parent));
+        else  // shown once per iteration: the iteration keeps the copies apart
+          g_.line(fmt::format("  for (const auto& c : *_slot) {}.child(fitz::live::Node(c).at(c.site, fitz::live::iteration(c.iter, {})));",
+                              parent, iter_));
         g_.line("} else {");
         ++g_.indent_;
         nodes(n.children, parent, pre);
@@ -1150,8 +1171,10 @@ class ViewEmitter {
     std::string update = fmt::format("[&](fitz::live::View& v) {{ auto& c = static_cast<{}&>(v); ", cls);
     for (const checker::ViewField& f : tc.props) update += fmt::format("c.p_{0} = {1}->fld_{0}; ", f.name, props);
     update += "(void)c; }";
-    g_.line(fmt::format("{}.child(fz_children.render(rc, env, {}, {}, {}, {}, std::move({}), {}));", parent, use.position,
-                        loop_key_.empty() ? "fitz::live::Key()" : loop_key_, make, update, bindings, slots));
+    // Its root carries this use's identity, not the child template's own.
+    g_.line(fmt::format("{}.child(fz_children.render(rc, env, {}, {}, {}, {}, std::move({}), {}).at({}));", parent, use.position,
+                        loop_key_.empty() ? "fitz::live::Key()" : loop_key_, make, update, bindings, slots,
+                        anchor_or_zero()));
     --g_.indent_;
     g_.line("}");
   }
@@ -1170,6 +1193,7 @@ class ViewEmitter {
   TypeId emit_type_;  // FitzViewEmits_<Name> when its bodies `emit`
   std::map<const checker::ViewNode*, ChildUse> children_;
   std::string loop_key_;  // the C++ Key of the enclosing loop iterations, "" outside loops
+  std::string iter_;      // the C++ uint64_t of the enclosing unkeyed iterations, "" outside them
   std::vector<std::string> binds_;
   std::vector<const ForStmt*> fors_;
   size_t for_index_ = 0;

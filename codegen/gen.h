@@ -136,6 +136,8 @@ class Gen {
   void for_loop(const ForStmt& s, const std::function<void()>& body);  // `for` over any iterable
   std::string view_where(frontend::FileId file, uint32_t offset) const;  // "path:line:col"
   std::unordered_set<uint32_t> view_modules_;                 // generated view modules
+  uint32_t view_sites_ = 0;  // template sites numbered so far: one program-wide series, so a
+                             // slot's nodes never share a number with the child's own
   std::unordered_map<uint32_t, std::string> view_binds_;      // symbol -> the member it names
 
   // ---- WebSockets (emit_ws.cpp)

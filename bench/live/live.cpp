@@ -1,7 +1,8 @@
 // Live-view server cost per event without the socket: build the new tree, diff it against the
 // last one, write the ops as JSON (and the full HTML for comparison), for a counter click and
-// for a 1,000-row keyed list (one row edited, one row moved, the list reversed). Prints the
-// median of many runs per case; not a test (no thresholds).
+// for a 1,000-row keyed list (one row edited, one row moved, the list reversed), and for an
+// unkeyed list of 1,000 with an `{#if}` in front of it. Prints the median of many runs per
+// case; not a test (no thresholds).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,12 +17,27 @@ namespace {
 using namespace fitz::live;
 using Clock = std::chrono::steady_clock;
 
+// As the compiled render builds it: every node carries its template site.
 Node counter(int n) {
   return el("div")
       .attr("id", "fz-1")
-      .child(el("h1").mark_static().child(text("Counter")))
-      .child(el("p").child(text("Count: " + std::to_string(n))))
-      .child(el("button").attr("data-fz-c", "2").attr("data-fz-click", "inc").child(text("+")));
+      .child(el("h1", 1).mark_static().child(text("Counter", 2)))
+      .child(el("p", 3).child(text("Count: " + std::to_string(n), 4)))
+      .child(el("button", 5).attr("data-fz-c", "2").attr("data-fz-click", "inc").child(text("+", 6)));
+}
+
+// An unkeyed `{#for}` of n posts after an `{#if banner}` and before a reply box: the siblings
+// match by site and iteration, so the banner turning on is one insert.
+Node feed(int n, bool banner, int edited) {
+  Node ul = el("ul", 10);
+  if (banner) ul.child(el("li", 11).attr("class", "banner").child(text("new posts", 12)));
+  for (int i = 0; i < n; ++i) {
+    uint64_t it = iteration(0, i + 1);
+    std::string label = "post " + std::to_string(i) + (i == edited ? " (edited)" : "");
+    ul.child(el("li", 13, it).child(text(std::move(label), 14, it)));
+  }
+  ul.child(el("li", 15).child(el("input", 16).attr("name", "reply")));
+  return el("div").attr("id", "fz-1").child(std::move(ul));
 }
 
 Node rows(const std::vector<int>& ids, int edited) {
@@ -105,5 +121,8 @@ int main() {
     v.erase(v.begin() + 500);
     return rows(v, -1);
   });
+  bench_case("1000 unkeyed: edit one", 200, [] { return feed(1000, false, -1); }, [] { return feed(1000, false, 500); });
+  bench_case("1000 unkeyed: if on", 200, [] { return feed(1000, false, -1); }, [] { return feed(1000, true, -1); });
+  bench_case("1000 unkeyed: append", 200, [] { return feed(1000, false, -1); }, [] { return feed(1001, false, -1); });
   return 0;
 }

@@ -1,6 +1,6 @@
 // The differ (views.md §2.3): same tag and key → recurse, otherwise replace; unkeyed children
-// by position, keyed children by key with a longest increasing subsequence so that only the
-// rows that really moved get a `kmove`.
+// by their template identity (position when they have none), keyed children by key with a
+// longest increasing subsequence so that only the rows that really moved get a `kmove`.
 #include <algorithm>
 #include <unordered_map>
 
@@ -48,7 +48,7 @@ class Differ {
       return;
     }
     if (keyed(a, b, path)) return;
-    positional(a, b, path);
+    unkeyed(a, b, path);
   }
 
  private:
@@ -103,23 +103,138 @@ class Differ {
     }
   }
 
-  void positional(const Node& a, const Node& b, Path& path) {
-    size_t n = a.children.size(), m = b.children.size(), common = std::min(n, m);
-    for (size_t i = 0; i < common; ++i) {
-      path.push_back(PathSeg::at(uint32_t(i)));
-      node(a.children[i], b.children[i], path);
-      path.pop_back();
+  // Identity as the compiled render gives it (see Node::site). Hand-built trees have none
+  // (site 0 everywhere), so for them every pair is "the same" and the walk is positional.
+  static bool same_identity(const Node& a, const Node& b) {
+    return a.site == b.site && a.iter == b.iter && a.key == b.key;
+  }
+
+  static uint64_t identity_hash(const Node& n) {
+    uint64_t h = (uint64_t(n.site) * 0x9e3779b97f4a7c15ull) ^ (n.iter * 0xff51afd7ed558ccdull);
+    // Int and Str keys hash apart although "1" == 1: a missed match only costs ops.
+    if (n.key.is_int()) h ^= std::hash<int64_t>{}(n.key.as_int()) * 0xc4ceb9fe1a85ec53ull;
+    if (n.key.is_str()) h ^= std::hash<std::string>{}(n.key.as_str()) * 0xc4ceb9fe1a85ec53ull;
+    return h;
+  }
+
+  // Unkeyed children match by identity: the common prefix and suffix first (no allocation; a
+  // render where no `{#if}` toggled and no loop changed length stops here), then the middle,
+  // where an `{#if}` turning on or off is one `insert` or `remove` and the siblings after it
+  // are compared with their own old selves.
+  void unkeyed(const Node& a, const Node& b, Path& path) {
+    const std::vector<Node>& A = a.children;
+    const std::vector<Node>& B = b.children;
+    size_t n = A.size(), m = B.size();
+    size_t pre = 0;
+    while (pre < n && pre < m && same_identity(A[pre], B[pre])) ++pre;
+    size_t suf = 0;
+    while (suf < n - pre && suf < m - pre && same_identity(A[n - 1 - suf], B[m - 1 - suf])) ++suf;
+    for (size_t i = 0; i < pre; ++i) pair(A[i], B[i], i, path, false);
+    size_t on = n - pre - suf, mn = m - pre - suf;  // the middles: A[pre, pre+on), B[pre, pre+mn)
+    if (on == 0 && mn == 0) {
+      for (size_t k = 0; k < suf; ++k) pair(A[n - suf + k], B[m - suf + k], m - suf + k, path, false);
+      return;
     }
-    for (size_t i = common; i < m; ++i) {
-      Op& op = push(OpKind::Insert, path);
-      op.index = uint32_t(i);
-      op.node = b.children[i];
+
+    // partner[j]: the old middle index that new middle j keeps, or -1.
+    std::vector<long> partner(mn, -1);
+    if (on && mn) match(A, B, pre, on, mn, partner);
+    // Matches that would need a move are dropped (unkeyed nodes cannot be moved): the
+    // survivors are one longest increasing run of old positions.
+    std::vector<bool> stays = lis(partner);
+    for (size_t j = 0; j < mn; ++j)
+      if (!stays[j]) partner[j] = -1;
+
+    // Between two survivors, the old and new runs left over pair up by position: a text
+    // with a text (a `text` op), nodes without identity by recursion (hand-built trees), and
+    // anything else is another template site (an `{:else}` branch): `replace`. What is left
+    // of the longer run is removed or inserted.
+    enum class Fate : uint8_t { Remove, Insert, Keep, Replace };
+    std::vector<Fate> old_fate(on, Fate::Remove), new_fate(mn, Fate::Insert);
+    std::vector<long> old_of(mn, -1);
+    size_t i = 0, j_start = 0;  // where the current run starts on either side
+    for (size_t j = 0; j <= mn; ++j) {
+      if (j < mn && partner[j] < 0) continue;
+      size_t i_end = j < mn ? size_t(partner[j]) : on;
+      for (size_t k = 0; i + k < i_end && j_start + k < j; ++k) {
+        const Node& x = A[pre + i + k];
+        const Node& y = B[pre + j_start + k];
+        bool recurse = (x.site == 0 && y.site == 0) || (x.kind == NodeKind::Text && y.kind == NodeKind::Text);
+        old_fate[i + k] = recurse ? Fate::Keep : Fate::Replace;
+        new_fate[j_start + k] = old_fate[i + k];
+        old_of[j_start + k] = long(i + k);
+      }
+      if (j < mn) {
+        old_fate[size_t(partner[j])] = Fate::Keep;
+        new_fate[j] = Fate::Keep;
+        old_of[j] = partner[j];
+        i = size_t(partner[j]) + 1;
+      }
+      j_start = j + 1;
     }
-    // Descending, so each index still names the node it named in the old tree.
-    for (size_t i = n; i > common; --i) {
-      path.push_back(PathSeg::at(uint32_t(i - 1)));
+
+    // Removals in descending old index, then insertions in ascending new index: after them
+    // the list has its new length and every kept node sits at its new index.
+    for (size_t k = on; k > 0; --k) {
+      if (old_fate[k - 1] != Fate::Remove) continue;
+      path.push_back(PathSeg::at(uint32_t(pre + k - 1)));
       push(OpKind::Remove, path);
       path.pop_back();
+    }
+    for (size_t j = 0; j < mn; ++j) {
+      if (new_fate[j] != Fate::Insert) continue;
+      Op& op = push(OpKind::Insert, path);
+      op.index = uint32_t(pre + j);
+      op.node = B[pre + j];
+    }
+    for (size_t j = 0; j < mn; ++j)
+      if (new_fate[j] != Fate::Insert)
+        pair(A[pre + size_t(old_of[j])], B[pre + j], pre + j, path, new_fate[j] == Fate::Replace);
+    for (size_t k = 0; k < suf; ++k) pair(A[n - suf + k], B[m - suf + k], m - suf + k, path, false);
+  }
+
+  void pair(const Node& x, const Node& y, size_t index, Path& path, bool replace_it) {
+    path.push_back(PathSeg::at(uint32_t(index)));
+    if (replace_it)
+      replace(y, path);
+    else
+      node(x, y, path);
+    path.pop_back();
+  }
+
+  // For each new middle child with an identity, the first old middle child of the same
+  // identity not taken yet (duplicates, say a slot shown twice, pair up in order).
+  static void match(const std::vector<Node>& A, const std::vector<Node>& B, size_t pre, size_t on, size_t mn,
+                    std::vector<long>& partner) {
+    std::vector<bool> taken(on, false);
+    if (on * mn <= 64) {
+      for (size_t j = 0; j < mn; ++j) {
+        if (B[pre + j].site == 0) continue;
+        for (size_t i = 0; i < on; ++i)
+          if (!taken[i] && same_identity(A[pre + i], B[pre + j])) {
+            taken[i] = true;
+            partner[j] = long(i);
+            break;
+          }
+      }
+      return;
+    }
+    std::unordered_multimap<uint64_t, size_t> by_identity;
+    by_identity.reserve(on);
+    for (size_t i = 0; i < on; ++i)
+      if (A[pre + i].site != 0) by_identity.emplace(identity_hash(A[pre + i]), i);
+    for (size_t j = 0; j < mn; ++j) {
+      const Node& y = B[pre + j];
+      if (y.site == 0) continue;
+      auto [lo, hi] = by_identity.equal_range(identity_hash(y));
+      long best = -1;
+      for (auto it = lo; it != hi; ++it)
+        if (!taken[it->second] && same_identity(A[pre + it->second], y) && (best < 0 || long(it->second) < best))
+          best = long(it->second);
+      if (best >= 0) {
+        taken[size_t(best)] = true;
+        partner[j] = best;
+      }
     }
   }
 

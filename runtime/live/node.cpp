@@ -121,10 +121,24 @@ Node el(std::string_view tag) {
   return n;
 }
 
+Node el(std::string_view tag, uint32_t site, uint64_t iter) {
+  Node n = el(tag);
+  n.site = site;
+  n.iter = iter;
+  return n;
+}
+
 Node text(std::string s) {
   Node n;
   n.kind = NodeKind::Text;
   n.text = std::move(s);
+  return n;
+}
+
+Node text(std::string s, uint32_t site, uint64_t iter) {
+  Node n = text(std::move(s));
+  n.site = site;
+  n.iter = iter;
   return n;
 }
 

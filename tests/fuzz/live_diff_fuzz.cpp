@@ -1,5 +1,6 @@
 // libFuzzer target for the live-view differ (fitz/live/diff.h): the input drives the building
-// of two node trees (elements, texts, attributes, keyed rows); applying diff(a, b) to a must
+// of two node trees (elements, texts, attributes, keyed rows, template identities from a small
+// range so that siblings match, collide and repeat); applying diff(a, b) to a must
 // give b, the ops must serialize to JSON the runtime's reader accepts, and the HTML never
 // carries a `javascript:` URL, an `on*` attribute or markup from text or attribute values.
 #include <cstddef>
@@ -25,11 +26,18 @@ struct Bytes {
   }
 };
 
+// One byte: no identity (site 0, a hand-built tree) or one of a few sites and iterations.
+void identity(Bytes& in, Node& n) {
+  uint8_t b = in.next();
+  if (b % 3 != 0) n.at(uint32_t(b % 7), uint64_t(b / 7 % 3));
+}
+
 Node build(Bytes& in, int depth) {
   static const char* kTags[] = {"div", "ul", "li", "input", "option", "p", "a", "span"};
   static const char* kAttrs[] = {"class", "value", "checked", "selected", "href", "title", "onclick", "data-x"};
   static const char* kValues[] = {"", "a", "javascript:alert(1)", "\"><img src=x onerror=alert(1)>", "/x", "b"};
   Node n = el(kTags[in.next() % 8]);
+  identity(in, n);
   for (int i = in.next() % 3; i > 0; --i) n.attr(kAttrs[in.next() % 8], kValues[in.next() % 6]);
   if (depth == 0) return n;
   uint8_t shape = in.next();
@@ -44,12 +52,15 @@ Node build(Bytes& in, int depth) {
   }
   for (int i = shape % 5; i > 0; --i) {
     uint8_t c = in.next();
-    if (c % 5 == 0)
-      n.child(text(c % 2 ? "<b>t</b>" : "t&" + std::to_string(c)));
-    else if (c % 17 == 1)
+    if (c % 5 == 0) {
+      Node t = text(c % 2 ? "<b>t</b>" : "t&" + std::to_string(c));
+      identity(in, t);
+      n.child(std::move(t));
+    } else if (c % 17 == 1) {
       n.child(html_raw("<i>raw</i>"));
-    else
+    } else {
       n.child(build(in, depth - 1));
+    }
   }
   if (shape % 7 == 3) n.mark_static();
   return n;

@@ -1,6 +1,7 @@
 // Acceptance examples of views.md §5 against compiled apps: 3 (chat and presence,
 // examples/live-views), 7 (an @authenticated page) and 9 (a clock, both tests/live/app), and
-// children with their own timers (tests/live/app /clocks);
+// children with their own timers (tests/live/app /clocks); stable siblings across an `{#if}`
+// (/anchors);
 // `ctx.params` and `ctx.query` after the join; and the project `fitz new --template liveviews`
 // creates (FITZ_LIVE_TEMPLATE), used in a browser as generated. scripts/test-browser.sh builds
 // the three apps when FITZ_BIN is set; unset, these are skipped.
@@ -105,6 +106,41 @@ describe('compiled app: server push', { skip: APP ? false : 'FITZ_LIVE_APP not s
     await waitTimers(1);
     const n = Number(await text(c, '#tick-a'));
     await c.page.waitForFunction((m) => Number(document.querySelector('#tick-a')?.textContent) > m, n, { timeout: 3000 });
+  });
+});
+
+// Stable siblings (views.md §2.3, issue #22): the differ matches unkeyed children by their
+// template site, so an `{#if}` in front of an input costs one op and the input is never
+// replaced or patched: the same DOM object keeps its text, caret and focus.
+describe('compiled app: stable siblings', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  const suite = appSuite(APP);
+
+  it('an {#if} turning on and off before an input: one op per frame, the input object survives', async () => {
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/anchors');
+    suite.open_.push(c);
+    await c.page.focus('#field');
+    await c.page.keyboard.type('hello');
+    await c.page.evaluate(() => { document.querySelector('#field').fzTag = 'same node'; });
+    for (const shown of [true, false, true]) {
+      const from = c.received.length;
+      const acks = () => c.received.slice(from).filter((f) => f.t === 'ack').length;
+      // A scripted click leaves the focus in the input.
+      await c.page.evaluate(() => document.querySelector('#toggle').click());
+      const deadline = Date.now() + 5000;
+      while (acks() === 0 && Date.now() < deadline) await sleep(20);
+      await c.page.waitForFunction((w) => !!document.querySelector('#note') === w, shown, { timeout: 3000 });
+      const patches = c.received.slice(from).filter((f) => f.t === 'patch');
+      assert.equal(patches.length, 1, JSON.stringify(c.received.slice(from)));
+      assert.equal(patches[0].ops.length, 1, JSON.stringify(patches[0].ops));
+      assert.equal(patches[0].ops[0][0], shown ? 'insert' : 'remove', JSON.stringify(patches[0].ops));
+      const field = await c.page.evaluate(() => {
+        const f = document.querySelector('#field');
+        return { tag: f.fzTag, value: f.value, caret: f.selectionStart, focused: document.activeElement === f };
+      });
+      assert.deepEqual(field, { tag: 'same node', value: 'hello', caret: 5, focused: true });
+    }
+    await c.page.keyboard.type('!');
+    assert.equal(await c.page.inputValue('#field'), 'hello!');
   });
 });
 

@@ -50,8 +50,21 @@ struct Attr {
   bool operator==(const Attr&) const = default;
 };
 
+// Mixes a loop iteration (1-based) into the iterations around it, so that the nodes one
+// template site emits in nested unkeyed loops stay apart. A collision only costs the differ
+// an op or two (matching by identity is a heuristic; its ops are correct whatever it pairs).
+constexpr uint64_t iteration(uint64_t outer, int64_t index) {
+  return outer * 0x100000001b3ull ^ static_cast<uint64_t>(index);
+}
+
 struct Node {
   NodeKind kind = NodeKind::Element;
+  // Identity for the differ (views.md §2.3, §1.5): the template site that emitted the node (a
+  // compile-time number, 0 for trees built by hand: those diff by position) and the unkeyed
+  // loop iterations around it (`iteration`; keyed loops identify by `key`). Siblings match by
+  // (site, iter, key), so an `{#if}` turning on in front of them is one `insert`.
+  uint32_t site = 0;
+  uint64_t iter = 0;
   std::string tag;               // Element: lower-case
   std::string text;              // Text: the unescaped text; Html: the raw markup
   std::vector<Attr> attrs;       // Element, in template order; names unique
@@ -74,10 +87,17 @@ struct Node {
   Node& scope_attr(std::string h) &;
   Node&& scope_attr(std::string h) && { return std::move(scope_attr(std::move(h))); }
   Node& mark_static() &;
+  // Sets the identity (for a child component's root: the parent's site for that use).
+  Node& at(uint32_t s, uint64_t it) & {
+    site = s;
+    iter = it;
+    return *this;
+  }
+  Node&& at(uint32_t s, uint64_t it) && { return std::move(at(s, it)); }
   Node&& mark_static() && { return std::move(mark_static()); }
   // Appends a child the way the browser's parser would see it: an empty text is dropped (it
-  // makes no DOM node) and a text after a text is merged into it, so paths over this tree
-  // equal paths over the DOM.
+  // makes no DOM node) and a text after a text is merged into it (keeping the first one's
+  // identity), so paths over this tree equal paths over the DOM.
   Node& child(Node c) &;
   Node&& child(Node c) && { return std::move(child(std::move(c))); }
   // For loops: appends every node.
@@ -88,9 +108,11 @@ struct Node {
   bool has_raw_child() const;  // any Html child (see diff.h: such children are opaque)
 };
 
-// Factories for generated code. `el` lower-cases the tag.
+// Factories for generated code. `el` lower-cases the tag. `site` and `iter`: see Node.
 Node el(std::string_view tag);
+Node el(std::string_view tag, uint32_t site, uint64_t iter = 0);
 Node text(std::string s);
+Node text(std::string s, uint32_t site, uint64_t iter = 0);
 Node html_raw(std::string markup);
 
 // The attribute names whose values are URLs (§1.4): href, src, action, formaction, poster.
@@ -105,7 +127,8 @@ std::string safe_attr_value(std::string_view name, std::string value);
 bool is_valid_attr_name(std::string_view name);
 
 // Equality as the DOM sees it: like ==, except that attribute order does not matter,
-// attributes with invalid names (never written) are ignored, and so is `is_static`.
+// attributes with invalid names (never written) are ignored, and so are `is_static`, `site`
+// and `iter`.
 bool equivalent(const Node& a, const Node& b);
 
 }  // namespace fitz::live

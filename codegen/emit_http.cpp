@@ -111,7 +111,8 @@ std::string Gen::http_fn_signature(FnId id, const std::string& name) {
   std::string ret = cpp_type(info.return_type);
   if (info.is_async) ret = "fitz::Task<" + ret + ">";
   // A handler that embeds live roots also gets the response's EmbedScope (live_embed_call).
-  if (embeds_request(id)) sig.insert(sig.size() - 1, info.params.empty() ? "fitz::live::EmbedScope& fz_embed" : ", fitz::live::EmbedScope& fz_embed");
+  if (embeds_request(id))
+    sig.insert(sig.size() - 1, info.params.empty() ? "fitz::live::EmbedScope& fz_embed" : ", fitz::live::EmbedScope& fz_embed");
   return (info.is_async ? "fitz::Task<fzh::Out>" : "fzh::Out") + sig.substr(ret.size());
 }
 
@@ -139,7 +140,8 @@ std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
 void Gen::emit_http_fns() {
   // Defined with the live pages (emit_live_wrappers), called by handlers that embed live roots.
   if (has_live() && has_embeds())
-    line("namespace fzlive { fitz::Str embed(fitz::live::EmbedScope& scope, std::string_view view, const fitz::Str& props_json, fitz::SourcePos pos); }");
+    line("namespace fzlive { fitz::Str embed(fitz::live::EmbedScope& scope, std::string_view view, "
+         "const fitz::Str& props_json, fitz::SourcePos pos); }");
   for (const HttpFnRef& h : http_fns_) {
     mod_ = h.module;
     ast_ = &graph_.get(mod_).ast;

@@ -277,6 +277,15 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
   if (entry.name == "spawn") check_spawn_arg(e, c);
   if (entry.name == "live_test" && c.args.size() == 1)
     tir_->live_tests.push_back({span_of(c.args[0].value), tir_->type_of(c.args[0].value)});
+  if (entry.name == "live_embed" && c.args.size() == 1) {
+    // The root's join token is bound to the user of the request being answered, which only a
+    // route handler's own body has (codegen hands it the request).
+    if (!scope_->is_handler || scope_->is_lambda)
+      error(DiagKind::LiveEmbedOutsideHandler, name_span,
+            "`live_embed` renders a live root for the request being answered: call it in a route handler's body")
+          .with_hint("call `live_embed` in the `@get` handler and pass the `Html` it returns to helpers");
+    tir_->live_embeds.push_back({span_of(c.args[0].value), tir_->type_of(c.args[0].value), scope_->fn});
+  }
   check_value_builtin_args(entry, c);
   if (entry.rule == BuiltinRule::JsonTarget && !bind_json_target(sig, expected, bind, name_span)) {
     info.builtin = id;

@@ -233,6 +233,7 @@ void Checker::run_pass() {
   tir_->calls.clear();
   tir_->spawn_targets.clear();
   tir_->live_tests.clear();
+  tir_->live_embeds.clear();
   tir_->annotated_symbols.assign(ast_->stmts.size(), SymbolId());
   tir_->pattern_symbols.assign(ast_->patterns.size(), SymbolId());
   tir_->pattern_types.assign(ast_->patterns.size(), types_->error());

@@ -201,6 +201,19 @@ struct ModuleTir {
     TypeId type;
   };
   std::vector<LiveTestArg> live_tests;
+  // Every `live_embed(props)` call (§1.7), with the route handler whose body makes it: codegen
+  // gives that handler the request's EmbedScope. Props are checked like live_test's.
+  struct LiveEmbedArg {
+    Span span;
+    TypeId type;
+    FnId fn;
+  };
+  std::vector<LiveEmbedArg> live_embeds;
+  bool embeds_in(FnId f) const {
+    for (const LiveEmbedArg& e : live_embeds)
+      if (e.fn == f) return true;
+    return false;
+  }
   // Every `spawn(f(args))` whose argument the checker resolved to a `@background` function, in
   // source order: codegen starts that function's job without looking at the call again.
   std::vector<SpawnTarget> spawn_targets;

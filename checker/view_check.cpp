@@ -530,6 +530,12 @@ void ViewChecker::check_live_pages(const TypedProgram& program, const CheckedVie
         out.error(DiagKind::ArgumentType, a.span,
                   fmt::format("`live_test` takes a live view's props, not `{}`", types.display(a.type)))
             .with_hint("pass the component's props, as in `live_test(Counter { start: 1 })` with `from Counter import Counter`");
+  for (const ModuleTir& m : program.modules)
+    for (const ModuleTir::LiveEmbedArg& a : m.live_embeds)
+      if (a.type.valid() && !types.is_error(a.type) && !is_props(a.type))
+        out.error(DiagKind::ArgumentType, a.span,
+                  fmt::format("`live_embed` takes a live view's props, not `{}`", types.display(a.type)))
+            .with_hint("pass the component's props, as in `live_embed(Counter { start: 1 })` with `from Counter import Counter`");
   for (const LiveRoute& r : program.service.live) {
     bool props = false;
     for (const ViewFile& f : views.files)

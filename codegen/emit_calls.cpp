@@ -136,6 +136,7 @@ std::string Gen::call(ExprId id, const CallExpr& c) {
       const auto& entry = prog_.builtins->entry(ci->builtin);
       if (entry.name == "spawn") return spawn_call(id, c);
       if (entry.name == "live_test") return live_test_call(c, at);
+      if (entry.name == "live_embed") return live_embed_call(c, at);
       std::string name(runtime_name(entry.name));
       std::string args = join(with_args({}));
       if (entry.name == "print") return "fitz::print(" + args + ")";

@@ -155,6 +155,7 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   const FnInfo& info = tir_->fns[id.index];
   FnCtx ctx;
   ctx.info = &info;
+  ctx.fn = id;
   ctx.is_async = info.is_async;
   ctx.ret = info.return_type;
   ctx.in_method = info.owner.valid() && !info.is_static;

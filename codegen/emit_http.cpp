@@ -110,7 +110,23 @@ std::string Gen::http_fn_signature(FnId id, const std::string& name) {
   const FnInfo& info = tir_->fns[id.index];
   std::string ret = cpp_type(info.return_type);
   if (info.is_async) ret = "fitz::Task<" + ret + ">";
+  // A handler that embeds live roots also gets the response's EmbedScope (live_embed_call).
+  if (embeds_request(id))
+    sig.insert(sig.size() - 1, info.params.empty() ? "fitz::live::EmbedScope& fz_embed" : ", fitz::live::EmbedScope& fz_embed");
   return (info.is_async ? "fitz::Task<fzh::Out>" : "fzh::Out") + sig.substr(ret.size());
+}
+
+bool Gen::answers_html(TypeId t) const {
+  if (!t.valid()) return false;
+  if (types_.kind(t) == TypeKind::Result) t = types_.ok(t);
+  t = types_.non_null(t);
+  if (types_.kind(t) != TypeKind::Struct) return false;
+  const checker::StructInfo& info = types_.struct_info(types_.struct_of(t));
+  return info.builtin && info.name == "Html";
+}
+
+bool Gen::embeds_request(FnId id) const {
+  return has_live() && tir_->fns[id.index].is_handler && tir_->embeds_in(id);
 }
 
 std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
@@ -122,6 +138,10 @@ std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
 }
 
 void Gen::emit_http_fns() {
+  // Defined with the live pages (emit_live_wrappers), called by handlers that embed live roots.
+  if (has_live() && has_embeds())
+    line("namespace fzlive { fitz::Str embed(fitz::live::EmbedScope& scope, std::string_view view, "
+         "const fitz::Str& props_json, fitz::SourcePos pos); }");
   for (const HttpFnRef& h : http_fns_) {
     mod_ = h.module;
     ast_ = &graph_.get(mod_).ast;
@@ -292,6 +312,10 @@ void Gen::emit_http_wrappers() {
     std::string call_args;
     for (size_t i = 0; i < args.size(); ++i) call_args += (i ? ", " : "") + args[i];
     std::string callee = fmt::format("{}::hm_{}", ns(mod_), prog_.symbol(info.symbol).name);
+    if (embeds_request(r.handler.fn)) {
+      line("fitz::live::EmbedScope fz_embed(req);");
+      call_args += call_args.empty() ? "fz_embed" : ", fz_embed";
+    }
     if (info.is_async) {
       line(fmt::format("co_return fzh::finish(co_await {}({}));", callee, call_args));
     } else if (r.python) {

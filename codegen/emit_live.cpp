@@ -29,6 +29,15 @@ void Gen::emit_live_wrappers() {
     line("  return std::string(j.data(), j.size());");
     line("}");
   }
+  if (has_embeds()) {
+    line("fitz::Str embed(fitz::live::EmbedScope& scope, std::string_view view, const fitz::Str& props_json, fitz::SourcePos pos) {");
+    line("  std::string error;");
+    line("  std::string root = live()->embed(scope, view, std::string_view(props_json.data(), props_json.size()),");
+    line("                                   std::string_view(kFzViewStyles, sizeof kFzViewStyles - 1), &error);");
+    line("  if (root.empty()) fitz::runtime_error(pos, (\"live_embed: \" + error).c_str());");
+    line("  return fitz::Str(root.data(), root.size());");
+    line("}");
+  }
   line("}");
   const std::vector<checker::LiveRoute>& pages = prog_.service.live;
   for (size_t li = 0; li < pages.size(); ++li) {
@@ -164,6 +173,28 @@ void Gen::emit_live_serve() {
     const checker::LiveRoute& r = prog_.service.live[li];
     line(fmt::format("app.route(fitz::http::Method::Get, {}, &fzl_{});", cpp_quoted(r.tmpl.text.empty() ? r.path : r.tmpl.text), li));
   }
+}
+
+// `live_embed(props)`: in the answering form of a route handler (`hm_*`), the live root for the
+// request through the handler's EmbedScope; anywhere else (the handler called as a function, a
+// `fitz test` build) there is no request to bind the token to.
+std::string Gen::live_embed_call(const CallExpr& c, Span at) {
+  ExprId a = c.args.empty() ? ExprId() : c.args[0].value;
+  TypeId t = a.valid() ? tir_->type_of(a) : TypeId();
+  StructId sid = t.valid() && types_.kind(t) == TypeKind::Struct ? types_.struct_of(t) : StructId();
+  if (!sid.valid() || !view_modules_.count(types_.struct_info(sid).module.index)) {
+    frontend::LineCol lc = sources_.file(ast_->file).line_col(at.begin);
+    result_.not_compiled.push_back(fmt::format("{}:{}:{}: `live_embed` takes a live view's props (`Counter {{ ... }}`), not `{}`",
+                                               sources_.file(ast_->file).path(), lc.line, lc.col,
+                                               t.valid() ? types_.display(t) : "nothing"));
+    return "fitz::Str()";
+  }
+  if (!fn_ || !fn_->http || !fn_->fn.valid() || !embeds_request(fn_->fn))
+    return fmt::format("([&]() -> fitz::Str {{ fitz::runtime_error({}, \"`live_embed` renders a live root only while its "
+                       "handler answers an HTTP request\"); }}())",
+                       pos(at));
+  const checker::StructInfo& info = types_.struct_info(sid);
+  return fmt::format("fzlive::embed(fz_embed, {}, fitz::http::to_json({}), {})", cpp_quoted(info.name), expr(a), pos(at));
 }
 
 std::vector<TypeId> Gen::live_json_types() const {

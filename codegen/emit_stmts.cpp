@@ -215,7 +215,9 @@ void Gen::stmt(StmtId id) {
             return;
           }
           if (fn_->http) {  // a handler or middleware answers the request
-            line(return_stmt(s.value.valid() ? "fzh::out(" + expr_as(s.value, fn_->ret) + ")" : "fzh::Out::pass()"));
+            // `Html` is a Str in C++: what tells the page apart from a JSON string is the type.
+            const char* out = answers_html(fn_->ret) ? "fzh::html_out(" : "fzh::out(";
+            line(return_stmt(s.value.valid() ? out + expr_as(s.value, fn_->ret) + ")" : "fzh::Out::pass()"));
             return;
           }
           if (!s.value.valid()) {

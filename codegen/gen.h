@@ -78,7 +78,13 @@ class Gen {
   bool emit_jobs_main();   // main() with a JobRunner; false without @cron jobs
   std::string spawn_call(ExprId id, const CallExpr& c);
   bool has_http() const { return !prog_.service.routes.empty() || !ws_routes_.empty() || has_live(); }
-  bool has_live() const { return options_.views && !prog_.service.live.empty() && !options_.test_mode; }
+  bool has_live() const { return options_.views && (!prog_.service.live.empty() || has_embeds()) && !options_.test_mode; }
+  // Any `live_embed` call in a handler (checker: ModuleTir::live_embeds).
+  bool has_embeds() const {
+    for (const ModuleTir& m : prog_.modules)
+      if (!m.live_embeds.empty()) return true;
+    return false;
+  }
   // A long-running service (routes or cron jobs): its main() also answers `migrate`.
   bool is_service() const { return has_http() || !prog_.service.cron.empty(); }
   // ---- `APP migrate` (emit_migrations.cpp): emits the embedded migration files and returns
@@ -100,6 +106,9 @@ class Gen {
   void emit_python_imports(Span stmt);  // the imports of one `from python import` statement
   std::string py_binary(BinaryOp op, const std::string& a, const std::string& b, Span at);
   std::string http_fn_signature(FnId id, const std::string& name);
+  bool embeds_request(FnId id) const;
+  // `Html`, `Html?` or `Result<Html, E>`: a handler answering with it sends a text/html page.
+  bool answers_html(TypeId t) const;  // a handler of the current module whose body calls live_embed
   std::string status_return(const StatusReturnStmt& s, Span at);
 
   // ---- built-in modules as the object of `m.member` (emit_modules.cpp)
@@ -130,7 +139,8 @@ class Gen {
   void emit_view_decls();    // the classes (before the functions, which may mount them in tests)
   void emit_views();         // their methods and the registry (fz_register_views)
   std::vector<TypeId> live_json_types() const;
-  std::string live_test_call(const CallExpr& c, Span at);  // `live_test(Counter {...})` (emit_views.cpp)  // props and hook messages: decoded from JSON
+  std::string live_test_call(const CallExpr& c, Span at);
+  std::string live_embed_call(const CallExpr& c, Span at);  // `live_embed(Counter {...})` in a handler (emit_live.cpp)  // `live_test(Counter {...})` (emit_views.cpp)  // props and hook messages: decoded from JSON
   void emit_live_wrappers(); // per `@live` page: bind, call, render the root inside the layout
   void emit_live_serve();    // inside fitz_serve: the live endpoints and the pages
   void for_loop(const ForStmt& s, const std::function<void()>& body);  // `for` over any iterable
@@ -259,6 +269,7 @@ class Gen {
   };
   struct FnCtx {
     const FnInfo* info = nullptr;
+    FnId fn;  // the function emit_fn is writing (unset for a live page's or a view's code)
     bool is_async = false;
     TypeId ret;
     bool in_method = false;

@@ -143,13 +143,9 @@ std::string args_json(const std::vector<std::pair<std::string_view, std::string>
   return out;
 }
 
-std::string default_head(std::string_view title, std::string_view styles) {
+std::string live_assets(std::string_view styles) {
   std::string out;
-  out.reserve(styles.size() + 512);
-  out += "<meta charset=\"utf-8\">\n";
-  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
-  escape_html(title, out);
-  out += "</title>\n";
+  out.reserve(styles.size() + 256);
   // The banner and toast the client's classes turn on (§2.5, §2.6); a layout of the app's
   // own can style them differently after these.
   out += "<style>.fz-disconnected{opacity:.6}.fz-toast{position:fixed;bottom:1rem;right:1rem;"
@@ -162,6 +158,17 @@ std::string default_head(std::string_view title, std::string_view styles) {
   out += "<script src=\"/_fitz/live.js?v=";
   out += client_script_hash();
   out += "\" defer></script>\n";
+  return out;
+}
+
+std::string default_head(std::string_view title, std::string_view styles) {
+  std::string out;
+  out.reserve(styles.size() + 512);
+  out += "<meta charset=\"utf-8\">\n";
+  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
+  escape_html(title, out);
+  out += "</title>\n";
+  out += live_assets(styles);
   return out;
 }
 

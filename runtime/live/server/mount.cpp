@@ -7,6 +7,7 @@
 
 #include "fitz/http/cookies.h"
 #include "fitz/live/connection.h"
+#include "fitz/live/generated.h"
 #include "fitz/live/server.h"
 #include "push.h"
 
@@ -70,6 +71,15 @@ Task<std::string> Live::render_root_async(const http::Request& req, std::string_
                                           std::string_view props_json, std::string* error,
                                           std::string_view root_id) const {
   return render_root_html_async(registry_, config_.key, root_render(config_, req, view, props_json, root_id), error);
+}
+
+std::string Live::embed(EmbedScope& scope, std::string_view view, std::string_view props_json,
+                        std::string_view styles, std::string* error) const {
+  bool first = false;
+  std::string id = scope.next_root_id(&first);
+  std::string root = render_root(scope.request(), view, props_json, error, id);
+  if (root.empty() || !first) return root;
+  return gen::live_assets(styles) + root;
 }
 
 std::shared_ptr<Live> mount(http::App& app, ws::Hub& hub, const ViewRegistry& registry, LiveConfig config) {

@@ -1,7 +1,7 @@
 // Acceptance examples of views.md §5 against compiled apps: 3 (chat and presence,
-// examples/live-views), 7 (an @authenticated page) and 9 (a clock, both tests/live/app), and
-// children with their own timers (tests/live/app /clocks); stable siblings across an `{#if}`
-// (/anchors);
+// examples/live-views), 6 (reconnect), 7 (an @authenticated page) and 9 (a clock, all three
+// tests/live/app), live roots in a classic page (`live_embed`), children with their own timers
+// (tests/live/app /clocks) and stable siblings across an `{#if}` (/anchors);
 // `ctx.params` and `ctx.query` after the join; and the project `fitz new --template liveviews`
 // creates (FITZ_LIVE_TEMPLATE), used in a browser as generated. scripts/test-browser.sh builds
 // the three apps when FITZ_BIN is set; unset, these are skipped.
@@ -190,6 +190,103 @@ describe('compiled app: an @authenticated page', { skip: APP ? false : 'FITZ_LIV
     assert.match(full.html, />ann</);
     own.ws.close();
     await assert.rejects(rawSocket(suite.app, { origin: 'http://evil.example', cookie: 'user=ann' }), (e) => e.status === 403);
+  });
+});
+
+describe('compiled app: live roots in a classic page', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  const suite = appSuite(APP);
+
+  it('live_embed: a @get page with two roots, assets once; both join, the first updates, tokens bound to the user', async () => {
+    const res = await fetch(suite.app.base + '/embedded', { headers: { cookie: 'user=ann' } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type'), /^text\/html/);
+    const html = await res.text();
+    // The first root brings the styles and the client script, before it and once; the second
+    // root is only itself.
+    assert.match(html, /<h1 id="classic">A classic page<\/h1><style>\.fz-disconnected/);
+    assert.equal(html.match(/<script src="\/_fitz\/live\.js\?v=[0-9a-f]{16}" defer><\/script>/g).length, 1);
+    assert.equal(html.match(/\.fz-disconnected\{/g).length, 1);
+    assert.match(html, /<\/script>\n<div id="fz-1" data-fz-view="Private" data-fz-token="[^"]+"/);
+    assert.match(html, /<section id="second"><div id="fz-2" data-fz-view="Escape" data-fz-token="[^"]+"/);
+    assert.match(html, /<p[^>]*id="who"[^>]*>ann<\/p>/);  // on mount saw the cookie's user
+    assert.match(html, /embedded &lt;b&gt;text&lt;\/b&gt;/);
+
+    const context = await suite.chrome.browser.newContext();
+    await context.addCookies([{ name: 'user', value: 'ann', url: suite.app.base }]);
+    const page = await context.newPage();
+    const c = { context, page, problems: [], sent: [], received: [] };
+    page.on('pageerror', (e) => c.problems.push('pageerror: ' + e.message));
+    page.on('websocket', (ws) => {
+      ws.on('framesent', (f) => c.sent.push(JSON.parse(f.payload)));
+      ws.on('framereceived', (f) => c.received.push(JSON.parse(f.payload)));
+    });
+    suite.open_.push(c);
+    await page.goto(suite.app.base + '/embedded');
+    await page.waitForFunction(() => document.querySelector('#fz-1 [data-fz-c]')?.getAttribute('data-fz-c') !== '0');
+    const deadline = Date.now() + 5000;
+    while (c.received.filter((f) => f.t === 'full').length < 2 && Date.now() < deadline) await sleep(20);
+    assert.deepEqual(c.sent.filter((f) => f.t === 'join').map((f) => f.v).sort(), ['fz-1', 'fz-2']);
+    assert.deepEqual(c.received.filter((f) => f.t === 'full').map((f) => f.v).sort(), ['fz-1', 'fz-2']);
+    assert.equal(await text(c, '#who'), 'ann');  // mounted again over the socket: still ann
+    await page.click('#click');
+    await waitText(c, '#click', 'clicked 1');
+    assert.equal(await text(c, '#classic'), 'A classic page');  // the handler's markup is left alone
+    assert.equal(await text(c, '#shown'), 'embedded <b>text</b>');
+
+    // The first root's token is Ann's: a socket with Bob's cookie cannot join with it.
+    const ann = await tokenOf(suite.app, '/embedded', 'user=ann');
+    const s = await rawSocket(suite.app, { cookie: 'user=bob' });
+    s.send({ t: 'join', v: 'fz-1', tok: ann, rev: 0 });
+    assert.equal(await s.closed, 1008);
+  });
+});
+
+describe('compiled app: reconnect', { skip: APP ? false : 'FITZ_LIVE_APP not set' }, () => {
+  const suite = appSuite(APP);
+  const notes = async () => (await fetch(suite.app.base + '/notes.json')).json();
+
+  it('6. offline: fz-disconnected, clicks and a submit do nothing; online: rejoin within 11 s with the current server data', async () => {
+    const c = await openLive(suite.chrome.browser, suite.app.base, '/notes');
+    suite.open_.push(c);
+    await c.page.click('#bump');
+    await waitText(c, '#bump', 'clicks 1');
+    const url = c.page.url();
+    const before = await notes();
+
+    await c.context.setOffline(true);
+    await c.page.waitForFunction(() => document.querySelector('#fz-1.fz-disconnected'), null, { timeout: 2000 });
+    const sentOffline = c.sent.length;
+    await c.page.click('#bump');
+    await c.page.fill('#note', 'typed offline');
+    await c.page.click('#add');
+    await c.page.press('#note', 'Enter');
+    await sleep(300);
+    assert.equal(await text(c, '#bump'), 'clicks 1', 'a click while offline changes nothing');
+    assert.equal(c.page.url(), url, 'no native submit while offline');
+    assert.equal(c.sent.length, sentOffline, 'nothing sent while offline');
+    assert.deepEqual(await notes(), before, 'the offline submit reached no server');
+
+    // The server's data changes meanwhile (another client, over HTTP).
+    const added = 'added while away ' + Date.now();
+    const post = await fetch(suite.app.base + '/notes?text=' + encodeURIComponent(added), { method: 'POST' });
+    assert.equal(post.status, 200);
+    await c.context.setOffline(false);
+    const t0 = Date.now();
+    await c.page.waitForFunction(() => !document.querySelector('.fz-disconnected'), null, { timeout: 11000 });
+    assert.ok(Date.now() - t0 < 11000);
+    // A fresh mount: the server's current notes, the view's own counter from its start.
+    await waitText(c, '#count', (before.length + 1) + ' notes');
+    assert.equal(await c.page.evaluate(() => [...document.querySelectorAll('#notes li')].pop()?.textContent), added);
+    await waitText(c, '#bump', 'clicks 0');
+    assert.equal(c.sent.filter((f) => f.t === 'join').length, 2);
+
+    await c.page.click('#bump');
+    await waitText(c, '#bump', 'clicks 1');
+    await c.page.fill('#note', 'typed online');
+    await c.page.click('#add');
+    await waitText(c, '#count', (before.length + 2) + ' notes');
+    assert.deepEqual((await notes()).slice(-2), [added, 'typed online']);
+    assert.equal(c.page.url(), url);
   });
 });
 

@@ -143,6 +143,20 @@ template <class Resp, class T> Out out(const T& v) {
   }
 }
 
+// A handler declared to return `Html` (a Str in C++, kept apart by the checker): the markup is
+// the page, sent as text/html.
+template <class T> Out html_out(const T& v) {
+  if constexpr (is_result<T>) {
+    if (v.is_ok()) return html_out(v.value());
+    return Out(err_response(v.error()));
+  } else if constexpr (is_nullable<T>) {
+    if (!v.has_value()) return Out::pass();
+    return html_out(v.value());
+  } else {
+    return Out(Response::text(200, v, fitz::Str::lit("text/html; charset=utf-8")));
+  }
+}
+
 inline Response finish(Out o) {
   if (o.none) return Response::json(200, fitz::Str::lit("null"));
   return static_cast<Response&&>(o.r);

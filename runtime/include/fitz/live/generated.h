@@ -41,6 +41,9 @@ inline std::string text_of(const Str& s) { return std::string(s.data(), s.size()
 // The default layout (§1.7): doctype, charset, viewport, title, the page's collected styles in
 // <head>, the live root in <body>, and the client script (cacheable, no inline script).
 std::string default_page(std::string_view title, std::string_view styles, std::string_view body_html);
+// The stylesheets and the client script of a page with live roots: the part of default_head a
+// handler's own page needs before its first `live_embed` root.
+std::string live_assets(std::string_view styles);
 // What default_page puts in <head>: what a `layout=` function receives as `head`.
 std::string default_head(std::string_view title, std::string_view styles);
 

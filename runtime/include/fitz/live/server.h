@@ -42,6 +42,24 @@ struct LiveConfig {
   int64_t presence_timeout_ms = 30000;
 };
 
+// The live roots that one HTTP response embeds with `live_embed` (§1.7): a classic handler owns
+// its page, so the roots are numbered per response (fz-1, fz-2, ...) and the first one carries
+// the page's live assets. The generated route wrapper makes one per request.
+class EmbedScope {
+ public:
+  explicit EmbedScope(const http::Request& req) : req_(req) {}
+  const http::Request& request() const { return req_; }
+  // The next root's id; `*first` is true for the response's first root.
+  std::string next_root_id(bool* first) {
+    *first = count_ == 0;
+    return "fz-" + std::to_string(++count_);
+  }
+
+ private:
+  const http::Request& req_;
+  int count_ = 0;
+};
+
 // What `mount` returns; keep it alive while the app serves (the routes refer to it).
 class Live {
  public:
@@ -54,6 +72,12 @@ class Live {
   // `*error` must outlive the task.
   Task<std::string> render_root_async(const http::Request& req, std::string_view view, std::string_view props_json,
                                       std::string* error, std::string_view root_id = "fz-1") const;
+  // `live_embed(props)` in a handler: the live root of `view` like render_root, its join token
+  // bound to the user of `scope`'s request. The response's first root is preceded by the
+  // assets default_page puts in <head> (the collected `styles`, the banner CSS, the client
+  // script), since the handler's own markup cannot know them. "" with `*error` set on failure.
+  std::string embed(EmbedScope& scope, std::string_view view, std::string_view props_json, std::string_view styles,
+                    std::string* error) const;
   const ViewRegistry& registry() const { return registry_; }
   const LiveConfig& config() const { return config_; }
   // Pubsub, presence and the running timers of every connection (`active_timers()` is the

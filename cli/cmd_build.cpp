@@ -155,9 +155,18 @@ int compile_generated(const std::string& cpp, const fs::path& output, const code
     return kInternal;
   }
   auto t = Clock::now();
-  codegen::CompileResult r = codegen::compile_program(cpp, output, copts, *runtime);
-  if (time_phases)
-    io.err << fmt::format("time: compile {:.1f} ms{}\n", ms_since(t), r.cached ? " (cached)" : "");
+  codegen::CompileOptions options = copts;
+  options.check_pch = time_phases;
+  codegen::CompileResult r = codegen::compile_program(cpp, output, options, *runtime);
+  if (time_phases) {
+    std::string pch;
+    if (!r.cached)
+      pch = r.pch.empty() ? ", no precompiled header"
+                          : fmt::format(", precompiled header from the {} ({})", r.pch,
+                                        r.pch_check == "rejected" ? "rejected by the compiler: its flags differ"
+                                        : r.pch_check == "used" ? "used" : "not reported");
+    io.err << fmt::format("time: compile {:.1f} ms{}{}\n", ms_since(t), r.cached ? " (cached)" : "", pch);
+  }
   if (!r.ok) {
     io.err << "internal compiler error: the generated C++ did not compile; this is a bug in fitz.\n"
            << "reproduce with:\n  " << r.command << "\ncompiler output:\n" << r.diagnostics;
@@ -179,7 +188,7 @@ codegen::CompileOptions compile_options_for(const codegen::GenResult& gen) {
 
 static int parse_build_args(const std::vector<std::string>& args, BuildOptions& opt, Io io, bool is_run) {
   // `run` is the edit-and-try loop: a shorter compile matters more than the last few percent.
-  if (is_run) opt.opt_level = "-O1";
+  if (is_run) opt.opt_level = codegen::dev_opt_level();
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
@@ -353,7 +362,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   fs::path output = codegen::cache_dir() / "test" / codegen::content_hash(entry.string()) / entry.stem();
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = sanitize;
-  copts.opt_level = "-O1";
+  copts.opt_level = codegen::dev_opt_level();
   if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;
   io.out.flush();
   io.err.flush();

@@ -45,7 +45,7 @@ struct DevOptions {
   std::string target;
   std::string host;
   int port = -1;
-  std::string opt_level = "-O1";
+  std::string opt_level = codegen::dev_opt_level();
   std::vector<std::string> run_args;
 };
 

@@ -117,7 +117,9 @@ void Gen::emit_fn_protos() {
       if (!f) continue;
       const FnInfo& info = tir_->fns[f->fn.index];
       if (!info.symbol.valid() || is_view_fn(m, info)) continue;
-      line(fn_signature(f->fn, fn_name(info), true) + ";");
+      // A route's handler has a twin that answers the request (hm_, emit_http_fns); this plain
+      // one is inline so that the compiler spends nothing on it unless Fitz code calls it.
+      line((http_mode_fn(m, f->fn) ? "inline " : "") + fn_signature(f->fn, fn_name(info), true) + ";");
     }
     line("void init();");
     line("}");

@@ -88,8 +88,8 @@ std::string leading_includes(const std::string& cpp) {
   return out;
 }
 
-// For --syntax-only: the runtime headers of a program precompiled once per include set, compiler
-// and flags (they are most of the time a syntax check takes). Returns the header to pass with
+// The runtime headers of a program precompiled in the build cache, once per include set, compiler
+// and flags, when the toolchain has none for them (toolchain_pch). Returns the header to pass with
 // -include, or an empty path when the precompiled header cannot be made (the caller then
 // compiles without it). The header holds exactly the program's own includes, in its order, so
 // the program sees no declaration it would not see without it.
@@ -120,6 +120,67 @@ fs::path precompiled_runtime(const std::string& cxx, const std::vector<std::stri
   }
   fs::rename(tmp, gch, ec);  // atomic: a concurrent build of the same header is harmless
   return ec ? fs::path() : header;
+}
+
+// The real file behind a compiler's name, so that `c++` and `/usr/bin/g++-12` compare equal.
+std::string compiler_identity(const std::string& cxx) {
+  std::optional<fs::path> p = cxx.find('/') != std::string::npos ? std::optional<fs::path>(cxx) : find_on_path(cxx);
+  if (!p) return cxx;
+  std::error_code ec;
+  fs::path real = fs::canonical(*p, ec);
+  return ec ? p->string() : real.string();
+}
+
+// What a toolchain header's `flags` file records and a build compares with its own: the
+// compiler, each flag, and the runtime's include directory, a line each.
+std::string header_record(const std::string& cxx, const std::vector<std::string>& flags, const fs::path& include_dir) {
+  std::string out = "compiler " + compiler_identity(cxx) + "\n";
+  for (const auto& f : flags) out += "flag " + f + "\n";
+  return out + "include " + include_dir.string() + "\n";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The newest modification time among the runtime headers: a precompiled header older than it
+// holds declarations that are no longer there.
+fs::file_time_type newest_header(const fs::path& dir) {
+  fs::file_time_type newest = fs::file_time_type::min();
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file(ec)) newest = std::max(newest, it->last_write_time(ec));
+  return newest;
+}
+
+// Whether `dir` holds a precompiled header of `includes` made with `record`, newer than every
+// runtime header.
+bool header_up_to_date(const fs::path& dir, const std::string& includes, const std::string& record,
+                       fs::file_time_type newest) {
+  std::error_code ec;
+  fs::path gch = dir / "fitz_pch.h.gch";
+  if (!fs::exists(gch, ec) || read_text(dir / "flags") != record || read_text(dir / "fitz_pch.h") != includes) return false;
+  return fs::last_write_time(gch, ec) >= newest && !ec;
+}
+
+// The header the toolchain precompiled for exactly these includes, compiler and flags
+// (make_toolchain_header); empty when there is none or it is older than the runtime headers.
+fs::path toolchain_pch(const std::string& cxx, const std::vector<std::string>& flags, const std::string& includes,
+                       const RuntimeLocation& runtime) {
+  std::error_code ec;
+  fs::path root = runtime.library.parent_path() / "pch";
+  if (includes.empty() || !fs::is_directory(root, ec)) return {};
+  const std::string record = header_record(cxx, flags, runtime.include_dir);
+  std::optional<fs::file_time_type> newest;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (read_text(it->path() / "fitz_pch.h") != includes) continue;
+    if (!newest) newest = newest_header(runtime.include_dir);
+    if (header_up_to_date(it->path(), includes, record, *newest)) return it->path() / "fitz_pch.h";
+  }
+  return {};
 }
 
 }  // namespace
@@ -162,6 +223,8 @@ fs::path cache_dir() {
 }
 
 const char* default_opt_level() { return kRuntimeSanitized ? "-O1" : "-O2"; }
+
+const char* dev_opt_level() { return "-O1"; }
 
 std::optional<RuntimeLocation> find_runtime(std::string& error) {
   std::vector<std::pair<fs::path, fs::path>> candidates;  // include dir, library
@@ -226,7 +289,8 @@ std::optional<RuntimeLocation> find_runtime(std::string& error) {
 
 int run_capture(const std::vector<std::string>& argv, std::string& output) {
   int pipefd[2];
-  if (pipe(pipefd) != 0) return -1;
+  // Close-on-exec: a compile started by another thread must not hold this pipe open.
+  if (pipe2(pipefd, O_CLOEXEC) != 0) return -1;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipefd[1], STDOUT_FILENO);
@@ -253,12 +317,11 @@ int run_capture(const std::vector<std::string>& argv, std::string& output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-CompileResult compile_program(const std::string& cpp_source, const fs::path& output,
-                              const CompileOptions& options, const RuntimeLocation& runtime) {
-  CompileResult result;
-  result.output = output;
-  std::string cxx = options.compiler.empty() ? env_or("FITZ_CXX", env_or("CXX", "c++")) : options.compiler;
+std::string compiler_of(const CompileOptions& options) {
+  return options.compiler.empty() ? env_or("FITZ_CXX", env_or("CXX", "c++")) : options.compiler;
+}
 
+std::vector<std::string> header_flags(const CompileOptions& options) {
   std::vector<std::string> flags = {"-std=c++20", options.debug ? "-O0" : options.opt_level, "-w"};
   if (options.debug) flags.insert(flags.end(), {"-g", "-fno-omit-frame-pointer"});
   if (options.warnings_as_errors) {
@@ -276,6 +339,74 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     if (options.warnings_as_errors) flags.push_back("-Wno-maybe-uninitialized");
   }
   for (const auto& f : options.extra_flags) flags.push_back(f);
+  return flags;
+}
+
+std::vector<ToolchainHeader> toolchain_headers() {
+  // What codegen's Gen::run writes first: a script; a service (`fitz build`, `run`, `dev`);
+  // the same service under `fitz test` (no migration command).
+  struct Set {
+    std::string name, includes;
+    bool built;  // also at the level of `fitz build`, not only at the edit-and-try level
+  };
+  const std::vector<Set> sets = {
+      {"script", "#include <fitz/runtime.h>\n", true},
+      {"service",
+       "#include <fitz/runtime.h>\n#include <fitz/http.h>\n#include <fitz/http/handler_glue.h>\n#include <fitz/migrate.h>\n",
+       true},
+      {"service-test", "#include <fitz/runtime.h>\n#include <fitz/http.h>\n#include <fitz/http/handler_glue.h>\n", false},
+  };
+  std::vector<ToolchainHeader> out;
+  auto add = [&](const Set& set, const std::string& level) {
+    ToolchainHeader h{set.name + level, set.includes, {}};
+    h.options.opt_level = level;
+    out.push_back(std::move(h));
+  };
+  const std::string dev = dev_opt_level(), build = default_opt_level();
+  for (const Set& set : sets) {
+    add(set, dev);
+    if (set.built && build != dev) add(set, build);  // a sanitized toolchain builds at the dev level
+  }
+  return out;
+}
+
+bool make_toolchain_header(const fs::path& dir, const ToolchainHeader& header, const RuntimeLocation& runtime,
+                           std::string& error) {
+  const std::string cxx = compiler_of(header.options);
+  const std::vector<std::string> flags = header_flags(header.options);
+  const std::string record = header_record(cxx, flags, runtime.include_dir);
+  if (header_up_to_date(dir, header.includes, record, newest_header(runtime.include_dir))) return true;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  // `flags` goes last and only after the header is complete: a build never matches a half-made one.
+  fs::remove(dir / "flags", ec);
+  std::ofstream(dir / "fitz_pch.h", std::ios::binary) << header.includes;
+  fs::path tmp = dir / "fitz_pch.h.gch.tmp";
+  std::vector<std::string> argv = {cxx};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("-I" + runtime.include_dir.string());
+  argv.insert(argv.end(), {"-x", "c++-header", (dir / "fitz_pch.h").string(), "-o", tmp.string()});
+  std::string output;
+  if (run_capture(argv, output) != 0) {
+    fs::remove(tmp, ec);
+    error = output;
+    return false;
+  }
+  fs::rename(tmp, dir / "fitz_pch.h.gch", ec);
+  if (ec) {
+    error = ec.message();
+    return false;
+  }
+  std::ofstream(dir / "flags", std::ios::binary) << record;
+  return true;
+}
+
+CompileResult compile_program(const std::string& cpp_source, const fs::path& output,
+                              const CompileOptions& options, const RuntimeLocation& runtime) {
+  CompileResult result;
+  result.output = output;
+  const std::string cxx = compiler_of(options);
+  std::vector<std::string> flags = header_flags(options);
   const std::vector<std::string> pch_flags = flags;  // what a precompiled header must share
   if (options.syntax_only) flags.push_back("-fsyntax-only");
 
@@ -362,21 +493,45 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-I" + runtime.include_dir.string());
   argv.push_back(src.string());
+  // The runtime headers are most of what a program's compile reads: precompiled (by the
+  // toolchain's build, else once per include set and flags in the build cache), they take a
+  // small program's build from seconds to well under one.
+  const std::string includes = leading_includes(cpp_source);
+  fs::path pch = toolchain_pch(cxx, pch_flags, includes, runtime);
+  if (!pch.empty()) {
+    result.pch = "toolchain";
+  } else if (pch = precompiled_runtime(cxx, pch_flags, includes, runtime, runtime_stamp); !pch.empty()) {
+    result.pch = "cache";
+  }
+  if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
+  if (!pch.empty() && options.check_pch) argv.insert(argv.end() - 1, "-H");
+  // -H lists every header the compiler opened: `! X.gch` when it read the precompiled header,
+  // `x X.gch` when it found it invalid for these flags.
+  auto check_pch = [&] {
+    if (pch.empty() || !options.check_pch) return;
+    std::istringstream lines(result.diagnostics);
+    std::string kept, l;
+    while (std::getline(lines, l)) {
+      if (l.ends_with(".gch") && (l.starts_with("! ") || l.starts_with("x "))) {
+        if (result.pch_check.empty() || l[0] == 'x') result.pch_check = l[0] == '!' ? "used" : "rejected";
+      } else if (!(l.starts_with(". ") || l.starts_with(".. ") || l.starts_with("Multiple include guards"))) {
+        kept += l + "\n";
+      }
+    }
+    result.diagnostics = kept;
+  };
   if (options.syntax_only) {
-    fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
-    if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
     for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
-    if (run_capture(argv, result.diagnostics) != 0) return result;
+    int rc = run_capture(argv, result.diagnostics);
+    check_pch();
+    if (rc != 0) return result;
     std::ofstream{cached};
     result.ok = true;
     return result;
   }
-  // The runtime headers are most of what a program's compile reads: precompiled once per
-  // include set and flags, they take a small program's build from seconds to well under one.
-  fs::path pch = precompiled_runtime(cxx, pch_flags, leading_includes(cpp_source), runtime, runtime_stamp);
-  if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
-  // mold links a program against the static runtime several times faster than GNU ld.
+  // mold (else lld) links a program against the static runtime several times faster than GNU ld.
   if (find_on_path("mold")) argv.push_back("-fuse-ld=mold");
+  else if (find_on_path("ld.lld")) argv.push_back("-fuse-ld=lld");
   fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
   argv.push_back("-o");
   argv.push_back(tmp_bin.string());
@@ -398,6 +553,7 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
   for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
 
   int rc = run_capture(argv, result.diagnostics);
+  check_pch();
   if (rc != 0) {
     fs::remove(tmp_bin, ec);
     return result;

@@ -28,6 +28,10 @@ struct RuntimeLocation {
 // sanitizers are made for and compiles in much less time.
 const char* default_opt_level();
 
+// The level of the edit-and-try commands (`fitz run`, `fitz dev`, `fitz test`): a short compile
+// matters more there than the last few percent of speed.
+const char* dev_opt_level();
+
 // The running executable (from /proc/self/exe); empty when it cannot be read.
 std::filesystem::path self_exe();
 
@@ -56,12 +60,47 @@ struct CompileOptions {
   // Whether generated C++ compiles at all is what the check => build differential test asks,
   // and this answers it in about a third of a full build's time.
   bool syntax_only = false;
+  // Ask the compiler whether it used the precompiled header (-H; see CompileResult::pch_check).
+  // GCC ignores a precompiled header whose flags differ without a word, so `--time-phases`
+  // says so instead of letting a slow build look normal.
+  bool check_pch = false;
   std::vector<std::string> extra_flags;
 };
+
+// The compiler a build runs: options.compiler, else $FITZ_CXX, then $CXX, then c++.
+std::string compiler_of(const CompileOptions& options);
+
+// The flags a program's compile shares with its precompiled runtime header (standard, level,
+// warnings, sanitizers, extra flags): one function, so the headers the toolchain precompiles
+// when it is built and the compile of every program cannot drift apart.
+std::vector<std::string> header_flags(const CompileOptions& options);
+
+// The runtime headers precompiled when the toolchain is built, beside its runtime libraries
+// (lib/pch/<name>/), so that a first build with an empty cache does not pay for them: the
+// include sets generated programs start with (exactly as codegen writes them), each at the
+// level of `fitz build` and at the level of `fitz run`/`dev`/`test`.
+struct ToolchainHeader {
+  std::string name;      // the folder under lib/pch/
+  std::string includes;  // the program's leading #include lines
+  CompileOptions options;
+};
+std::vector<ToolchainHeader> toolchain_headers();
+
+// Makes one of them in `dir` (fitz_pch.h, fitz_pch.h.gch, and `flags`: the compiler and flags it
+// was made with, which a build compares with its own). Does nothing when `dir` already holds
+// it for the same compiler, flags and runtime headers. False with a message on failure.
+bool make_toolchain_header(const std::filesystem::path& dir, const ToolchainHeader& header,
+                           const RuntimeLocation& runtime, std::string& error);
 
 struct CompileResult {
   bool ok = false;
   bool cached = false;
+  // Where the runtime's precompiled header came from: "toolchain" (made when fitz was built),
+  // "cache" (made in the build cache), or empty (none: the headers were parsed).
+  std::string pch;
+  // With CompileOptions::check_pch: whether the compiler read the precompiled header ("used")
+  // or found it invalid for this compile and parsed the headers instead ("rejected").
+  std::string pch_check;
   std::string command;      // the command line, for "internal compiler error" reports
   std::string diagnostics;  // the compiler's output
   std::filesystem::path output;

@@ -150,7 +150,7 @@ namespace {
 // The lowest usable address of the calling thread's stack (0 when unknown). Lowering checks it
 // besides the nesting limit: frames are several times larger in sanitizer builds, and the
 // language server may lower on threads with smaller stacks.
-uintptr_t stack_floor() {
+uintptr_t read_stack_floor() {
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
   void* addr = nullptr;
@@ -161,6 +161,14 @@ uintptr_t stack_floor() {
   // Keep a reserve for tree-sitter calls, diagnostics and the frames of the current level.
   constexpr uintptr_t kReserve = 256 * 1024;
   return size > 2 * kReserve ? reinterpret_cast<uintptr_t>(addr) + kReserve : 0;
+}
+
+// A thread's stack does not move, and for the main thread glibc finds it by reading
+// /proc/self/maps (a good part of lowering one edited item in the language server): each thread
+// asks once.
+uintptr_t stack_floor() {
+  thread_local const uintptr_t floor = read_stack_floor();
+  return floor;
 }
 
 }  // namespace

@@ -116,16 +116,19 @@ std::vector<ItemExtent> item_extents(const Ast& previous, TSNode previous_root) 
   std::vector<ItemExtent> items;
   if (ts_node_has_error(previous_root)) return items;
   const Grammar& g = Grammar::get();
-  uint32_t count = ts_node_child_count(previous_root);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_child(previous_root, i);
-    if (!ts_node_is_named(c) || g.kind(c) == NodeKind::Comment) continue;
-    ItemExtent x;
-    x.begin = ts_node_start_byte(c);
-    x.end = ts_node_end_byte(c);
-    x.symbol = ts_node_symbol(c);
-    items.push_back(x);
+  TSTreeCursor cursor = ts_tree_cursor_new(previous_root);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (!ts_node_is_named(c) || g.kind(c) == NodeKind::Comment) continue;
+      ItemExtent x;
+      x.begin = ts_node_start_byte(c);
+      x.end = ts_node_end_byte(c);
+      x.symbol = ts_node_symbol(c);
+      items.push_back(x);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
   }
+  ts_tree_cursor_delete(&cursor);
   // One top-level statement per item, spanning it.
   if (items.empty() || items.size() != previous.top_level.size()) return {};
   for (size_t k = 0; k < items.size(); ++k) {

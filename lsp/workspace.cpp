@@ -210,9 +210,14 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   std::optional<checker::TypedProgram> previous;
   if (unit.pending) {
     previous.emplace(unit.session.abandon());
+    // The findings of the modules the abandoned check checked again are of tables that are
+    // gone, and the next check may reuse those modules: they go. The others' findings stay (a
+    // module's lints read only its own results), so typing faster than the check completes
+    // does not mean linting the whole program again once it does.
+    const frontend::ModuleGraph& graph = unit.pending->analysis->graph;
+    for (ModuleId id : unit.session.rechecked())
+      if (id.valid() && id.index < graph.modules.size()) unit.lint_cache.erase(graph.get(id).file.value);
     unit.pending.reset();
-    // Modules the abandoned check did may be reused next time with tables these were not of.
-    unit.lint_cache.clear();
   }
   if (!parse_cache_ || sources_->size() > kMaxFiles) {
     // Check results name FileIds of the old manager.

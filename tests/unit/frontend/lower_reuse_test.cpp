@@ -44,7 +44,7 @@ template <class Tag>
 struct IsId<Id<Tag>> : std::true_type {};
 
 // Every field, written out; names as their offset into `text` (or "const") and their content.
-struct Writer {
+struct FieldWriter {
   std::ostringstream& out;
   std::string_view text;
 
@@ -86,7 +86,7 @@ struct Writer {
 
 std::string written(const Ast& ast, std::string_view text) {
   std::ostringstream out;
-  Writer w{out, text};
+  FieldWriter w{out, text};
   w(ast.file);
   w(ast.top_level);
   w(ast.exprs);
@@ -99,15 +99,15 @@ std::string written(const Ast& ast, std::string_view text) {
   return out.str();
 }
 
-struct Version {
+struct LoweredText {
   std::unique_ptr<SourceFile> source;
   SyntaxTree tree;
   Ast ast;
   std::vector<Diagnostic> diags;
 };
 
-Version lower_fresh(FileId file, const std::string& text) {
-  Version v;
+LoweredText lower_fresh(FileId file, const std::string& text) {
+  LoweredText v;
   v.source = std::make_unique<SourceFile>(file, "edited.fitz", text);
   v.tree = parse_text(v.source->text());
   DiagnosticBag diags;
@@ -119,10 +119,10 @@ Version lower_fresh(FileId file, const std::string& text) {
 // Lowers `before`, then `after` from it, and compares with `after` lowered from scratch.
 // Returns false when `before` does not lower cleanly (nothing to reuse).
 bool expect_same(const std::string& before, const std::string& after, const std::string& what) {
-  Version old = lower_fresh(FileId{1}, before);
+  LoweredText old = lower_fresh(FileId{1}, before);
   // Without items there is nothing to reuse: the comparison would not test reuse.
   if (!old.diags.empty() || lowering::item_extents(old.ast, old.tree.root()).empty()) return false;
-  Version fresh = lower_fresh(FileId{2}, after);
+  LoweredText fresh = lower_fresh(FileId{2}, after);
   auto source = std::make_unique<SourceFile>(FileId{2}, "edited.fitz", after);
   SyntaxTree tree = parse_text(source->text());
   DiagnosticBag diags;
@@ -141,13 +141,13 @@ bool expect_same(const std::string& before, const std::string& after, const std:
 
 // The byte ranges of the top-level items of a clean text.
 std::vector<std::pair<uint32_t, uint32_t>> items_of(const std::string& text) {
-  Version v = lower_fresh(FileId{1}, text);
+  LoweredText v = lower_fresh(FileId{1}, text);
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (const lowering::ItemExtent& x : lowering::item_extents(v.ast, v.tree.root())) out.emplace_back(x.begin, x.end);
   return out;
 }
 
-std::vector<fs::path> corpus() {
+std::vector<fs::path> clean_test_files() {
   std::vector<fs::path> out;
   fs::path root = fitz_test_source_dir();
   for (const char* dir : {"tests/testdata", "examples"})
@@ -158,7 +158,7 @@ std::vector<fs::path> corpus() {
   return out;
 }
 
-std::string read(const fs::path& p) {
+std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -178,8 +178,8 @@ TEST(LowerReuse, SmallModuleEditInOneFunction) {
 
 TEST(LowerReuse, EveryCleanTestFileUnderEdits) {
   size_t compared = 0;
-  for (const fs::path& p : corpus()) {
-    std::string text = read(p);
+  for (const fs::path& p : clean_test_files()) {
+    std::string text = read_text(p);
     auto items = items_of(text);
     if (items.size() < 2) continue;
     const std::string name = p.filename().string();

@@ -150,7 +150,7 @@ namespace {
 // The lowest usable address of the calling thread's stack (0 when unknown). Lowering checks it
 // besides the nesting limit: frames are several times larger in sanitizer builds, and the
 // language server may lower on threads with smaller stacks.
-uintptr_t stack_floor() {
+uintptr_t read_stack_floor() {
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
   void* addr = nullptr;
@@ -161,6 +161,14 @@ uintptr_t stack_floor() {
   // Keep a reserve for tree-sitter calls, diagnostics and the frames of the current level.
   constexpr uintptr_t kReserve = 256 * 1024;
   return size > 2 * kReserve ? reinterpret_cast<uintptr_t>(addr) + kReserve : 0;
+}
+
+// A thread's stack does not move, and for the main thread glibc finds it by reading
+// /proc/self/maps (a good part of lowering one edited item in the language server): each thread
+// asks once.
+uintptr_t stack_floor() {
+  thread_local const uintptr_t floor = read_stack_floor();
+  return floor;
 }
 
 }  // namespace
@@ -781,6 +789,41 @@ Ast Lowerer::run(TSNode root) {
   return std::move(ast_);
 }
 
+Ast Lowerer::run_reusing(TSNode root, Ast& previous, std::string_view previous_text, TSNode previous_root) {
+  // Only trees without errors are cut into items: error recovery can make a statement's nodes
+  // depend on its neighbours.
+  std::vector<ItemExtent> items;
+  if (!ts_node_has_error(root)) items = item_extents(previous, previous_root);
+  if (items.empty()) return run(root);
+  const size_t bytes = source_.size();
+  ast_.exprs.reserve(bytes / 10 + 8);
+  ast_.stmts.reserve(bytes / 40 + 8);
+  ast_.blocks.reserve(bytes / 80 + 8);
+  ast_.types.reserve(bytes / 70 + 8);
+  check_trailing_comment(root);
+  // The previous items by text: an edit leaves all but one or two of them as they were.
+  std::unordered_multimap<std::string_view, const ItemExtent*> unchanged;
+  for (const ItemExtent& x : items)
+    if (x.begin <= x.end && x.end <= previous_text.size())
+      unchanged.emplace(previous_text.substr(x.begin, x.end - x.begin), &x);
+  std::string_view text = source_.text();
+  for_each_child(cursors_, root, [&](TSNode c, TSFieldId) {
+    if (!ts_node_is_named(c) || kind(c) == NodeKind::Comment) return;
+    uint32_t begin = ts_node_start_byte(c), end = ts_node_end_byte(c);
+    if (end <= text.size()) {
+      auto [from, to] = unchanged.equal_range(text.substr(begin, end - begin));
+      for (auto it = from; it != to; ++it) {
+        if (it->second->symbol != ts_node_symbol(c)) continue;
+        move_item(previous, *it->second, previous_text, ast_, text, file_, begin);
+        unchanged.erase(it);
+        return;
+      }
+    }
+    lower_statement(c, ast_.top_level);
+  });
+  return std::move(ast_);
+}
+
 }  // namespace lowering
 
 Ast lower_module(const SourceFile& source, FileId file, const SyntaxTree& tree, DiagnosticBag& diags) {
@@ -791,6 +834,13 @@ Ast lower_module(const SourceFile& source, FileId file, const SyntaxTree& tree, 
     return ast;
   }
   return lowerer.run(tree.root());
+}
+
+Ast lower_module_reusing(const SourceFile& source, FileId file, const SyntaxTree& tree, DiagnosticBag& diags,
+                         Ast previous, std::string_view previous_text, const SyntaxTree& previous_tree) {
+  if (!tree.valid() || !previous_tree.valid()) return lower_module(source, file, tree, diags);
+  lowering::Lowerer lowerer(source, file, diags);
+  return lowerer.run_reusing(tree.root(), previous, previous_text, previous_tree.root());
 }
 
 Ast parse_module(const SourceFile& source, FileId file, DiagnosticBag& diags, SyntaxTree* tree_out) {

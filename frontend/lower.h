@@ -15,6 +15,13 @@ namespace fitz::frontend {
 // goes on, so one file with three syntax errors gets three diagnostics.
 Ast lower_module(const SourceFile& source, FileId file, const SyntaxTree& tree, DiagnosticBag& diags);
 
+// lower_module for an edited file: `previous` is the AST of an earlier content of the same file,
+// `previous_text` parsed as `previous_tree`, lowered without diagnostics. The top-level items
+// whose text did not change are moved out of it (renumbered and shifted) instead of lowered
+// again; the result is what lower_module returns.
+Ast lower_module_reusing(const SourceFile& source, FileId file, const SyntaxTree& tree, DiagnosticBag& diags,
+                         Ast previous, std::string_view previous_text, const SyntaxTree& previous_tree);
+
 // Parse + lower in one call.
 Ast parse_module(const SourceFile& source, FileId file, DiagnosticBag& diags, SyntaxTree* tree_out = nullptr);
 

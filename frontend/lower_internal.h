@@ -316,10 +316,35 @@ void for_each_child(CursorPool& pool, TSNode node, F&& f) {
 // neither lowering nor any later recursive walk over the AST can exhaust the stack.
 inline constexpr uint32_t kMaxNesting = 1000;
 
+// One top-level item (a statement node of the root) of an AST lowered from a tree without
+// syntax errors. Lowering appends an item's nodes to every table in one run, so each item owns a
+// contiguous range of each table: [lo, hi) per table, in the order top_level, exprs, stmts,
+// patterns, types, blocks, fns, type_decls.
+struct ItemExtent {
+  uint32_t begin = 0, end = 0;  // bytes of the item's node
+  TSSymbol symbol = 0;
+  uint32_t lo[8] = {}, hi[8] = {};
+};
+
+// The items of `previous`, an AST lowered without diagnostics from the tree whose root is
+// `previous_root`. Every node's span lies inside its item's bytes, so the ranges are found by
+// binary search and then verified; empty when they do not hold (nothing is reused then).
+std::vector<ItemExtent> item_extents(const Ast& previous, TSNode previous_root);
+
+// Moves `item` of `previous` (lowered from `previous_text`) to the end of `into`, whose text is
+// `text` and file `file`, as lowering the same item text at byte `begin` of `text` would have
+// built it: ids renumbered to `into`'s tables, spans and names moved (lower_reuse.cpp).
+void move_item(Ast& previous, const ItemExtent& item, std::string_view previous_text, Ast& into, std::string_view text,
+               FileId file, uint32_t begin);
+
 class Lowerer {
  public:
   Lowerer(const SourceFile& source, FileId file, DiagnosticBag& diags);
   Ast run(TSNode root);
+  // With the previous AST of the same file (lowered from `previous_text`, whose tree's root is
+  // `previous_root`, without diagnostics), the items whose text is unchanged are moved out of
+  // it instead of lowered again.
+  Ast run_reusing(TSNode root, Ast& previous, std::string_view previous_text, TSNode previous_root);
 
   // ---- shared helpers
   Span span(TSNode n) const { return Span{file_, ts_node_start_byte(n), ts_node_end_byte(n)}; }

@@ -51,10 +51,28 @@ const ParsedModule& ParseCache::parse(const std::string& path, std::string displ
   if (offer != offers_.end() && offer->second.hash == entry->hash && offer->second.text == source.text() &&
       offer->second.tree.valid()) {
     entry->tree = std::move(offer->second.tree);
-    entry->ast = lower_module(source, entry->file, entry->tree, diags);
   } else {
-    entry->ast = parse_module(source, entry->file, diags, &entry->tree);
+    entry->tree = parse_text(source.text());
   }
+  // An edit of a file whose previous content lowered cleanly: its unchanged items are moved
+  // out of the previous AST (the one the last load gave back, or the entry's own if no load
+  // took it) instead of lowered again.
+  Ast previous;
+  bool have_previous = false;
+  auto old = entries_.find(path);
+  if (old != entries_.end() && old->second->diagnostics.empty()) {
+    ParsedModule& e = *old->second;
+    have_previous = take_back(path, e.file, previous);
+    if (!have_previous && !e.ast_lent) {
+      previous = std::move(e.ast);
+      have_previous = true;
+    }
+  }
+  if (have_previous)
+    entry->ast = lower_module_reusing(source, entry->file, entry->tree, diags, std::move(previous),
+                                      sources_->file(old->second->file).text(), old->second->tree);
+  else
+    entry->ast = lower_module(source, entry->file, entry->tree, diags);
   if (offer != offers_.end()) offers_.erase(offer);
   for (const Diagnostic& d : diags) entry->diagnostics.push_back(d);
   auto& slot = entries_[path];

@@ -64,8 +64,9 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }
 
 std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
-                               frontend::ParseCache* cache, frontend::DiagnosticBag& diags, Clock::time_point start) {
-  auto a = cache ? std::make_shared<Analysis>(cache->shared_sources()) : std::make_shared<Analysis>();
+                               frontend::ParseCache* cache, frontend::DiagnosticBag& diags, Clock::time_point start,
+                               checker::TypedProgram* spare = nullptr) {
+  auto a = cache ? std::make_shared<Analysis>(cache->shared_sources(), spare) : std::make_shared<Analysis>();
   frontend::LoadRequest req;
   req.target = target;
   req.cwd = cwd;
@@ -150,12 +151,13 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
 std::unique_ptr<PendingCheck> analyze_through(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
                                               frontend::ParseCache* cache, checker::CheckSession& session,
                                               checker::TypedProgram* previous, const fs::path& focus,
-                                              std::shared_ptr<const Analysis>& out, lint::LintCache* lint_cache) {
+                                              std::shared_ptr<const Analysis>& out, lint::LintCache* lint_cache,
+                                              checker::TypedProgram* spare) {
   auto p = std::make_unique<PendingCheck>();
   p->start = Clock::now();
   p->use_cache = cache != nullptr;
   p->lint_cache = lint_cache;
-  p->analysis = load(target, cwd, std::move(reader), cache, p->load_diagnostics, p->start);
+  p->analysis = load(target, cwd, std::move(reader), cache, p->load_diagnostics, p->start, spare);
   Analysis& a = *p->analysis;
   out = p->analysis;
   if (a.fatal) {

@@ -29,8 +29,11 @@ struct ModuleIndex;
 struct Analysis {
   // The server shares one SourceManager (and a parse cache bound to it) between analyses, so
   // unchanged files keep their FileId and cached ASTs; an analysis keeps its manager alive.
-  explicit Analysis(std::shared_ptr<frontend::SourceManager> store = std::make_shared<frontend::SourceManager>())
-      : source_store(std::move(store)), sources(*source_store) {}
+  // `spare`: an empty program to take instead of building one (an analysis abandoned before its
+  // check finished never filled its own; building the built-in tables costs a keystroke's worth).
+  explicit Analysis(std::shared_ptr<frontend::SourceManager> store = std::make_shared<frontend::SourceManager>(),
+                    checker::TypedProgram* spare = nullptr)
+      : source_store(std::move(store)), sources(*source_store), program(spare ? std::move(*spare) : checker::TypedProgram()) {}
   Analysis(const Analysis&) = delete;
   Analysis& operator=(const Analysis&) = delete;
 
@@ -105,7 +108,8 @@ std::unique_ptr<PendingCheck> analyze_through(const std::filesystem::path& targe
                                               checker::CheckSession& session, checker::TypedProgram* previous,
                                               const std::filesystem::path& focus,
                                               std::shared_ptr<const Analysis>& out,
-                                              lint::LintCache* lint_cache = nullptr);
+                                              lint::LintCache* lint_cache = nullptr,
+                                              checker::TypedProgram* spare = nullptr);
 // Checks up to `max_checks` more modules (reused ones do not count); when none remain, fills the
 // analysis (program, diagnostics, times) as analyze() would and returns true.
 bool continue_analysis(PendingCheck& pending, checker::CheckSession& session, size_t max_checks);

@@ -210,9 +210,14 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   std::optional<checker::TypedProgram> previous;
   if (unit.pending) {
     previous.emplace(unit.session.abandon());
+    // The findings of the modules the abandoned check checked again are of tables that are
+    // gone, and the next check may reuse those modules: they go. The others' findings stay (a
+    // module's lints read only its own results), so typing faster than the check completes
+    // does not mean linting the whole program again once it does.
+    const frontend::ModuleGraph& graph = unit.pending->analysis->graph;
+    for (ModuleId id : unit.session.rechecked())
+      if (id.valid() && id.index < graph.modules.size()) unit.lint_cache.erase(graph.get(id).file.value);
     unit.pending.reset();
-    // Modules the abandoned check did may be reused next time with tables these were not of.
-    unit.lint_cache.clear();
   }
   if (!parse_cache_ || sources_->size() > kMaxFiles) {
     // Check results name FileIds of the old manager.
@@ -231,9 +236,12 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   // The previous analysis gives its program to the new one when nothing else holds it (the
   // server answers requests between analyses, never during one); otherwise a full check.
   // Its ASTs go back to the parse cache, so the load moves the unchanged ones instead of copying.
+  std::optional<checker::TypedProgram> spare;
   if (unit.analysis && unit.analysis.use_count() == 1 && !unit.analysis->fatal) {
     auto& old = const_cast<Analysis&>(*unit.analysis);
+    // An abandoned analysis's own program is still the empty one it started with.
     if (!previous) previous.emplace(std::move(old.program));
+    else spare.emplace(std::move(old.program));
     if (old.source_store == sources_)
       for (auto& m : old.graph.modules) parse_cache_->give_back(m.path.string(), m.file, std::move(m.ast));
   }
@@ -241,7 +249,8 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   retired_.push_back(std::move(unit.analysis));
   if (focus && unit.project)
     unit.pending = analyze_through(unit.target, unit.cwd, reader(), parse_cache_.get(), unit.session,
-                                   previous ? &*previous : nullptr, *focus, unit.analysis, &unit.lint_cache);
+                                   previous ? &*previous : nullptr, *focus, unit.analysis, &unit.lint_cache,
+                                   spare ? &*spare : nullptr);
   else
     unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
                             previous ? &*previous : nullptr, &unit.lint_cache);

@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "lsp/analysis.h"
+#include "lsp/features/features.h"
 #include "lsp/protocol.h"
 #include "lsp/server.h"
 #include "lsp/uri.h"
@@ -155,6 +157,93 @@ TEST_F(Incremental, ManyEditsStayEqualToAFreshCheck) {
     if (i % 50 == 49 || i % 3 == 2) {
       EXPECT_EQ(h_.last_diagnostics(uri("main.fitz")), fresh("main.fitz")) << i;
     }
+  }
+}
+
+// A module of many items, edited inside one of them through ranged changes (the editor's way):
+// the server lowers only that item again and moves the others out of the previous AST. After
+// every edit the diagnostics and the hover at every name equal a fresh analysis of the text, so
+// a node, span or name left pointing at the old text shows up here.
+constexpr const char* kItems = R"(type Item {
+    name: Str
+    qty: Int = 1
+    fn label() -> Str => "{name} x{qty}"
+}
+
+fn make(name: Str, qty: Int) -> Item {
+    return Item { name: name, qty: qty }
+}
+
+fn work(count: Int, text: Str) -> Int {
+    let acc = 0
+    for i in 0..count {
+        acc = acc + i
+    }
+    let item = make(text, acc)
+    return acc + item.qty
+}
+
+fn other(n: Int) -> Str => make("o", n).label()
+
+print(other(work(3, "w")))
+)";
+
+TEST_F(Incremental, EditingOneItemEqualsAFreshAnalysis) {
+  std::string text = kItems;
+  texts_["items.fitz"] = text;
+  std::ofstream(dir_ / "items.fitz") << text;
+  h_.notify("textDocument/didOpen",
+            {{"textDocument", {{"uri", uri("items.fitz")}, {"languageId", "fitz"}, {"version", 1}, {"text", text}}}});
+  h_.server.flush();
+  auto pos = [&](size_t offset) {
+    frontend::SourceFile f(frontend::FileId{0}, "t", text);
+    return json{{"line", f.line_col(uint32_t(offset)).line - 1}, {"character", f.utf16_col(uint32_t(offset))}};
+  };
+  // Each edit: find `anchor` (after the previous edits), replace `cut` bytes after it by `insert`.
+  struct Edit {
+    const char* anchor;
+    size_t cut;
+    const char* insert;
+  };
+  const Edit edits[] = {
+      {"acc = acc + i", 0, "let twice = i * 2\n        "},  // inside `work`: later items move down
+      {"let twice = i * 2", 17, "let twice = i * \"2\""},    // a type error inside `work`
+      {"i * \"2\"", 7, "i * 2"},                              // and fixed again
+      {"fn other", 0, "fn extra() -> Int => 1\n\n"},         // a new item between two others
+      {"qty: Int = 1", 12, "qty: Int = 2"},                   // the type: an interface change
+      {"fn extra() -> Int => 1\n\n", 24, ""},                // the new item removed again
+      {"return acc + item.qty", 21, "return acc + item.nope"},  // an unknown field
+  };
+  int version = 1;
+  for (const Edit& e : edits) {
+    size_t at = text.find(e.anchor);
+    ASSERT_NE(at, std::string::npos) << e.anchor;
+    json change{{"range", {{"start", pos(at)}, {"end", pos(at + e.cut)}}}, {"text", e.insert}};
+    text.replace(at, e.cut, e.insert);
+    texts_["items.fitz"] = text;
+    h_.notify("textDocument/didChange", {{"textDocument", {{"uri", uri("items.fitz")}, {"version", ++version}}},
+                                        {"contentChanges", json::array({change})}});
+    h_.server.flush();
+    SCOPED_TRACE(std::string("after editing at `") + e.anchor + "`");
+    EXPECT_EQ(h_.last_diagnostics(uri("items.fitz")), fresh("items.fitz"));
+
+    fs::path file = fs::weakly_canonical(dir_ / "items.fitz");
+    auto served = h_.server.workspace().analysis_for(file);
+    auto scratch = analyze(file, dir_, frontend::disk_reader());
+    ModuleId sm = served->module_at(file), fm = scratch->module_at(file);
+    ASSERT_TRUE(sm.valid() && fm.valid());
+    size_t names = 0;
+    for (uint32_t off = 0; off < text.size(); ++off) {
+      if (!std::isalpha(static_cast<unsigned char>(text[off])) || (off > 0 && std::isalnum(static_cast<unsigned char>(text[off - 1]))))
+        continue;
+      auto a = hover(*served, sm, off), b = hover(*scratch, fm, off);
+      ASSERT_EQ(a.has_value(), b.has_value()) << "at " << off;
+      if (!a) continue;
+      ++names;
+      EXPECT_EQ(a->markdown, b->markdown) << "at " << off;
+      EXPECT_EQ(std::pair(a->span.begin, a->span.end), std::pair(b->span.begin, b->span.end)) << "at " << off;
+    }
+    EXPECT_GT(names, 20u);
   }
 }
 

@@ -233,6 +233,29 @@ TEST_F(Recheck, LintFindingsOfReusedModulesAreKept) {
   EXPECT_EQ(unused_parameters(), 0u);
 }
 
+// A module checked again by a check that was then abandoned (a newer edit came first) may be
+// reused by the next check with the tables the abandoned one gave it: its lint findings must be
+// of those tables, not of the last complete analysis. Here `top` drops a call's value, which
+// becomes a `Result` once `other` changes: the dropped-result warning must appear.
+TEST_F(Recheck, LintFindingsFollowAnAbandonedCheck) {
+  replace("other.fitz", "fn alone", "fn risky() -> Int {\n    return 1\n}\n\nfn alone");
+  replace("top.fitz", "import mid\n", "import mid\nimport other\n");
+  replace("top.fitz", "    let o = mid.origin()", "    other.risky()\n    let o = mid.origin()");
+  analyse();
+  expect_fresh("before");
+  replace("other.fitz", "fn risky() -> Int {\n    return 1", "fn risky() -> Result<Int, Str> {\n    return Ok(1)");
+  Unit& u = ws_.unit_for(path("top.fitz"));
+  ASSERT_TRUE(u.pending) << "checked through top, main still to do";
+  // A body edit elsewhere abandons that check; the next one reuses `top` as the abandoned check left it.
+  replace("base.fitz", "let k = 2", "let k = 3");
+  EXPECT_EQ(analyse().count("top.fitz"), 0u) << "top is reused, as the abandoned check left it";
+  expect_fresh("after the abandoned check");
+  bool warned = false;
+  for (const auto& d : ws_.analysis_for(path("main.fitz"))->diagnostics)
+    warned |= d.kind == frontend::DiagKind::LintUncheckedResult;
+  EXPECT_TRUE(warned);
+}
+
 // The server checks through the file being edited first (unit_for analyses a stale project
 // through the file it is asked about) and the rest later, or never when a newer edit comes
 // first: the focus file's diagnostics must already be final, and whatever was checked or left

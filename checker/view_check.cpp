@@ -360,6 +360,8 @@ class ViewTypes {
                                                                    missing.find(',') != std::string::npos ? "s" : "", missing))
             .with_label(target->span, "declared here");
     }
+    for (const ViewAttr& a : n.attrs)
+      if (a.kind == ViewAttr::Kind::Event) emit_binding(a, *target);
     // Slot content: direct children with `slot="x"` fill named slots, the rest the default one.
     auto declares = [&](const std::string& s) {
       return std::find(target->slots.begin(), target->slots.end(), s) != target->slots.end();
@@ -376,6 +378,71 @@ class ViewTypes {
                    slot.empty() ? fmt::format("`{}` has no default `<slot/>`, so this content is never rendered", target->name)
                                 : fmt::format("`{}` has no slot named `{}`", target->name, slot))
           .with_label(target->span, "declared here");
+    }
+  }
+
+  // `@picked="h(extra: e)"` on a child's tag: each `emit picked(...)` of the child must give
+  // `h` what it takes. The emitted arguments and the binding's own (which win, as on the
+  // client) are the payload `h`'s parameters are read from by name (§1.3).
+  void emit_binding(const ViewAttr& a, const ViewComponent& target) {
+    const ViewHandler* h = nullptr;
+    for (const ViewHandler& e : component_->events)
+      if (e.name == a.value) h = &e;
+    std::vector<const ViewEmit*> emits;
+    for (const ViewEmit& e : target.emits)
+      if (e.name == a.name) emits.push_back(&e);
+    if (emits.empty()) {
+      std::string names;
+      for (const ViewEmit& e : target.emits)
+        if (names.find("`" + e.name + "`") == std::string::npos) names += (names.empty() ? "`" : ", `") + e.name + "`";
+      diags_.warning(DiagKind::ViewEmitNever, a.span,
+                     fmt::format("`{}` never emits `{}`, so `@{}=` never runs", target.name, a.name, a.name))
+          .with_label(target.span, "declared here")
+          .with_hint(names.empty() ? fmt::format("`{}` emits no events; a child emits with `emit {}(...)` in an event", target.name, a.name)
+                                   : fmt::format("`{}` emits {}", target.name, names));
+      return;
+    }
+    if (!h) return;  // event_binding reported the handler
+    auto bound = [&](const std::string& name) {
+      return std::find(a.arg_names.begin(), a.arg_names.end(), name) != a.arg_names.end();
+    };
+    for (const ViewEmit* e : emits) {
+      for (size_t i = 0; i < e->arg_names.size(); ++i) {
+        const std::string& name = e->arg_names[i];
+        if (bound(name)) continue;  // the binding's argument replaces it
+        const ViewParam* p = nullptr;
+        for (const ViewParam& q : h->params)
+          if (q.name == name) p = &q;
+        if (!p) {
+          Diagnostic& d = diags_.error(DiagKind::ViewEmitBinding, a.span,
+                                       fmt::format("`{}` emits `{}` with `{}`, which `{}` has no parameter for", target.name,
+                                                   a.name, name, h->name));
+          d.with_label(e->span, "emitted here").with_label(h->span, "handler declared here");
+          d.with_hint(name.starts_with("arg") && std::isdigit(static_cast<unsigned char>(name.back()))
+                          ? fmt::format("name the argument after a parameter of `{}`: `emit {}({}: ...)`", h->name, a.name,
+                                        h->params.empty() ? std::string("id") : h->params[0].name)
+                          : fmt::format("add a parameter `{}` to `{}`, or stop emitting it", name, h->name));
+          continue;
+        }
+        TypeId t = i < e->args.size() ? e->args[i].type : TypeId();
+        if (known(t) && known(p->type) && !types().compatible(t, p->type))
+          diags_.error(DiagKind::ViewEmitBinding, a.span,
+                       fmt::format("`{}` emits `{}` of `{}` as `{}`, but `{}` takes `{}`", target.name, name, a.name, show(t),
+                                   h->name, show(p->type)))
+              .with_label(e->args[i].span, "emitted here")
+              .with_label(p->span, "parameter declared here");
+      }
+      for (const ViewParam& p : h->params) {
+        if (p.has_default || bound(p.name)) continue;
+        if (known(p.type) && types().non_null(p.type) != p.type) continue;  // a missing key reads as null
+        if (std::find(e->arg_names.begin(), e->arg_names.end(), p.name) != e->arg_names.end()) continue;
+        diags_.error(DiagKind::ViewEmitBinding, a.span,
+                     fmt::format("`{}` takes `{}`, but `{}` emits `{}` without it", h->name, p.name, target.name, a.name))
+            .with_label(e->span, "emitted here")
+            .with_label(p.span, "parameter declared here")
+            .with_hint(fmt::format("emit it (`emit {}({}: ...)`), pass it in the binding (`@{}=\"{}({}: ...)\"`), or give it a default",
+                                   a.name, p.name, a.name, h->name, p.name));
+      }
     }
   }
 
@@ -483,6 +550,11 @@ CheckedViews ViewChecker::finish(const frontend::ModuleGraph& graph, const Typed
     if (mapped->second->template_code && d.kind == DiagKind::ConditionNotBool) {
       copy.kind = DiagKind::ViewConditionNotBool;
       copy.hint = "templates have no truthiness: compare explicitly, as in `{#if n > 0}` or `{#if x != null}`";
+    }
+    if (!mapped->second->template_code && d.kind == DiagKind::AwaitOutsideAsync) {
+      // Events and hooks are the generated functions here: name what the view writes.
+      copy.message = "`.await` is only valid inside an `async event` or an `async on` hook";
+      copy.hint = "declare the handler `async event name(...) { ... }`, or the hook `async on every 1s { ... }`";
     }
     if (mapped->second->template_code && d.kind == DiagKind::UnknownVariable) {
       copy.kind = DiagKind::ViewUnknownName;

@@ -38,23 +38,27 @@ type FitzViewCtx {
 )";
 
 // An `emit name(args)` statement of a body (§1.3): where `emit` starts, where the event name
-// starts, and the argument names (a positional argument is named by its position).
+// starts, the argument names (a positional argument is named by its position) and where each
+// argument's value is in the body (begin, end), so the checker can type it.
 struct EmitStmt {
   size_t at = 0, name_at = 0;
   std::string name;
   std::vector<std::string> args;
+  std::vector<std::pair<size_t, size_t>> values;
 };
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The argument names of the call arguments in `args` (the text between its parentheses).
-std::vector<std::string> emit_arg_names(std::string_view args) {
-  std::vector<std::string> out;
+// The argument names of the call arguments in `args` (the text between its parentheses, which
+// starts at `base` in the body) into `st`, with where each value is in the body.
+void emit_args(std::string_view args, size_t base, EmitStmt& st) {
+  std::vector<std::string>& out = st.args;
   int depth = 0;
   size_t start = 0;
   auto piece = [&](std::string_view p) {
     size_t b = p.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) return;
+    size_t last = p.find_last_not_of(" \t\r\n") + 1;
     size_t e = b;
     while (e < p.size() && ident_char(p[e])) ++e;
     size_t colon = e;
@@ -62,6 +66,10 @@ std::vector<std::string> emit_arg_names(std::string_view args) {
     bool named = e > b && !std::isdigit(static_cast<unsigned char>(p[b])) && colon < p.size() && p[colon] == ':' &&
                  (colon + 1 >= p.size() || p[colon + 1] != ':');
     out.push_back(named ? std::string(p.substr(b, e - b)) : fmt::format("arg{}", out.size()));
+    size_t v = named ? colon + 1 : b;
+    while (v < last && std::isspace(static_cast<unsigned char>(p[v]))) ++v;
+    size_t at = base + static_cast<size_t>(p.data() - args.data());
+    st.values.emplace_back(at + v, at + std::max(v, last));
   };
   for (size_t i = 0; i < args.size(); ++i) {
     char c = args[i];
@@ -78,7 +86,6 @@ std::vector<std::string> emit_arg_names(std::string_view args) {
     }
   }
   piece(args.substr(start));
-  return out;
 }
 
 // The `emit` statements of a body: the keyword at the start of a statement, then an event name
@@ -137,7 +144,7 @@ std::vector<EmitStmt> find_emits(std::string_view body) {
     st.at = i;
     st.name_at = n;
     st.name = std::string(body.substr(n, ne - n));
-    if (close < body.size()) st.args = emit_arg_names(body.substr(open + 1, close - open - 1));
+    if (close < body.size()) emit_args(body.substr(open + 1, close - open - 1), open + 1, st);
     out.push_back(std::move(st));
     i = ne;
   }
@@ -290,6 +297,7 @@ class CodeWriter {
 
     for (ViewHandler& h : c.events) handler(c, h, fmt::format("ev_{}", h.name));
     for (size_t i = 0; i < c.hooks.size(); ++i) handler(c, c.hooks[i], fmt::format("on_{}_{}", c.hooks[i].name, i));
+    emit_values(c);
 
     out_ += fmt::format("\nfn __fz_{}_render() {{\n", c.name);
     prelude(c, {});
@@ -324,6 +332,36 @@ class CodeWriter {
       out_ += "\n";
     }
     out_ += "}\n";
+  }
+
+  // The `emit`s of `c` for the IR, their argument values typed where the bodies copied them, so
+  // a parent's `@name=` binding can be checked against them (view_check.cpp).
+  void emit_values(ViewComponent& c) {
+    c.emits.clear();
+    for (auto* list : {&c.events, &c.hooks})
+      for (const ViewHandler& h : *list)
+        for (const EmitStmt& st : find_emits(h.body)) {
+          ViewEmit e;
+          e.name = st.name;
+          uint32_t base = h.body_span.begin;
+          e.span = Span{u_.view.file, base + uint32_t(st.name_at), base + uint32_t(st.name_at + st.name.size())};
+          e.arg_names = st.args;
+          for (auto [b, end] : st.values) {
+            ViewExpr x;
+            x.text = h.body.substr(b, end - b);
+            x.span = Span{u_.view.file, base + uint32_t(b), base + uint32_t(end)};
+            e.args.push_back(std::move(x));
+          }
+          c.emits.push_back(std::move(e));
+        }
+    // The bodies were copied byte for byte: an argument's code sits in its body's segment.
+    for (ViewEmit& e : c.emits)
+      for (ViewExpr& x : e.args)
+        for (const CodeSegment& seg : u_.segments)
+          if (!seg.template_code && x.span.begin >= seg.view_begin && x.span.end <= seg.view_begin + (seg.code_end - seg.code_begin)) {
+            u_.exprs.push_back({&x, CodeRef{seg.code_begin + (x.span.begin - seg.view_begin), seg.code_begin + (x.span.end - seg.view_begin)}});
+            break;
+          }
   }
 
   // The hook argument's offset: it sits between the hook name and the body.

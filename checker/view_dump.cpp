@@ -40,12 +40,18 @@ class ViewDumper {
       std::string params;
       for (const ViewParam& p : h.params) params += (params.empty() ? "" : ", ") + p.name + ": " + type(p.type);
       std::string head = event ? fmt::format("{}event {}({})", h.is_async ? "async " : "", h.name, params)
-                               : fmt::format("on {}{}{}", h.name, h.argument.empty() ? "" : " " + h.argument,
+                               : fmt::format("{}on {}{}{}", h.is_async ? "async " : "", h.name, h.argument.empty() ? "" : " " + h.argument,
                                              h.params.empty() ? "" : "(" + params + ")");
       line(2, head + (h.fn.valid() ? "" : " [unchecked]"));
     };
     for (const ViewHandler& h : c.events) handler(h, true);
     for (const ViewHandler& h : c.hooks) handler(h, false);
+    for (const ViewEmit& e : c.emits) {
+      std::string args;
+      for (size_t i = 0; i < e.arg_names.size(); ++i)
+        args += fmt::format("{}{}: {}", i ? ", " : "", e.arg_names[i], i < e.args.size() ? type(e.args[i].type) : "?");
+      line(2, fmt::format("emit {}({})", e.name, args));
+    }
     if (!c.slots.empty()) {
       std::string s;
       for (const std::string& n : c.slots) s += (s.empty() ? "" : ", ") + (n.empty() ? std::string("default") : n);

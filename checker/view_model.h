@@ -61,6 +61,15 @@ struct ViewHandler {
   SymbolId fn;                     // the generated function
 };
 
+// An `emit name(args)` statement of one of a component's bodies (§1.3): what the handler a
+// parent binds with `@name=` on this component's tag receives (the arguments as its payload).
+struct ViewEmit {
+  std::string name;
+  Span span;                           // the event name after `emit`
+  std::vector<std::string> arg_names;  // a positional argument is named `arg0`, `arg1`, ...
+  std::vector<ViewExpr> args;          // parallel to arg_names
+};
+
 // One node of a template.
 struct ViewNode;
 using ViewNodes = std::vector<ViewNode>;
@@ -113,6 +122,7 @@ struct ViewComponent {
   bool has_props_block = false;
   std::vector<ViewField> props, state, derived;
   std::vector<ViewHandler> events, hooks;
+  std::vector<ViewEmit> emits;     // every `emit` of its events and hooks, in that order
   std::string scoped_style, global_style;
   ViewNodes template_nodes;
   std::vector<std::string> slots;  // names of the `<slot>`s its template declares ("" = default)

@@ -182,6 +182,7 @@ class ViewReader {
         ViewHandler h;
         h.name = std::string(text(field(m, "name")));
         h.span = span(field(m, "name"));
+        h.is_async = !ts_node_is_null(field(m, "async"));
         h.params = read_params(field(m, "parameters"));
         TSNode arg = field(m, "argument");
         if (!ts_node_is_null(arg)) h.argument = std::string(text(arg));

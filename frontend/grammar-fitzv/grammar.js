@@ -94,9 +94,9 @@ module.exports = grammar({
     ),
 
     // `on mount {}`, `on every 1s {}`, `on message "topic:{x}" (m: T) {}`. The hook names are
-    // not keywords here: the checker knows the reserved set.
+    // not keywords here: the checker knows the reserved set. `async on ...` hooks may `.await`.
     hook: $ => seq(
-      'on', field('name', $.identifier),
+      optional(field('async', 'async')), 'on', field('name', $.identifier),
       optional(field('argument', choice($.duration, $.string))),
       optional(field('parameters', $.parameters)),
       field('body', $.block),

@@ -66,7 +66,7 @@ app=$here/../live/app
 out=$(cd "$app" && FITZ_CACHE_DIR=$work/cache "$fitz" check 2>&1); rc=$?
 check "acceptance app checks clean (rc $rc): $out" $([[ $rc == 0 && -z $out ]]; echo $?)
 out=$(cd "$app" && FITZ_CACHE_DIR=$work/cache "$fitz" test 2>&1); rc=$?
-check "acceptance app: fitz test (rc $rc): $out" $([[ $rc == 0 && $out == *"10 passed, 0 failed"* ]]; echo $?)
+check "acceptance app: fitz test (rc $rc): $out" $([[ $rc == 0 && $out == *"12 passed, 0 failed"* ]]; echo $?)
 example=$here/../../examples/live-views
 out=$(cd "$example" && FITZ_CACHE_DIR=$work/cache "$fitz" check 2>&1); rc=$?
 check "examples/live-views checks clean (rc $rc): $out" $([[ $rc == 0 && -z $out ]]; echo $?)

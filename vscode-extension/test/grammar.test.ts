@@ -410,6 +410,14 @@ describe('grammar: .fitzv live views', () => {
     assertScope(find(t, 'font-family'), 'meta.component');
   });
 
+  it('async hooks: `async on every 1s`', async () => {
+    const t = await tokenizeView(fs.readFileSync(path.join(VIEWS, 'async_hooks.fitzv'), 'utf8'));
+    assertScope(find(t, 'async'), 'storage.modifier.async');
+    assertScope(find(t, 'on'), 'storage.type.hook');
+    assertScope(find(t, 'every'), 'support.function.hook');
+    assertScope(find(t, 'sleep'), 'meta.embedded.block.fitz');
+  });
+
   it('template: tags, directives, event bindings, interpolation, comments', async () => {
     const t = await tokenizeView(fs.readFileSync(path.join(VIEWS, 'chat.fitzv'), 'utf8'));
     assertScope(find(t, 'section'), 'entity.name.tag');

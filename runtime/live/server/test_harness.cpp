@@ -216,6 +216,13 @@ class LiveTestBox final : public fitz::detail::AnyObj {
       want(2);
       fire(pos, of(args[0]), "input", of(args[1]));
       *out = Any();
+    } else if (m == "tick") {
+      hooks(pos, std::nullopt, "");
+      *out = Any();
+    } else if (m == "message") {
+      want(2);
+      hooks(pos, of(args[0]), text_of(http::to_json(args[1])));
+      *out = Any();
     } else if (m == "submit") {
       want(1);
       Payload extra;
@@ -379,29 +386,57 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     if (view_->has_started()) block_on(view_->take_started());
   }
 
+  // `tick()` (no topic): every `on every` hook once; `message(topic, v)`: every `on message`
+  // hook subscribed to `topic`, with `v` as JSON, as pubsub would deliver it. The root's hooks
+  // in declaration order, then its children's (as rendered now, parents first). Each runs like
+  // an event: a failing one is rolled back and reported by `error()`.
+  void hooks(SourcePos pos, const std::optional<std::string>& topic, const std::string& json) {
+    last_ = render(pos);
+    std::vector<std::pair<uint32_t, uint32_t>> runs;  // (instance number, hook)
+    auto collect = [&](uint32_t number, const View& v) {
+      if (!topic) {
+        for (const TimerSpec& t : v.timers()) runs.push_back({number, t.hook});
+        return;
+      }
+      for (const Subscription& s : v.subscriptions())
+        if (s.kind == Subscription::Kind::Message && s.topic == *topic) runs.push_back({number, s.hook});
+    };
+    collect(root_, *view_);
+    for (auto& [number, child] : descendants(*view_)) collect(number, *child);
+    error_.reset();
+    for (auto [number, hook] : runs) {
+      std::optional<std::string> failed = run_rolled_back([&] { return dispatch_hook(*view_, root_, number, hook, json); });
+      if (failed) error_ = failed;
+    }
+  }
+
   // As the socket does: a copy of the state first, put back when the handler fails.
   void dispatch(SourcePos, const std::string& event, const Payload& p, uint32_t component) {
     if (auto why = refused(event, p)) {
       error_ = "the server refuses this event: " + *why;
       return;
     }
+    error_ = run_rolled_back([&] { return dispatch_event(*view_, root_, component, event, p); });
+  }
+
+  // Runs `f` (and any task it started) on the view; on failure puts the state taken before it
+  // back and says why.
+  template <class F>
+  std::optional<std::string> run_rolled_back(F f) {
     std::unique_ptr<View> before = view_->snapshot();
     std::optional<EventError> failed;
     Panic panic;
     if (catch_panic(
             [&] {
-              failed = dispatch_event(*view_, root_, component, event, p);
+              failed = f();
               finish();
             },
             &panic))
       failed = EventError{"handler", text_of(panic.message)};
-    if (failed) {
-      before->env = view_->env;
-      view_ = std::move(before);
-      error_ = failed->message.empty() ? failed->code : failed->message;
-    } else {
-      error_.reset();
-    }
+    if (!failed) return std::nullopt;
+    before->env = view_->env;
+    view_ = std::move(before);
+    return failed->message.empty() ? failed->code : failed->message;
   }
 
   std::unique_ptr<View> view_;

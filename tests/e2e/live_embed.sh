@@ -109,7 +109,7 @@ cp "$app/src/Hello.fitzv" "$work/helper/src/"
 printf 'from Hello import Hello\n\nfn part() -> Html => live_embed(Hello { who: "x" })\n\n@get("/")\nfn home() -> Html => part()\n' > "$work/helper/src/main.fitz"
 err=$(cd "$work/helper" && "$fitz" check 2>&1); rc=$?
 check "live_embed in a helper exits 1 (rc $rc)" $([[ $rc == 1 ]]; echo $?)
-check "live_embed in a helper: E0563 at the call: $err" $(grep -qE 'main.fitz:3:[0-9]+: error\[E0563\]' <<<"$err"; echo $?)
+check "live_embed in a helper: E0564 at the call: $err" $(grep -qE 'main.fitz:3:[0-9]+: error\[E0564\]' <<<"$err"; echo $?)
 
 echo "e2e $suite: $pass passed, $fail failed"
 [[ $fail == 0 ]]

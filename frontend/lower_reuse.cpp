@@ -12,24 +12,16 @@
 #include <variant>
 #include <vector>
 
+#include "frontend/field_kinds.h"
 #include "frontend/lower_internal.h"
 
 namespace fitz::frontend::lowering {
 
 namespace {
 
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T>
-struct IsVariant : std::false_type {};
-template <class... T>
-struct IsVariant<std::variant<T...>> : std::true_type {};
+using fields::IsOptional;
+using fields::IsVariant;
+using fields::IsVector;
 
 // Renumbers the ids and moves the spans and names of nodes taken from one item of the previous
 // AST. Unsigned wrap-around makes the deltas work both ways.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "frontend/lower.h"
+#include "frontend/field_kinds.h"
 #include "frontend/lower_internal.h"
 #include "frontend/syntax_tree.h"
 #include "tests/support/source_dir.h"
@@ -26,18 +27,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {};
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {};
-template <class T>
-struct IsVariant : std::false_type {};
-template <class... T>
-struct IsVariant<std::variant<T...>> : std::true_type {};
+using fields::IsOptional;
+using fields::IsVariant;
+using fields::IsVector;
 template <class T>
 struct IsId : std::false_type {};
 template <class Tag>

@@ -78,6 +78,7 @@ class Dumper {
     if (r.max_body_bytes) out_ += fmt::format("  body_limit {}\n", *r.max_body_bytes);
     for (const StatusReturn& s : r.statuses) out_ += fmt::format("  status {} {}\n", s.status, show(s.body));
     if (r.plain_return) out_ += fmt::format("  plain_return values={}\n", r.return_values.size());
+    if (r.returns_html) out_ += "  returns_html\n";
     if (r.may_answer_html) out_ += "  may_answer_html\n";
     if (r.uses_database) out_ += "  uses_database\n";
     if (!r.doc.empty()) {

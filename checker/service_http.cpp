@@ -270,7 +270,11 @@ void build_http_model(ServiceBuild& b) {
         if (rt.valid() && types.kind(rt) == TypeKind::Future) rt = types.args(rt)[0];
         if (rt.valid() && types.kind(rt) == TypeKind::Result) rt = types.ok(rt);
         StructId sid = rt.valid() ? types.struct_of(rt) : StructId();
-        r.may_answer_html = sid.valid() && types.struct_info(sid).builtin && types.struct_info(sid).name == "Response";
+        auto builtin = [&](StructId s, std::string_view name) {
+          return s.valid() && types.struct_info(s).builtin && types.struct_info(s).name == name;
+        };
+        r.returns_html = rt.valid() && builtin(types.struct_of(types.non_null(rt)), "Html");
+        r.may_answer_html = r.returns_html || builtin(sid, "Response");
       }
       r.return_values = returns.values;
       // Middleware may stop the request with statuses of its own.

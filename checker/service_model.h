@@ -114,7 +114,10 @@ struct Route {
   std::optional<int64_t> max_body_bytes;  // `@body_limit(N)`: its request bodies' limit in bytes
   std::vector<StatusReturn> statuses;
   bool plain_return = false;         // some path sends a plain value (`return v`, or the body's end)
-  // The handler returns `Response` (or `Result<Response>`), so it may answer HTML: with
+  // The handler returns `Html` (`Html?`, `Result<Html, E>`): its values answer `text/html`,
+  // not JSON strings.
+  bool returns_html = false;
+  // The handler returns `Html` or `Response` (or a `Result` of one), so it may answer HTML: with
   // `@server(login_path=)` an unauthenticated request preferring HTML is redirected there.
   // Any other handler answers JSON and keeps the 401.
   bool may_answer_html = false;

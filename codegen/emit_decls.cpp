@@ -162,6 +162,9 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   ctx.ret = info.return_type;
   ctx.in_method = info.owner.valid() && !info.is_static;
   ctx.http = http;
+  if (http)
+    for (const checker::Route& r : prog_.service.routes)
+      if (r.handler == checker::FnRef{mod_, id}) ctx.html = r.returns_html;
   FnCtx* saved = fn_;
   auto saved_loops = std::move(loops_);
   loops_.clear();

@@ -116,15 +116,6 @@ std::string Gen::http_fn_signature(FnId id, const std::string& name) {
   return (info.is_async ? "fitz::Task<fzh::Out>" : "fzh::Out") + sig.substr(ret.size());
 }
 
-bool Gen::answers_html(TypeId t) const {
-  if (!t.valid()) return false;
-  if (types_.kind(t) == TypeKind::Result) t = types_.ok(t);
-  t = types_.non_null(t);
-  if (types_.kind(t) != TypeKind::Struct) return false;
-  const checker::StructInfo& info = types_.struct_info(types_.struct_of(t));
-  return info.builtin && info.name == "Html";
-}
-
 bool Gen::embeds_request(FnId id) const {
   return has_live() && tir_->fns[id.index].is_handler && tir_->embeds_in(id);
 }

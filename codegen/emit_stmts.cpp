@@ -216,7 +216,7 @@ void Gen::stmt(StmtId id) {
           }
           if (fn_->http) {  // a handler or middleware answers the request
             // `Html` is a Str in C++: what tells the page apart from a JSON string is the type.
-            const char* out = answers_html(fn_->ret) ? "fzh::html_out(" : "fzh::out(";
+            const char* out = fn_->html ? "fzh::html_out(" : "fzh::out(";
             line(return_stmt(s.value.valid() ? out + expr_as(s.value, fn_->ret) + ")" : "fzh::Out::pass()"));
             return;
           }

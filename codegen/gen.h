@@ -108,7 +108,6 @@ class Gen {
   std::string http_fn_signature(FnId id, const std::string& name);
   bool embeds_request(FnId id) const;
   // `Html`, `Html?` or `Result<Html, E>`: a handler answering with it sends a text/html page.
-  bool answers_html(TypeId t) const;  // a handler of the current module whose body calls live_embed
   std::string status_return(const StatusReturnStmt& s, Span at);
 
   // ---- built-in modules as the object of `m.member` (emit_modules.cpp)
@@ -275,6 +274,7 @@ class Gen {
     bool in_method = false;
     bool top_level = false;
     bool http = false;  // handler or middleware: returns become fzh::Out answers
+    bool html = false;  // ... answered as `text/html` (checker::Route::returns_html)
     std::unordered_set<uint32_t> declared;  // symbols with a C++ declaration in this function
   };
   FnCtx* fn_ = nullptr;

@@ -241,7 +241,9 @@ class Generator {
     for (auto& [status, schemas] : by_status) {
       Json r{{"description", reason_phrase(static_cast<int>(status))}};
       bool empty_body = status == 204 || status == 304 || (status >= 100 && status < 200);
-      if (!schemas.empty() && !empty_body && !no_content.count(status))
+      if (status == 200 && route.returns_html && !empty_body)
+        r["content"] = Json{{"text/html", Json{{"schema", Json{{"type", "string"}}}}}};
+      else if (!schemas.empty() && !empty_body && !no_content.count(status))
         r["content"] = Json{{"application/json", Json{{"schema", dedupe(std::move(schemas))}}}};
       if (status == 503 && route.uses_database) r["description"] = "Service Unavailable: the database cannot be reached";
       out[std::to_string(status)] = std::move(r);

@@ -404,7 +404,9 @@ class LiveTestBox final : public fitz::detail::AnyObj {
     collect(root_, *view_);
     for (auto& [number, child] : descendants(*view_)) collect(number, *child);
     error_.reset();
-    for (auto [number, hook] : runs) {
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    for (const std::pair<uint32_t, uint32_t>& run : runs) {
+      uint32_t number = run.first, hook = run.second;
       std::optional<std::string> failed = run_rolled_back([&] { return dispatch_hook(*view_, root_, number, hook, json); });
       if (failed) error_ = failed;
     }

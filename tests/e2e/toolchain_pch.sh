@@ -21,7 +21,11 @@ mkdir -p "$work/proj/tests"
 cp "$work/service.fitz" "$work/proj/service.fitz"
 printf '@test\nfn validates() {\n    assert_eq(item0_validate(" a ", 1.0), Ok("a"))\n}\n' >>"$work/proj/service.fitz"
 
-for level in "" -O1 -O2; do
+# A sanitized toolchain builds at its dev level only, so it has no -O2 headers: check the levels
+# this toolchain precompiled (the default and -O1 always).
+levels=("" -O1)
+[[ -d $(dirname "$fitz")/../lib/pch/script-O2 ]] && levels+=(-O2)
+for level in "${levels[@]}"; do
   rm -rf "$FITZ_CACHE_DIR/bin"  # a cached binary would skip the compile
   out=$("$fitz" build --time-phases $level "$work/script.fitz" -o "$work/script" 2>&1); rc=$?
   [[ $rc == 0 && $out == *"precompiled header from the toolchain (used)"* ]]

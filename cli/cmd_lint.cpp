@@ -2,6 +2,7 @@
 // program, applies lint levels (fitz.toml `[lint]`, then --allow/--deny) and prints everything
 // in the formats of `fitz check`. Only errors (a denied lint included) make it fail.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "checker/checker.h"
+#include "checker/view_check.h"
 #include "cli/driver.h"
 #include "frontend/project.h"
 #include "frontend/render.h"
@@ -112,10 +114,15 @@ size_t apply_fixes(const std::vector<frontend::Diagnostic>& found, const fronten
 int lint_target(const std::string& target, const LintOptions& opt, frontend::DiagnosticFormat format, Io io,
                 Totals& totals) {
   frontend::SourceManager sources;
-  frontend::DiagnosticBag diags;
+  // As `fitz check` and the language server load it: .fitzv views imported by the program are
+  // checked too, and their diagnostics mapped back to the view files.
+  frontend::DiagnosticBag raw;
+  checker::ViewChecker views(sources);
   frontend::LoadRequest req;
   req.target = target;
-  frontend::LoadResult loaded = frontend::load_program(req, sources, diags);
+  req.reader = views.reader(frontend::disk_reader());
+  req.view_root = [&](const std::filesystem::path& view) { return views.add_view(view, raw); };
+  frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
     return kUsageError;
@@ -131,8 +138,12 @@ int lint_target(const std::string& target, const LintOptions& opt, frontend::Dia
   // The command line wins over fitz.toml: `--allow x` lifts a `deny` of the project.
   for (const auto& n : opt.allow)
     if (std::find(opt.deny.begin(), opt.deny.end(), n) == opt.deny.end()) levels.denied.erase(*lint::lint_by_name(n));
-  checker::TypedProgram program = checker::check_program(loaded.graph, sources, diags);
-  frontend::DiagnosticBag leveled = lint::lint_diagnostics(program, loaded.graph, diags, levels, &sources);
+  checker::TypedProgram program = checker::check_program(loaded.graph, sources, raw);
+  frontend::DiagnosticBag linted = lint::lint_diagnostics(program, loaded.graph, raw, levels, &sources);
+  // After the lints, as the language server does: the diagnostics of generated view modules move
+  // into their .fitzv files, and those of generated glue are dropped.
+  frontend::DiagnosticBag leveled;
+  views.finish(loaded.graph, program, linted, leveled);
   if (opt.fix && !leveled.has_errors()) {
     std::vector<frontend::Diagnostic> found = leveled.sorted();
     if (size_t n = apply_fixes(found, sources, io); n > 0) {

@@ -129,5 +129,14 @@ out=$(cd "$work" && "$fitz" lint fixme.fitz 2>&1); rc=$?
 [[ $rc == 0 && $out != *"warning["* ]]; check "the fixed file lints clean (rc $rc): $out" $?
 (cd "$work" && "$fitz" check fixme.fitz >/dev/null 2>&1); check "the fixed file checks" $?
 
+# A project with .fitzv views lints as `fitz check` sees it: its views are found, and what the
+# lints would say of the code generated for them stays out of the report.
+out=$(cd "$here/../live/app" && "$fitz" lint 2>&1); rc=$?
+[[ $rc == 0 && -z $out ]]; check "a live-views project lints clean (rc $rc): $out" $?
+mkdir -p "$work/views"
+cp "$here/../testdata/check/fail_live_embed/main.fitz" "$work/views/"
+out=$(cd "$work/views" && "$fitz" lint main.fitz 2>&1); rc=$?
+[[ $rc == 1 && $out == *"error[E0304]"* ]]; check "view checks run under lint too (rc $rc): $out" $?
+
 echo "e2e lint: $pass passed, $fail failed"
 [[ $fail == 0 ]]

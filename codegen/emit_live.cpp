@@ -179,16 +179,9 @@ void Gen::emit_live_serve() {
 // request through the handler's EmbedScope; anywhere else (the handler called as a function, a
 // `fitz test` build) there is no request to bind the token to.
 std::string Gen::live_embed_call(const CallExpr& c, Span at) {
-  ExprId a = c.args.empty() ? ExprId() : c.args[0].value;
-  TypeId t = a.valid() ? tir_->type_of(a) : TypeId();
-  StructId sid = t.valid() && types_.kind(t) == TypeKind::Struct ? types_.struct_of(t) : StructId();
-  if (!sid.valid() || !view_modules_.count(types_.struct_info(sid).module.index)) {
-    frontend::LineCol lc = sources_.file(ast_->file).line_col(at.begin);
-    result_.not_compiled.push_back(fmt::format("{}:{}:{}: `live_embed` takes a live view's props (`Counter {{ ... }}`), not `{}`",
-                                               sources_.file(ast_->file).path(), lc.line, lc.col,
-                                               t.valid() ? types_.display(t) : "nothing"));
-    return "fitz::Str()";
-  }
+  StructId sid = view_props_arg(c, at, "live_embed");
+  if (!sid.valid()) return "fitz::Str()";
+  ExprId a = c.args[0].value;
   if (!fn_ || !fn_->http || !fn_->fn.valid() || !embeds_request(fn_->fn))
     return fmt::format("([&]() -> fitz::Str {{ fitz::runtime_error({}, \"`live_embed` renders a live root only while its "
                        "handler answers an HTTP request\"); }}())",

@@ -1244,17 +1244,22 @@ void Gen::emit_views() {
   line("");
 }
 
-std::string Gen::live_test_call(const CallExpr& c, Span at) {
+StructId Gen::view_props_arg(const CallExpr& c, Span at, std::string_view builtin) {
   ExprId a = c.args.empty() ? ExprId() : c.args[0].value;
   TypeId t = a.valid() ? tir_->type_of(a) : TypeId();
   StructId sid = t.valid() && types_.kind(t) == TypeKind::Struct ? types_.struct_of(t) : StructId();
-  if (!sid.valid() || !view_modules_.count(types_.struct_info(sid).module.index)) {
-    frontend::LineCol lc = sources_.file(ast_->file).line_col(at.begin);
-    result_.not_compiled.push_back(fmt::format("{}:{}:{}: `live_test` takes a live view's props (`Counter {{ ... }}`), not `{}`",
-                                               sources_.file(ast_->file).path(), lc.line, lc.col,
-                                               t.valid() ? types_.display(t) : "nothing"));
-    return "fitz::Any()";
-  }
+  if (sid.valid() && view_modules_.count(types_.struct_info(sid).module.index)) return sid;
+  frontend::LineCol lc = sources_.file(ast_->file).line_col(at.begin);
+  result_.not_compiled.push_back(fmt::format("{}:{}:{}: `{}` takes a live view's props (`Counter {{ ... }}`), not `{}`",
+                                             sources_.file(ast_->file).path(), lc.line, lc.col, builtin,
+                                             t.valid() ? types_.display(t) : "nothing"));
+  return StructId();
+}
+
+std::string Gen::live_test_call(const CallExpr& c, Span at) {
+  StructId sid = view_props_arg(c, at, "live_test");
+  if (!sid.valid()) return "fitz::Any()";
+  ExprId a = c.args[0].value;
   const checker::StructInfo& info = types_.struct_info(sid);
   return fmt::format("fitz::live::gen::live_test(std::make_unique<{}::V_{}>({}), {})", ns(info.module), info.name, expr(a),
                      pos(at));

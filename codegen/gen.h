@@ -137,9 +137,12 @@ class Gen {
   void emit_view_emit_method(FnId fn, const std::string& name);  // `emit name(args)`: to the parent
   void emit_view_decls();    // the classes (before the functions, which may mount them in tests)
   void emit_views();         // their methods and the registry (fz_register_views)
-  std::vector<TypeId> live_json_types() const;
-  std::string live_test_call(const CallExpr& c, Span at);
-  std::string live_embed_call(const CallExpr& c, Span at);  // `live_embed(Counter {...})` in a handler (emit_live.cpp)  // `live_test(Counter {...})` (emit_views.cpp)  // props and hook messages: decoded from JSON
+  std::vector<TypeId> live_json_types() const;  // props and hook messages: decoded from JSON
+  std::string live_test_call(const CallExpr& c, Span at);   // `live_test(Counter {...})` (emit_views.cpp)
+  std::string live_embed_call(const CallExpr& c, Span at);  // `live_embed(Counter {...})` in a handler (emit_live.cpp)
+  // The component whose props `builtin(...)`'s argument is; else the call is noted as not
+  // compiled and the result is invalid (emit_views.cpp).
+  StructId view_props_arg(const CallExpr& c, Span at, std::string_view builtin);
   void emit_live_wrappers(); // per `@live` page: bind, call, render the root inside the layout
   void emit_live_serve();    // inside fitz_serve: the live endpoints and the pages
   void for_loop(const ForStmt& s, const std::function<void()>& body);  // `for` over any iterable

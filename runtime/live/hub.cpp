@@ -22,6 +22,17 @@ void write_metas(http::JsonWriter& w, std::string_view key, const std::vector<st
   w.end_object();
 }
 
+// One replica's own entries of a topic (key -> its metas, each with `.json`), in key order.
+template <class Keys>
+void write_entries(http::JsonWriter& w, const Keys& keys) {
+  std::vector<std::string_view> metas;
+  for (const auto& [key, ms] : keys) {
+    metas.clear();
+    for (const auto& m : ms) metas.push_back(m.json);
+    write_metas(w, key, metas);
+  }
+}
+
 std::string_view trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\n' || s.front() == '\t' || s.front() == '\r'))
     s.remove_prefix(1);
@@ -161,14 +172,7 @@ void LiveHub::queue_state_locked(const std::string& topic, bool ask) {
   w.value(ask);
   w.key("e");
   w.begin_array();
-  if (auto it = presence_.find(topic); it != presence_.end()) {
-    std::vector<std::string_view> metas;
-    for (const auto& [key, ms] : it->second) {
-      metas.clear();
-      for (const Meta& m : ms) metas.push_back(m.json);
-      write_metas(w, key, metas);
-    }
-  }
+  if (auto it = presence_.find(topic); it != presence_.end()) write_entries(w, it->second);
   w.end_array();
   w.end_object();
   outbox_.emplace_back(topic, std::string(b.data(), b.size()));
@@ -290,17 +294,24 @@ std::string LiveHub::presence_json(const std::string& topic) const {
 // Every replica's entries: one per key, in key order; this replica's metas first, then the
 // others' in the order of their ids.
 std::string LiveHub::presence_json_locked(const std::string& topic) const {
-  std::map<std::string_view, std::vector<std::string_view>> merged;
-  if (auto it = presence_.find(topic); it != presence_.end())
-    for (const auto& [key, metas] : it->second)
-      for (const Meta& m : metas) merged[key].push_back(m.json);
-  if (auto it = remote_.find(topic); it != remote_.end())
-    for (const auto& st : it->second)
-      for (const auto& [key, metas] : st.second.entries)
-        for (const std::string& m : metas) merged[key].push_back(m);
+  auto local = presence_.find(topic);
+  auto remote = remote_.find(topic);
   Buf b;
   http::JsonWriter w(b);
   w.begin_array();
+  if (remote == remote_.end()) {
+    // One replica (or none of the others has entries here): no merge to build on every announce.
+    if (local != presence_.end()) write_entries(w, local->second);
+    w.end_array();
+    return std::string(b.data(), b.size());
+  }
+  std::map<std::string_view, std::vector<std::string_view>> merged;
+  if (local != presence_.end())
+    for (const auto& [key, metas] : local->second)
+      for (const Meta& m : metas) merged[key].push_back(m.json);
+  for (const auto& st : remote->second)
+    for (const auto& [key, metas] : st.second.entries)
+      for (const std::string& m : metas) merged[key].push_back(m);
   for (const auto& [key, metas] : merged) write_metas(w, key, metas);
   w.end_array();
   return std::string(b.data(), b.size());

@@ -108,6 +108,11 @@ std::vector<FileId> ViewChecker::view_files() const {
   return out;
 }
 
+void ViewChecker::serve(frontend::LoadRequest& req, frontend::FileReader base, frontend::DiagnosticBag* root_diags) {
+  req.reader = reader(std::move(base));
+  if (root_diags) req.view_root = [this, root_diags](const fs::path& view) { return add_view(view, *root_diags); };
+}
+
 std::optional<fs::path> ViewChecker::add_view(const fs::path& path, frontend::DiagnosticBag& diags) {
   std::string error;
   ViewUnit* u = load_unit(path, error, &diags);

@@ -11,6 +11,7 @@
 #include "checker/view_model.h"
 #include "frontend/diagnostics.h"
 #include "frontend/modules.h"
+#include "frontend/project.h"
 
 namespace fitz::checker {
 
@@ -38,6 +39,12 @@ class ViewChecker {
   // Reads a view file named on the command line or found in the project; returns the path of
   // its generated module, to load as a root (nullopt when the file cannot be read: diagnosed).
   std::optional<std::filesystem::path> add_view(const std::filesystem::path& path, frontend::DiagnosticBag& diags);
+
+  // Points `req` at this checker, the one way every command loads a program with views: modules
+  // are read through reader(base), and when `root_diags` is given the views of a project or
+  // directory target (or a .fitzv target) become roots, their read problems reported there.
+  // `fitz build` and `fitz openapi` pass none: only what the program imports is compiled.
+  void serve(frontend::LoadRequest& req, frontend::FileReader base, frontend::DiagnosticBag* root_diags);
 
   // Reads the .fitzv files through `reader` instead of the disk (an editor's open buffers win).
   void read_views_with(frontend::FileReader reader) { view_reader_ = std::move(reader); }

@@ -92,7 +92,7 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   frontend::LoadRequest req;
   req.target = target;
   req.resolve_packages = packages::resolver(offline || packages::offline_from_env());
-  req.reader = views.reader(frontend::disk_reader());
+  views.serve(req, frontend::disk_reader(), nullptr);
   frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";

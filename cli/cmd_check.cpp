@@ -145,8 +145,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   frontend::LoadRequest req;
   req.target = opt.target;
   req.resolve_packages = packages::resolver(opt.offline || packages::offline_from_env());
-  req.reader = views.reader(frontend::disk_reader());
-  req.view_root = [&](const std::filesystem::path& view) { return views.add_view(view, raw); };
+  views.serve(req, frontend::disk_reader(), &raw);
   frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";

@@ -120,8 +120,7 @@ int lint_target(const std::string& target, const LintOptions& opt, frontend::Dia
   checker::ViewChecker views(sources);
   frontend::LoadRequest req;
   req.target = target;
-  req.reader = views.reader(frontend::disk_reader());
-  req.view_root = [&](const std::filesystem::path& view) { return views.add_view(view, raw); };
+  views.serve(req, frontend::disk_reader(), &raw);
   frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";

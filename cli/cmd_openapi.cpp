@@ -70,7 +70,7 @@ int cmd_openapi(const std::vector<std::string>& args, Io io) {
   checker::ViewChecker views(sources);  // `from Counter import Counter` imports a .fitzv view
   frontend::LoadRequest req;
   req.target = target;
-  req.reader = views.reader(frontend::disk_reader());
+  views.serve(req, frontend::disk_reader(), nullptr);
   frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";

@@ -73,8 +73,7 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
   // Views are read and served as generated modules exactly as `fitz check` does, open buffers first.
   a->view_checker = std::make_shared<checker::ViewChecker>(a->sources);
   a->view_checker->read_views_with(reader);
-  req.reader = a->view_checker->reader(std::move(reader));
-  req.view_root = [views = a->view_checker.get(), &diags](const fs::path& view) { return views->add_view(view, diags); };
+  a->view_checker->serve(req, std::move(reader), &diags);
   req.parse_cache = cache;
   req.resolve_packages = packages::editor_resolver();
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);

@@ -4,7 +4,8 @@
 # data-fz-view=.. data-fz-token=..>` rendered with `connected == false` and its props; the styles
 # and the client script come once, before the first root; the token is the cookie user's
 # (another user's cookie changes the SSR); a handler that calls live_embed through a helper is
-# refused by `fitz check`. The socket join is tested in a browser (tests/browser/test/compiled.test.js).
+# refused by `fitz check`; a component whose `async on mount` awaits is rendered after the await,
+# in place (the handler's page waits for it). The socket join is tested in a browser (tests/browser/test/compiled.test.js).
 set -uo pipefail
 suite=live-embed
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,8 +34,22 @@ component Hello {
   </style>
 }
 FITZV
+cat > "$app/src/Slow.fitzv" <<'FITZV'
+component Slow {
+  props { n: Int }
+  state { got: Int = 0 }
+  async on mount {
+    sleep(30).await
+    got = n * 2
+  }
+  <template>
+    <span class="slow">got {got}</span>
+  </template>
+}
+FITZV
 cat > "$app/src/main.fitz" <<'FITZ'
 from Hello import Hello
+from Slow import Slow
 
 type Visitor {
     name: Str
@@ -57,6 +72,12 @@ fn page(name: Str) -> Html {
     let a = live_embed(Hello { who: name })
     let b = live_embed(Hello { who: "<b>again</b>" })
     return html_raw("<!doctype html><title>t</title><main>{a}</main><aside>{b}</aside>")
+}
+
+@get("/slow")
+fn slow() -> Html {
+    let a = live_embed(Slow { n: 21 })
+    return html_raw("<div>{a}</div>")
 }
 
 @get("/plain")
@@ -94,6 +115,10 @@ if [[ -x $app/app ]]; then
   tok_anon=$(grep -oE 'id="fz-1" data-fz-view="Hello" data-fz-token="[^"]+"' <<<"$body" | sed 's/.*data-fz-token="//; s/"$//')
   [[ -n $tok_ann && -n $tok_anon && $tok_ann != "$tok_anon" ]]
   check "each response seals its own token" $?
+  req GET /slow
+  expect "a root whose async on mount awaits" 200 "*"
+  grep -qE '<div><style>.*<div id="fz-1" data-fz-view="Slow" data-fz-token="[^"]+"[^>]*><span [^>]*class="slow"[^>]*>got 42</span></div></div>$' <<<"$(tr -d '\n' <<<"$body")"
+  check "async on mount ran to its end before the page was rendered, in place: $body" $?
   req GET /plain
   expect "a handler returning Html" 200 "<p>no live roots</p>"
   has_header "its page is html too" "content-type: text/html; charset=utf-8"

@@ -55,9 +55,11 @@ std::vector<DocumentSymbol> view_document_symbols(const Analysis& a, const check
     for (const auto& f : c.props) field(f, "prop");
     for (const auto& f : c.state) field(f, "state");
     for (const auto& f : c.derived) field(f, "derived");
+    // `async` in the detail: whether a handler may await (and runs as a task) is its signature.
     auto handler = [&](const checker::ViewHandler& h, const std::string& name, const char* detail) {
       uint32_t hend = std::max(h.span.end, h.body_span.end);
-      s.children.push_back({name, detail, SymbolKind::Method, v->span(h.span.begin, hend), h.span, {}});
+      std::string shown = h.is_async ? fmt::format("async {}", detail) : detail;
+      s.children.push_back({name, std::move(shown), SymbolKind::Method, v->span(h.span.begin, hend), h.span, {}});
     };
     for (const auto& h : c.events) handler(h, h.name, "event");
     for (const auto& h : c.hooks) handler(h, "on " + h.name, "hook");

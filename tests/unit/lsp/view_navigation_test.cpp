@@ -57,6 +57,31 @@ TEST(ViewSymbols, ComponentsWithTheirFieldsAndEvents) {
   }
 }
 
+TEST(ViewSymbols, AsyncEventsAndHooksSaySo) {
+  Fixture f;
+  f.file("Slow.fitzv", R"V(component Slow {
+  state { n: Int = 0 }
+  async on mount {
+    sleep(1).await
+    n = 1
+  }
+  on every 1s { n = n + 1 }
+  async event load() {
+    sleep(1).await
+    n = 2
+  }
+  <template><p>{n}</p></template>
+}
+)V");
+  f.analyse("Slow.fitzv");
+  ASSERT_TRUE(f.a().diagnostics.empty()) << f.a().diagnostics.front().message;
+  auto syms = view_document_symbols(f.a(), test_support::view_file(f, "Slow.fitzv"));
+  ASSERT_EQ(syms.size(), 1u);
+  std::vector<std::string> names;
+  for (const auto& c : syms[0].children) names.push_back(c.name + " (" + c.detail + ")");
+  EXPECT_EQ(names, (std::vector<std::string>{"n (state: Int)", "load (async event)", "on mount (async hook)", "on every (hook)"}));
+}
+
 // Applies edits of one file to its text.
 std::string apply_edits(std::string text, std::vector<Edit> edits) {
   std::sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) { return x.span.begin > y.span.begin; });

@@ -317,9 +317,12 @@ void Workspace::mark_changed(const fs::path& raw) {
     if (unit->module_hashes.count(s)) {
       // Skip when the content is what the analysis already read (a save, a reopen).
       std::string err;
-      std::optional<std::string> text;
-      if (Document* d = find_path(path)) text = d->text();
-      else text = frontend::disk_reader()(path, err);
+      if (Document* d = find_path(path)) {
+        if (d->hash() == unit->module_hashes[s]) continue;  // the buffer hashed its text already
+        unit->dirty = true;
+        continue;
+      }
+      std::optional<std::string> text = frontend::disk_reader()(path, err);
       if (text && content_hash(*text) == unit->module_hashes[s]) continue;
       unit->dirty = true;
       continue;

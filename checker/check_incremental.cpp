@@ -137,7 +137,9 @@ std::vector<uint32_t> files_of(const std::vector<Diagnostic>& diags) {
 }
 
 // Re-checking a module that `previous` already holds: its symbols and structs get their old ids.
-void start_recycling(TypedProgram& prog, const ModuleTir& old, ModuleId m) {
+// `ids`: every symbol of the module, ascending (the session keeps them per module, so that a
+// re-check does not scan the symbols of the whole program).
+void start_recycling(TypedProgram& prog, const ModuleTir& old, ModuleId m, const std::vector<uint32_t>& ids) {
   auto r = std::make_unique<SymbolRecycler>();
   r->module = m;
   std::unordered_set<uint32_t> top;
@@ -148,8 +150,8 @@ void start_recycling(TypedProgram& prog, const ModuleTir& old, ModuleId m) {
     r->top[SymbolRecycler::key(s.kind, s.name)].push_back(*it);
     top.insert(it->index);
   }
-  for (uint32_t i = static_cast<uint32_t>(prog.symbols.size()); i-- > 0;)
-    if (prog.symbols[i].module == m && !top.count(i)) r->rest.push_back(SymbolId(i));
+  for (auto it = ids.rbegin(); it != ids.rend(); ++it)
+    if (!top.count(*it)) r->rest.push_back(SymbolId(*it));
   prog.recycler = std::move(r);
   prog.types->recycle_structs(m);
 }
@@ -166,6 +168,14 @@ void end_recycling(TypedProgram& prog) {
   for (SymbolId id : prog.recycler->rest) blank(id);
   prog.recycler.reset();
   prog.types->end_recycling();
+}
+
+// Adds the symbols from `from` on to the per-module id lists (ids ascending within each list).
+void index_symbols(const TypedProgram& prog, uint32_t from, std::vector<std::vector<uint32_t>>& by_module) {
+  for (uint32_t i = from; i < prog.symbols.size(); ++i) {
+    ModuleId m = prog.symbols[i].module;
+    if (m.valid() && m.index < by_module.size()) by_module[m.index].push_back(i);
+  }
 }
 
 }  // namespace
@@ -185,6 +195,9 @@ struct CheckSession::Run {
   std::vector<std::string> paths;
   std::vector<ModuleId> order;  // the init order, then modules outside it
   size_t next = 0;              // of order: the next to visit
+  // Of an incremental run: the ids of each module's symbols, ascending (symbols keep their
+  // module for good, and new ones are appended or take an id of their own module).
+  std::vector<std::vector<uint32_t>> module_symbols;
 };
 
 CheckSession::CheckSession() = default;
@@ -197,6 +210,8 @@ void CheckSession::reset() {
   paths_.clear();
   init_order_.clear();
   records_.clear();
+  module_symbols_.clear();
+  indexed_symbols_ = 0;
   symbols_after_full_ = 0;
 }
 
@@ -237,6 +252,14 @@ void CheckSession::begin(const ModuleGraph& graph, const frontend::SourceManager
     if (id.valid() && id.index < n) in_order[id.index] = 1;
   for (uint32_t i = 0; i < n; ++i)
     if (!in_order[i]) r->order.push_back(ModuleId(i));
+  if (!r->full) {
+    uint32_t from = indexed_symbols_;
+    if (from > r->c->prog_.symbols.size()) from = 0;  // not the lists of this program: built again
+    if (from != 0) r->module_symbols = std::move(module_symbols_);
+    r->module_symbols.resize(n);
+    index_symbols(r->c->prog_, from, r->module_symbols);
+  }
+  module_symbols_.clear();
   rechecked_.clear();
   run_ = std::move(r);
 }
@@ -263,10 +286,14 @@ void CheckSession::visit(ModuleId id) {
     ModuleRecord& r = run.records[id.index];
     r.file = m.file;
     r.server_before = c.any_server_;
-    if (!run.full) start_recycling(c.prog_, c.prog_.modules[id.index], id);
+    uint32_t symbols_before = static_cast<uint32_t>(c.prog_.symbols.size());
+    if (!run.full) start_recycling(c.prog_, c.prog_.modules[id.index], id, run.module_symbols[id.index]);
     run.scratch.clear();
     c.check_module(id);
-    if (!run.full) end_recycling(c.prog_);
+    if (!run.full) {
+      end_recycling(c.prog_);
+      index_symbols(c.prog_, symbols_before, run.module_symbols);
+    }
     r.checked = c.prog_.modules[id.index].checked;
     r.server_after = c.any_server_;
     r.diagnostics.assign(run.scratch.begin(), run.scratch.end());
@@ -349,6 +376,13 @@ TypedProgram CheckSession::end_run(bool finished) {
   paths_ = std::move(run.paths);
   init_order_ = run.graph->init_order;
   records_ = std::move(run.records);
+  if (run.full) {
+    module_symbols_.assign(run.graph->modules.size(), {});
+    index_symbols(out, 0, module_symbols_);
+  } else {
+    module_symbols_ = std::move(run.module_symbols);
+  }
+  indexed_symbols_ = static_cast<uint32_t>(out.symbols.size());
   run_.reset();
   return out;
 }

@@ -85,6 +85,10 @@ class CheckSession {
   std::vector<ModuleId> init_order_;
   std::vector<ModuleRecord> records_;
   size_t symbols_after_full_ = 0;
+  // The ids of each module's symbols in the program returned last time, ascending, covering
+  // its first `indexed_symbols_` symbols (a re-check recycles its module's ids from these).
+  std::vector<std::vector<uint32_t>> module_symbols_;
+  uint32_t indexed_symbols_ = 0;
   std::vector<ModuleId> rechecked_;
   bool last_full_ = true;
   std::unique_ptr<Run> run_;

@@ -75,7 +75,9 @@ struct Relocate {
 
 template <class Node>
 void move_range(std::vector<Node>& from, uint32_t begin, uint32_t end, std::vector<Node>& into, const Relocate& r) {
-  into.reserve(into.size() + (end - begin));
+  // Geometric growth: an exact reserve per item would copy the table again for every item.
+  size_t need = into.size() + (end - begin);
+  if (need > into.capacity()) into.reserve(std::max(need, 2 * into.capacity()));
   for (uint32_t i = begin; i < end && i < from.size(); ++i) {
     into.push_back(std::move(from[i]));
     r(into.back());

@@ -16,13 +16,20 @@ std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view ext
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    std::string name = p.filename().string();
+    // The name and its extension as string views: the language server lists the project on
+    // every keystroke, and path objects for them cost an allocation each per file.
+    std::string_view full = p.native();
+    size_t slash = full.rfind('/');
+    std::string_view name = slash == std::string_view::npos ? full : full.substr(slash + 1);
     if (it->is_directory(ec)) {
       if (name.starts_with(".") || name == "build" || name == "node_modules" || name == "target")
         it.disable_recursion_pending();
       continue;
     }
-    if (p.extension() == extension) files.push_back(p);
+    // As fs::path::extension(): from the last dot, but none for a name that only starts with one.
+    size_t dot = name.rfind('.');
+    std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
+    if (ext == extension) files.push_back(p);
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -65,8 +65,8 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 
 std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, frontend::FileReader reader,
                                frontend::ParseCache* cache, frontend::DiagnosticBag& diags, Clock::time_point start,
-                               checker::TypedProgram* spare = nullptr) {
-  auto a = cache ? std::make_shared<Analysis>(cache->shared_sources(), spare) : std::make_shared<Analysis>();
+                               checker::TypedProgram* shell = nullptr) {
+  auto a = cache ? std::make_shared<Analysis>(cache->shared_sources(), shell) : std::make_shared<Analysis>();
   frontend::LoadRequest req;
   req.target = target;
   req.cwd = cwd;
@@ -78,6 +78,7 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
   req.resolve_packages = packages::editor_resolver();
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;
+  if (a->fatal && !a->program.types) a->program = checker::TypedProgram();  // no check will fill it
   a->graph = std::move(loaded.graph);
   a->load_ms = ms_between(start, Clock::now());
   return a;
@@ -151,12 +152,12 @@ std::unique_ptr<PendingCheck> analyze_through(const fs::path& target, const fs::
                                               frontend::ParseCache* cache, checker::CheckSession& session,
                                               checker::TypedProgram* previous, const fs::path& focus,
                                               std::shared_ptr<const Analysis>& out, lint::LintCache* lint_cache,
-                                              checker::TypedProgram* spare) {
+                                              checker::TypedProgram* shell) {
   auto p = std::make_unique<PendingCheck>();
   p->start = Clock::now();
   p->use_cache = cache != nullptr;
   p->lint_cache = lint_cache;
-  p->analysis = load(target, cwd, std::move(reader), cache, p->load_diagnostics, p->start, spare);
+  p->analysis = load(target, cwd, std::move(reader), cache, p->load_diagnostics, p->start, shell);
   Analysis& a = *p->analysis;
   out = p->analysis;
   if (a.fatal) {

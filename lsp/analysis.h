@@ -29,11 +29,14 @@ struct ModuleIndex;
 struct Analysis {
   // The server shares one SourceManager (and a parse cache bound to it) between analyses, so
   // unchanged files keep their FileId and cached ASTs; an analysis keeps its manager alive.
-  // `spare`: an empty program to take instead of building one (an analysis abandoned before its
-  // check finished never filled its own; building the built-in tables costs a keystroke's worth).
+  // `shell`: a program to start from instead of building an empty one, which costs as much as a
+  // keystroke's re-check in copying the built-in tables; the check replaces it anyway. The
+  // workspace passes the husk left when the previous analysis's program moved to the checker
+  // (no tables at all): a load that fails (`fatal`) then gets an empty program, so features
+  // always read a program with tables.
   explicit Analysis(std::shared_ptr<frontend::SourceManager> store = std::make_shared<frontend::SourceManager>(),
-                    checker::TypedProgram* spare = nullptr)
-      : source_store(std::move(store)), sources(*source_store), program(spare ? std::move(*spare) : checker::TypedProgram()) {}
+                    checker::TypedProgram* shell = nullptr)
+      : source_store(std::move(store)), sources(*source_store), program(shell ? std::move(*shell) : checker::TypedProgram()) {}
   Analysis(const Analysis&) = delete;
   Analysis& operator=(const Analysis&) = delete;
 
@@ -109,7 +112,7 @@ std::unique_ptr<PendingCheck> analyze_through(const std::filesystem::path& targe
                                               const std::filesystem::path& focus,
                                               std::shared_ptr<const Analysis>& out,
                                               lint::LintCache* lint_cache = nullptr,
-                                              checker::TypedProgram* spare = nullptr);
+                                              checker::TypedProgram* shell = nullptr);
 // Checks up to `max_checks` more modules (reused ones do not count); when none remain, fills the
 // analysis (program, diagnostics, times) as analyze() would and returns true.
 bool continue_analysis(PendingCheck& pending, checker::CheckSession& session, size_t max_checks);

@@ -43,6 +43,22 @@ TSPoint point_after(TSPoint start, std::string_view inserted) {
   return p;
 }
 
+// The byte offset of an LSP position (0-based line, UTF-16 column), as SourceFile's
+// offset_of_utf16 gives it for the whole text, from a SourceFile of that one line: the buffer
+// is not copied on every keystroke.
+uint32_t offset_at(std::string_view text, uint32_t line0, uint32_t character16) {
+  size_t begin = 0;
+  for (uint32_t l = 0; l < line0; ++l) {
+    size_t nl = text.find('\n', begin);
+    if (nl == std::string_view::npos) return uint32_t(text.size());  // past the last line
+    begin = nl + 1;
+  }
+  size_t nl = text.find('\n', begin);
+  size_t end = nl == std::string_view::npos ? text.size() : nl + 1;  // with its terminator
+  frontend::SourceFile line(frontend::FileId{}, "", std::string(text.substr(begin, end - begin)));
+  return uint32_t(begin) + line.offset_of_utf16(0, character16);
+}
+
 }  // namespace
 
 Document::Document(std::string uri, std::filesystem::path path, int64_t version, std::string text)
@@ -57,9 +73,8 @@ void Document::edit(const ContentChange& change) {
     tree_ = frontend::SyntaxTree();  // nothing to reuse
     return;
   }
-  frontend::SourceFile file(frontend::FileId{}, "", text_);
-  uint32_t start = file.offset_of_utf16(change.range->start.line, change.range->start.character);
-  uint32_t end = file.offset_of_utf16(change.range->end.line, change.range->end.character);
+  uint32_t start = offset_at(text_, change.range->start.line, change.range->start.character);
+  uint32_t end = offset_at(text_, change.range->end.line, change.range->end.character);
   if (end < start) std::swap(start, end);
   frontend::TextEdit e;
   e.start_byte = start;

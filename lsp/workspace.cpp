@@ -236,12 +236,13 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   // The previous analysis gives its program to the new one when nothing else holds it (the
   // server answers requests between analyses, never during one); otherwise a full check.
   // Its ASTs go back to the parse cache, so the load moves the unchanged ones instead of copying.
-  std::optional<checker::TypedProgram> spare;
+  // What is left of the old analysis's program once moved is the new analysis's starting shell.
+  std::optional<checker::TypedProgram> shell;
   if (unit.analysis && unit.analysis.use_count() == 1 && !unit.analysis->fatal) {
     auto& old = const_cast<Analysis&>(*unit.analysis);
-    // An abandoned analysis's own program is still the empty one it started with.
+    // An abandoned analysis's own program is still the shell it started with.
     if (!previous) previous.emplace(std::move(old.program));
-    else spare.emplace(std::move(old.program));
+    shell.emplace(std::move(old.program));
     if (old.source_store == sources_)
       for (auto& m : old.graph.modules) parse_cache_->give_back(m.path.string(), m.file, std::move(m.ast));
   }
@@ -250,7 +251,7 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   if (focus && unit.project)
     unit.pending = analyze_through(unit.target, unit.cwd, reader(), parse_cache_.get(), unit.session,
                                    previous ? &*previous : nullptr, *focus, unit.analysis, &unit.lint_cache,
-                                   spare ? &*spare : nullptr);
+                                   shell ? &*shell : nullptr);
   else
     unit.analysis = analyze(unit.target, unit.cwd, reader(), parse_cache_.get(), &unit.session,
                             previous ? &*previous : nullptr, &unit.lint_cache);
@@ -316,9 +317,12 @@ void Workspace::mark_changed(const fs::path& raw) {
     if (unit->module_hashes.count(s)) {
       // Skip when the content is what the analysis already read (a save, a reopen).
       std::string err;
-      std::optional<std::string> text;
-      if (Document* d = find_path(path)) text = d->text();
-      else text = frontend::disk_reader()(path, err);
+      if (Document* d = find_path(path)) {
+        if (d->hash() == unit->module_hashes[s]) continue;  // the buffer hashed its text already
+        unit->dirty = true;
+        continue;
+      }
+      std::optional<std::string> text = frontend::disk_reader()(path, err);
       if (text && content_hash(*text) == unit->module_hashes[s]) continue;
       unit->dirty = true;
       continue;

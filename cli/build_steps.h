@@ -19,9 +19,14 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
                      codegen::GenResult& out, std::filesystem::path& entry_path, bool time_phases,
                      deploy::ServiceFacts* facts = nullptr, bool offline = false);
 
-// Compiles generated C++; prints an internal compiler error when the C++ compiler rejects it.
-int compile_generated(const std::string& cpp, const std::filesystem::path& output,
+// Compiles generated C++, a large program as several translation units at once (one per core,
+// or $FITZ_BUILD_UNITS); prints an internal compiler error when the C++ compiler rejects it.
+int compile_generated(const codegen::GenResult& gen, const std::filesystem::path& output,
                       const codegen::CompileOptions& copts, Io io, bool time_phases);
+
+// At most how many translation units a build cuts a program into: $FITZ_BUILD_UNITS when set
+// (1: never split), else the number of cores.
+size_t build_units();
 
 // The compile options a generated program needs (which runtime libraries it links).
 codegen::CompileOptions compile_options_for(const codegen::GenResult& gen);

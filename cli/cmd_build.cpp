@@ -3,10 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <ostream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -146,7 +149,16 @@ int generate_program(const std::string& target, const codegen::GenOptions& gen_o
   return kOk;
 }
 
-int compile_generated(const std::string& cpp, const fs::path& output, const codegen::CompileOptions& copts,
+size_t build_units() {
+  if (const char* v = std::getenv("FITZ_BUILD_UNITS"); v && *v) {
+    char* end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    if (end && *end == '\0' && n >= 1) return std::min<size_t>(n, 64);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+int compile_generated(const codegen::GenResult& gen, const fs::path& output, const codegen::CompileOptions& copts,
                       Io io, bool time_phases) {
   std::string error;
   auto runtime = codegen::find_runtime(error);
@@ -157,7 +169,7 @@ int compile_generated(const std::string& cpp, const fs::path& output, const code
   auto t = Clock::now();
   codegen::CompileOptions options = copts;
   options.check_pch = time_phases;
-  codegen::CompileResult r = codegen::compile_program(cpp, output, options, *runtime);
+  codegen::CompileResult r = codegen::compile_units(codegen::split_units(gen, build_units()), output, options, *runtime);
   if (time_phases) {
     std::string pch;
     if (!r.cached)
@@ -165,7 +177,8 @@ int compile_generated(const std::string& cpp, const fs::path& output, const code
                           : fmt::format(", precompiled header from the {} ({})", r.pch,
                                         r.pch_check == "rejected" ? "rejected by the compiler: its flags differ"
                                         : r.pch_check == "used" ? "used" : "not reported");
-    io.err << fmt::format("time: compile {:.1f} ms{}{}\n", ms_since(t), r.cached ? " (cached)" : "", pch);
+    std::string units = !r.cached && r.units > 1 ? fmt::format(", {} translation units at once", r.units) : "";
+    io.err << fmt::format("time: compile {:.1f} ms{}{}{}\n", ms_since(t), r.cached ? " (cached)" : "", pch, units);
   }
   if (!r.ok) {
     io.err << "internal compiler error: the generated C++ did not compile; this is a bug in fitz.\n"
@@ -267,7 +280,7 @@ int cmd_build(const std::vector<std::string>& args, Io io) {
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
   copts.syntax_only = opt.syntax_only;
-  return compile_generated(gen.cpp, output, copts, io, opt.time_phases);
+  return compile_generated(gen, output, copts, io, opt.time_phases);
 }
 
 int cmd_run(const std::vector<std::string>& args, Io io) {
@@ -285,7 +298,7 @@ int cmd_run(const std::vector<std::string>& args, Io io) {
   copts.debug = opt.debug;
   copts.opt_level = opt.opt_level;
   copts.warnings_as_errors = opt.werror;
-  if (int rc = compile_generated(gen.cpp, output, copts, io, opt.time_phases); rc != kOk) return rc;
+  if (int rc = compile_generated(gen, output, copts, io, opt.time_phases); rc != kOk) return rc;
   io.out.flush();
   io.err.flush();
   std::vector<std::string> argv = {output.string()};
@@ -363,7 +376,7 @@ int cmd_test(const std::vector<std::string>& args, Io io) {
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.sanitize = sanitize;
   copts.opt_level = codegen::dev_opt_level();
-  if (int rc = compile_generated(gen.cpp, output, copts, io, false); rc != kOk) return rc;
+  if (int rc = compile_generated(gen, output, copts, io, false); rc != kOk) return rc;
   io.out.flush();
   io.err.flush();
   pid_t pid = fork();

@@ -131,7 +131,7 @@ std::string build_for_debugging(const std::string& target, Io io) {
   fs::path output = codegen::cache_dir() / "debug" / codegen::content_hash(fs::absolute(entry).string()) / entry.stem();
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.debug = true;
-  if (compile_generated(gen.cpp, output, copts, io, false) != kOk) return "";
+  if (compile_generated(gen, output, copts, io, false) != kOk) return "";
   return output.string();
 }
 

@@ -302,7 +302,7 @@ int deploy_image(const std::vector<std::string>& args, Io io) {
   }
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.opt_level = opt.opt_level;
-  codegen::CompileResult built = codegen::compile_program(gen.cpp, spec.binary, copts, *runtime);
+  codegen::CompileResult built = codegen::compile_units(codegen::split_units(gen, build_units()), spec.binary, copts, *runtime);
   if (!built.ok) {
     io.err << "internal compiler error: the generated C++ did not compile; this is a bug in fitz.\n"
            << "reproduce with:\n  " << built.command << "\ncompiler output:\n" << built.diagnostics;

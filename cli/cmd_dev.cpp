@@ -128,7 +128,7 @@ class DevLoop {
                       fmt::format("{}-{}", entry.stem().string(), generation_ + 1);
     codegen::CompileOptions copts = compile_options_for(gen);
     copts.opt_level = opt_.opt_level;
-    if (compile_generated(gen.cpp, output, copts, io_, false) != kOk) return true;
+    if (compile_generated(gen, output, copts, io_, false) != kOk) return true;
     if (gen.http && !supervisor_.listening()) {
       std::string error;
       if (!supervisor_.listen(host_for(), port_for(facts), error)) {

@@ -174,7 +174,7 @@ bool Session::run(const Checked& c, std::vector<std::pair<std::string, std::stri
   fs::path binary = work_dir_ / fmt::format("step-{}", ++step_);
   codegen::CompileOptions copts = compile_options_for(gen);
   copts.opt_level = "-O0";  // an input runs once: compiling it fast is what counts
-  if (compile_generated(gen.cpp, binary, copts, io_, false) != kOk) return false;
+  if (compile_generated(gen, binary, copts, io_, false) != kOk) return false;
   io_.out.flush();
   io_.err.flush();
 

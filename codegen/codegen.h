@@ -1,5 +1,5 @@
-// Code generation: the typed program becomes one C++20 translation unit that includes only
-// <fitz/runtime.h>. Codegen never re-derives a type: every type, call target and conversion
+// Code generation: the typed program becomes C++20 that includes only the runtime's headers: one
+// translation unit, which a large program's build may cut into several (split_units). Codegen never re-derives a type: every type, call target and conversion
 // comes from the checker's tables, so a C++ compiler error here is a bug in fitz.
 #pragma once
 
@@ -39,8 +39,20 @@ struct GenOptions {
   const checker::CheckedViews* views = nullptr;
 };
 
+// Where the generated text may be cut into translation units (split_units): from `offset` on,
+// until the next part, the text is declarations every unit needs (Shared), definitions only the
+// first unit holds (Once), or one definition that may go to any unit (Piece).
+struct UnitPart {
+  enum class Kind : uint8_t { Shared, Once, Piece };
+  size_t offset = 0;
+  Kind kind = Kind::Shared;
+};
+
 struct GenResult {
   std::string cpp;
+  // How `cpp` divides into translation units; empty when the program uses what a split does not
+  // support yet (live views, WebSockets, jobs, Python), and then it is compiled whole.
+  std::vector<UnitPart> parts;
   // Constructs the generator cannot express yet. Non-empty means the build must stop with an
   // internal error naming them (never a C++ compiler error on a checked program).
   std::vector<std::string> unsupported;
@@ -70,6 +82,12 @@ struct GenResult {
   // The program imports Python: it includes <fitz/python.h> and links the interpreter.
   bool python = false;
 };
+
+// The program as translation units to compile apart and link together, at most `max_units` (one
+// per core): each holds every Shared part, the first also every Once part, and the Pieces are
+// dealt out in order in runs of about equal size. A program whose pieces are too few lines for a
+// second unit to pay for loading the runtime header again stays one unit (`cpp`).
+std::vector<std::string> split_units(const GenResult& gen, size_t max_units);
 
 GenResult generate_cpp(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
                        const frontend::SourceManager& sources, const GenOptions& options = {});

@@ -93,14 +93,20 @@ std::string Gen::fn_signature(FnId id, const std::string& name, bool with_param_
 }
 
 void Gen::emit_globals() {
-  for (ModuleId m : graph_.init_order) {
-    const ModuleTir& tir = prog_.modules[m.index];
-    line(fmt::format("namespace {} {{", ns(m)));
-    for (SymbolId g : tir.globals) {
-      const Symbol& s = prog_.symbol(g);
-      line(fmt::format("{} g_{}{{}};", cpp_type(s.type), s.name));
+  // Declared for every translation unit, defined in the first.
+  for (int defining = 0; defining < 2; ++defining) {
+    part(defining ? UnitPart::Kind::Once : UnitPart::Kind::Shared);
+    for (ModuleId m : graph_.init_order) {
+      const ModuleTir& tir = prog_.modules[m.index];
+      if (tir.globals.empty()) continue;
+      line(fmt::format("namespace {} {{", ns(m)));
+      for (SymbolId g : tir.globals) {
+        const Symbol& s = prog_.symbol(g);
+        line(defining ? fmt::format("{} g_{}{{}};", cpp_type(s.type), s.name)
+                      : fmt::format("extern {} g_{};", cpp_type(s.type), s.name));
+      }
+      line("}");
     }
-    line("}");
   }
   line("");
 }
@@ -118,8 +124,9 @@ void Gen::emit_fn_protos() {
       const FnInfo& info = tir_->fns[f->fn.index];
       if (!info.symbol.valid() || is_view_fn(m, info)) continue;
       // A route's handler has a twin that answers the request (hm_, emit_http_fns); this plain
-      // one is inline so that the compiler spends nothing on it unless Fitz code calls it.
-      line((http_mode_fn(m, f->fn) ? "inline " : "") + fn_signature(f->fn, fn_name(info), true) + ";");
+      // one is compiled only when something calls it.
+      if (!plain_twin_needed(m, f->fn)) continue;
+      line(fn_signature(f->fn, fn_name(info), true) + ";");
     }
     line("void init();");
     line("}");
@@ -219,12 +226,14 @@ void Gen::emit_fn_defs() {
       if (!f.default_value.valid()) {
         // ORM relation and @db_default fields may be omitted without a written default: they
         // start empty (an empty list, null) until a preload or the database fills them.
+        part(UnitPart::Kind::Piece);
         line(fmt::format("{} {}::dflt_{}() {{ return {{}}; }}", cpp_type(f.type), qual, f.name));
         continue;
       }
       FnCtx ctx;
       ctx.top_level = true;
       fn_ = &ctx;
+      part(UnitPart::Kind::Piece);
       line(fmt::format("{} {}::dflt_{}() {{", cpp_type(f.type), qual, f.name));
       ++indent_;
       line("return " + expr_as(f.default_value, f.type) + ";");
@@ -233,6 +242,7 @@ void Gen::emit_fn_defs() {
       fn_ = nullptr;
     }
     for (const auto& m : info.methods) {
+      part(UnitPart::Kind::Piece);
       line(fn_signature(m.fn, qual + "::mth_" + m.name, true) + " {");
       ++indent_;
       if (is_view_emits(StructId(i)))
@@ -253,7 +263,8 @@ void Gen::emit_fn_defs() {
       auto* f = std::get_if<FnStmt>(&ast_->get(s).data);
       if (!f) continue;
       const FnInfo& info = tir_->fns[f->fn.index];
-      if (!info.symbol.valid() || is_view_fn(m, info)) continue;
+      if (!info.symbol.valid() || is_view_fn(m, info) || !plain_twin_needed(m, f->fn)) continue;
+      part(UnitPart::Kind::Piece);
       line_directive(ast_->get(f->fn).span);
       line(fn_signature(f->fn, ns(m) + "::" + fn_name(info), true) + " {");
       ++indent_;
@@ -262,6 +273,7 @@ void Gen::emit_fn_defs() {
       line("}");
     }
   }
+  part(UnitPart::Kind::Shared);
   line("");
 }
 

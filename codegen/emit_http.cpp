@@ -104,6 +104,45 @@ bool Gen::http_mode_fn(ModuleId m, FnId f) const {
   return std::find(http_fns_.begin(), http_fns_.end(), HttpFnRef{m, f}) != http_fns_.end();
 }
 
+void Gen::collect_called_fns() {
+  auto add_symbol = [&](SymbolId id) {
+    while (id.valid() && prog_.symbol(id).kind == SymbolKind::Import) id = prog_.symbol(id).target;
+    if (id.valid() && prog_.symbol(id).kind == SymbolKind::Function) called_fns_.insert(id.index);
+  };
+  auto add_fn = [&](const checker::FnRef& f) {
+    if (f.module.valid() && f.fn.valid()) add_symbol(prog_.modules[f.module.index].fns[f.fn.index].symbol);
+  };
+  // Fitz code: every name that resolved to a function, called or used as a value.
+  for (const ModuleTir& m : prog_.modules) {
+    for (const Ref& r : m.refs)
+      if (r.kind == RefKind::Symbol || r.kind == RefKind::ModuleMember) add_symbol(SymbolId(r.id));
+    for (const CallInfo& c : m.calls)
+      if (c.kind == CallKind::Function) add_symbol(c.symbol);
+    for (const checker::SpawnTarget& t : m.spawn_targets) add_fn(t.fn);
+  }
+  // What the generated main, jobs, commands, pages and endpoints call by the plain name.
+  const checker::ServiceModel& model = prog_.service;
+  if (model.auth) add_fn(model.auth->fn);
+  if (model.server) add_fn(model.server->fn);
+  for (const checker::HealthCheck& h : model.health) add_fn(h.fn);
+  for (const checker::CronJob& j : model.cron) add_fn(j.fn);
+  for (const checker::BackgroundJob& j : model.background) add_fn(j.fn);
+  for (const checker::Command& c : model.commands) add_fn(c.fn);
+  for (const checker::LiveRoute& l : model.live) {
+    add_fn(l.fn);
+    if (l.layout_fn) add_fn(*l.layout_fn);
+  }
+  for (const checker::WsEndpoint& w : model.ws) add_fn(w.handler);
+  for (const ModuleTir& m : prog_.modules)
+    for (const FnInfo& f : m.fns)
+      if (f.is_test) add_symbol(f.symbol);
+}
+
+bool Gen::plain_twin_needed(ModuleId m, FnId f) const {
+  const FnInfo& info = prog_.modules[m.index].fns[f.index];
+  return !http_mode_fn(m, f) || !info.is_handler || called_fns_.count(info.symbol.index) > 0;
+}
+
 std::string Gen::http_fn_signature(FnId id, const std::string& name) {
   std::string sig = fn_signature(id, name, true);
   // Same parameters, but the function answers the request instead of returning its value.
@@ -129,6 +168,7 @@ std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
 }
 
 void Gen::emit_http_fns() {
+  part(UnitPart::Kind::Shared);
   // Defined with the live pages (emit_live_wrappers), called by handlers that embed live roots.
   if (has_live() && has_embeds())
     line("namespace fzlive { fitz::Str embed(fitz::live::EmbedScope& scope, std::string_view view, "
@@ -143,6 +183,7 @@ void Gen::emit_http_fns() {
     line(fmt::format("namespace {} {{ {}; }}", ns(mod_), http_fn_signature(h.fn, name)));
   }
   for (const HttpFnRef& h : http_fns_) {
+    part(UnitPart::Kind::Piece);
     mod_ = h.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
@@ -156,12 +197,14 @@ void Gen::emit_http_fns() {
     --indent_;
     line("}");
   }
+  part(UnitPart::Kind::Shared);
   line("");
 }
 
 void Gen::emit_http_wrappers() {
-  emit_auth_guard(*this);
-  // Middleware adapters, one per middleware function.
+  emit_auth_guard(*this);  // inline: every unit may hold it
+  // Middleware adapters, one per middleware function: beside the App that takes their addresses.
+  part(UnitPart::Kind::Once);
   for (const HttpFnRef& h : http_fns_) {
     mod_ = h.module;
     ast_ = &graph_.get(mod_).ast;
@@ -210,10 +253,19 @@ void Gen::emit_http_wrappers() {
       line("}");
     }
   }
-  // Route wrappers: bind every parameter, stop at the first failure, call, answer.
+  // Route wrappers: bind every parameter, stop at the first failure, call, answer. Declared
+  // first, so that the App may take their addresses from another translation unit.
   const std::vector<checker::Route>& routes = prog_.service.routes;
+  part(UnitPart::Kind::Shared);
+  auto wrapper_signature = [&](size_t ri) {
+    return fmt::format("{} fzw_{}(fitz::http::Request& req)",
+                       routes[ri].async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri);
+  };
+  for (size_t ri = 0; ri < routes.size(); ++ri) line(wrapper_signature(ri) + ";");
   for (size_t ri = 0; ri < routes.size(); ++ri) {
     const checker::Route& r = routes[ri];
+    part(UnitPart::Kind::Piece);
+    generated_lines();
     mod_ = r.handler.module;
     ast_ = &graph_.get(mod_).ast;
     tir_ = &prog_.modules[mod_.index];
@@ -223,8 +275,7 @@ void Gen::emit_http_wrappers() {
     fn_ = &ctx;
     // @authenticated / @admin / @requires: checked first; an async provider makes the wrapper a coroutine.
     AuthRoute guard = auth_route(*this, mod_, r.handler.fn);
-    line(fmt::format("static {} fzw_{}(fitz::http::Request& req) {{",
-                     r.async ? "fitz::Task<fitz::http::Response>" : "fitz::http::Response", ri));
+    line(wrapper_signature(ri) + " {");
     ++indent_;
     emit_auth_check(*this, guard);
     line("fitz::http::Binder b(req);");
@@ -320,6 +371,7 @@ void Gen::emit_http_wrappers() {
     line("}");
     fn_ = nullptr;
   }
+  part(UnitPart::Kind::Shared);
   line("");
 }
 

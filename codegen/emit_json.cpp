@@ -58,6 +58,7 @@ void Gen::emit_json_codecs() {
   for (StructId sid : hidden_types) {
     const auto& info = types_.struct_info(sid);
     std::string t = "fitz::Ref<" + struct_name(sid) + ">";
+    part(UnitPart::Kind::Piece);
     line(fmt::format("void JsonEncode<{}>::write(JsonWriter& w, const {}& v) {{", t, t));
     line("  if (!v) { w.null(); return; }");
     line("  w.begin_object();");
@@ -76,6 +77,7 @@ void Gen::emit_json_codecs() {
     std::vector<size_t> read;  // fields read from JSON (not @hidden)
     for (size_t i = 0; i < info.fields.size(); ++i)
       if (!info.fields[i].hidden) read.push_back(i);
+    part(UnitPart::Kind::Piece);
     line(fmt::format("bool JsonDecode<{}>::read(JsonReader& r, {}* out) {{", t, t));
     ++indent_;
     line(fmt::format("auto o = fitz::make<{}>();", name));
@@ -118,6 +120,7 @@ void Gen::emit_json_codecs() {
     --indent_;
     line("}");
   }
+  part(UnitPart::Kind::Shared);
   line("}  // namespace fitz::http");
   line("");
 }

@@ -91,6 +91,10 @@ class Gen {
   // the statement that opens main() with the `migrate` dispatch.
   std::string emit_migrate_entry();
   bool http_mode_fn(ModuleId m, FnId f) const;  // emitted a second time as a handler/middleware
+  // A route handler's plain twin (f_*) is emitted only when something can call it: Fitz code
+  // names it, or the service model runs it other than as a route (collect_called_fns).
+  bool plain_twin_needed(ModuleId m, FnId f) const;
+  void collect_called_fns();
   // The function a `@middleware(f)` argument names. emit_ws.cpp uses it until WebSocket endpoints
   // read WsEndpoint::middleware; HTTP routes read MiddlewareUse::fn.
   std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);
@@ -224,6 +228,11 @@ class Gen {
   std::string tmp(const char* base) { return std::string("_") + base + std::to_string(tmp_++); }
 
   // ---- output
+  // From here on the text is of kind `k` (codegen.h: UnitPart); a Piece starts a new part even
+  // after another Piece, since each may go to a different translation unit.
+  void part(UnitPart::Kind k);
+  // Writes `text` after the first line (the banner): includes known only once the body is written.
+  void insert_after_banner(const std::string& text);
   void line(const std::string& text);
   void line_directive(Span s);
   void generated_lines();  // debug builds: what follows is glue, not any .fitz line
@@ -292,6 +301,7 @@ class Gen {
   LoopCtx* loop_target(const std::optional<Ident>& label);
 
   std::vector<HttpFnRef> http_fns_;  // handlers and middleware functions (hm_* versions)
+  std::unordered_set<uint32_t> called_fns_;  // function symbols something other than a route runs
   std::vector<WsRoute> ws_routes_;
   // The @server placeholder (prog_.service.server), for emit_ws.cpp until it reads the model.
   const FnDecl* server_ = nullptr;
@@ -299,6 +309,7 @@ class Gen {
   std::unordered_set<uint32_t> boxed_;  // symbols captured by a closure: held in a shared cell
   std::unordered_map<std::string, uint32_t> file_ids_;
   std::string out_;
+  std::vector<UnitPart> parts_;  // where out_ may be cut into translation units
   int indent_ = 0;
   int tmp_ = 0;
 };

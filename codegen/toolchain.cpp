@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -403,14 +404,22 @@ bool make_toolchain_header(const fs::path& dir, const ToolchainHeader& header, c
 
 CompileResult compile_program(const std::string& cpp_source, const fs::path& output,
                               const CompileOptions& options, const RuntimeLocation& runtime) {
+  return compile_units({cpp_source}, output, options, runtime);
+}
+
+CompileResult compile_units(const std::vector<std::string>& units, const fs::path& output,
+                            const CompileOptions& options, const RuntimeLocation& runtime) {
   CompileResult result;
   result.output = output;
+  result.units = units.size();
   const std::string cxx = compiler_of(options);
   std::vector<std::string> flags = header_flags(options);
   const std::vector<std::string> pch_flags = flags;  // what a precompiled header must share
   if (options.syntax_only) flags.push_back("-fsyntax-only");
 
-  std::string key_material = cpp_source;
+  // One unit keys as the whole program always has.
+  std::string key_material = units.empty() ? std::string() : units[0];
+  for (size_t i = 1; i < units.size(); ++i) key_material += fmt::format("\n--unit {}--\n", i) + units[i];
   key_material += "\n--\n" + cxx + "\n";
   for (const auto& f : flags) key_material += f + " ";
   const std::string runtime_stamp = file_stamp(runtime.library) + "\n" + include_tree_stamp(runtime.include_dir);
@@ -483,33 +492,40 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
     result.cached = true;
     return result;
   }
-
-  fs::path src = dir / (key + ".cpp");
-  {
-    std::ofstream out(src, std::ios::binary);
-    out << cpp_source;
+  if (units.empty()) {
+    result.diagnostics = "no translation unit to compile\n";
+    return result;
   }
-  std::vector<std::string> argv = {cxx};
-  argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.push_back("-I" + runtime.include_dir.string());
-  argv.push_back(src.string());
+
   // The runtime headers are most of what a program's compile reads: precompiled (by the
   // toolchain's build, else once per include set and flags in the build cache), they take a
-  // small program's build from seconds to well under one.
-  const std::string includes = leading_includes(cpp_source);
+  // small program's build from seconds to well under one. Every unit starts with the same
+  // includes, so one header serves them all.
+  const std::string includes = leading_includes(units[0]);
   fs::path pch = toolchain_pch(cxx, pch_flags, includes, runtime);
   if (!pch.empty()) {
     result.pch = "toolchain";
   } else if (pch = precompiled_runtime(cxx, pch_flags, includes, runtime, runtime_stamp); !pch.empty()) {
     result.pch = "cache";
   }
-  if (!pch.empty()) argv.insert(argv.end() - 1, {"-include", pch.string()});
-  if (!pch.empty() && options.check_pch) argv.insert(argv.end() - 1, "-H");
+  // The compile of one unit: `key.cpp` alone, `key.N.cpp` of several (each to an object file).
+  const bool split = units.size() > 1;
+  auto compile_argv = [&](const fs::path& src, const fs::path& object) {
+    std::vector<std::string> argv = {cxx};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.push_back("-I" + runtime.include_dir.string());
+    if (!pch.empty()) argv.insert(argv.end(), {"-include", pch.string()});
+    if (!pch.empty() && options.check_pch) argv.push_back("-H");
+    if (split && !options.syntax_only) argv.push_back("-c");
+    argv.push_back(src.string());
+    if (!object.empty()) argv.insert(argv.end(), {"-o", object.string()});
+    return argv;
+  };
   // -H lists every header the compiler opened: `! X.gch` when it read the precompiled header,
   // `x X.gch` when it found it invalid for these flags.
-  auto check_pch = [&] {
+  auto check_pch = [&](std::string& diagnostics) {
     if (pch.empty() || !options.check_pch) return;
-    std::istringstream lines(result.diagnostics);
+    std::istringstream lines(diagnostics);
     std::string kept, l;
     while (std::getline(lines, l)) {
       if (l.ends_with(".gch") && (l.starts_with("! ") || l.starts_with("x "))) {
@@ -518,44 +534,99 @@ CompileResult compile_program(const std::string& cpp_source, const fs::path& out
         kept += l + "\n";
       }
     }
-    result.diagnostics = kept;
+    diagnostics = kept;
   };
-  if (options.syntax_only) {
-    for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
-    int rc = run_capture(argv, result.diagnostics);
-    check_pch();
-    if (rc != 0) return result;
-    std::ofstream{cached};
-    result.ok = true;
-    return result;
-  }
+  auto command_of = [](const std::vector<std::string>& argv) {
+    std::string c;
+    for (const auto& a : argv) c += (c.empty() ? "" : " ") + shell_quote(a);
+    return c;
+  };
+  auto link_libraries = [&](std::vector<std::string>& argv) {
+    if (options.live)  // before the WebSocket, auth and HTTP runtimes they use
+      for (const fs::path& l : runtime.live_libraries) argv.push_back(l.string());
+    if (options.ws) argv.push_back(runtime.ws_library.string());  // before the auth runtime it uses
+    if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
+    if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses
+    if (options.jobs) argv.push_back(runtime.jobs_library.string());  // before the db and core it uses
+    if (options.python) argv.push_back(runtime.python_library.string());  // before the core it uses
+    argv.push_back(runtime.library.string());
+    for (const auto& l : runtime.extra_libs) argv.push_back(l);
+    if (options.auth) {
+      argv.push_back("-largon2");
+      argv.push_back("-lcrypto");
+    }
+    // The interpreter by its soname only: the binary runs wherever the same Python minor is.
+    if (options.python) argv.push_back("-lpython3.11");
+  };
   // mold (else lld) links a program against the static runtime several times faster than GNU ld.
-  if (find_on_path("mold")) argv.push_back("-fuse-ld=mold");
-  else if (find_on_path("ld.lld")) argv.push_back("-fuse-ld=lld");
+  auto linker_flag = []() -> std::string {
+    if (find_on_path("mold")) return "-fuse-ld=mold";
+    if (find_on_path("ld.lld")) return "-fuse-ld=lld";
+    return "";
+  };
   fs::path tmp_bin = dir / (key + ".tmp" + std::to_string(getpid()));
-  argv.push_back("-o");
-  argv.push_back(tmp_bin.string());
-  if (options.live)  // before the WebSocket, auth and HTTP runtimes they use
-    for (const fs::path& l : runtime.live_libraries) argv.push_back(l.string());
-  if (options.ws) argv.push_back(runtime.ws_library.string());  // before the auth runtime it uses
-  if (options.auth) argv.push_back(runtime.auth_library.string());  // before the HTTP runtime it uses
-  if (options.http || options.auth) argv.push_back(runtime.http_library.string());  // before the core it uses
-  if (options.jobs) argv.push_back(runtime.jobs_library.string());  // before the db and core it uses
-  if (options.python) argv.push_back(runtime.python_library.string());  // before the core it uses
-  argv.push_back(runtime.library.string());
-  for (const auto& l : runtime.extra_libs) argv.push_back(l);
-  if (options.auth) {
-    argv.push_back("-largon2");
-    argv.push_back("-lcrypto");
+  int rc = 0;
+  if (!split) {
+    fs::path src = dir / (key + ".cpp");
+    std::ofstream(src, std::ios::binary) << units[0];
+    std::vector<std::string> argv = compile_argv(src, {});
+    if (!options.syntax_only) {
+      if (std::string ld = linker_flag(); !ld.empty()) argv.push_back(ld);
+      argv.insert(argv.end(), {"-o", tmp_bin.string()});
+      link_libraries(argv);
+    }
+    result.command = command_of(argv);
+    rc = run_capture(argv, result.diagnostics);
+    check_pch(result.diagnostics);
+  } else {
+    // The units compile at once, one process each, then link together.
+    std::vector<fs::path> objects;
+    std::vector<std::vector<std::string>> argvs;
+    for (size_t i = 0; i < units.size(); ++i) {
+      fs::path src = dir / fmt::format("{}.{}.cpp", key, i);
+      std::ofstream(src, std::ios::binary) << units[i];
+      objects.push_back(options.syntax_only ? fs::path() : dir / fmt::format("{}.{}.o.tmp{}", key, i, getpid()));
+      argvs.push_back(compile_argv(src, objects.back()));
+    }
+    std::vector<std::string> outputs(units.size());
+    std::vector<int> codes(units.size(), 0);
+    {
+      std::vector<std::thread> workers;
+      for (size_t i = 1; i < units.size(); ++i)
+        workers.emplace_back([&, i] { codes[i] = run_capture(argvs[i], outputs[i]); });
+      codes[0] = run_capture(argvs[0], outputs[0]);
+      for (std::thread& w : workers) w.join();
+    }
+    for (size_t i = 0; i < units.size(); ++i) {
+      check_pch(outputs[i]);
+      if (codes[i] != 0 && rc == 0) {
+        rc = codes[i];
+        result.command = command_of(argvs[i]);
+        result.diagnostics = outputs[i];
+      }
+    }
+    if (rc == 0 && !options.syntax_only) {
+      std::vector<std::string> argv = {cxx};
+      argv.insert(argv.end(), pch_flags.begin(), pch_flags.end());
+      for (const fs::path& o : objects) argv.push_back(o.string());
+      if (std::string ld = linker_flag(); !ld.empty()) argv.push_back(ld);
+      argv.insert(argv.end(), {"-o", tmp_bin.string()});
+      link_libraries(argv);
+      result.command = command_of(argv);
+      rc = run_capture(argv, result.diagnostics);
+    } else if (rc == 0) {
+      result.command = command_of(argvs[0]);
+    }
+    for (const fs::path& o : objects)
+      if (!o.empty()) fs::remove(o, ec);
   }
-  // The interpreter by its soname only: the binary runs wherever the same Python minor is.
-  if (options.python) argv.push_back("-lpython3.11");
-  for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + shell_quote(a);
-
-  int rc = run_capture(argv, result.diagnostics);
-  check_pch();
   if (rc != 0) {
     fs::remove(tmp_bin, ec);
+    return result;
+  }
+  if (options.syntax_only) {
+    std::ofstream{cached};
+    result.ok = true;
     return result;
   }
   fs::rename(tmp_bin, cached, ec);  // atomic: concurrent builds of the same key are harmless

@@ -101,6 +101,7 @@ struct CompileResult {
   // With CompileOptions::check_pch: whether the compiler read the precompiled header ("used")
   // or found it invalid for this compile and parsed the headers instead ("rejected").
   std::string pch_check;
+  size_t units = 1;         // translation units compiled at once and linked (split_units)
   std::string command;      // the command line, for "internal compiler error" reports
   std::string diagnostics;  // the compiler's output
   std::filesystem::path output;
@@ -111,6 +112,12 @@ struct CompileResult {
 // `options.syntax_only` nothing is written to `output`; a success is remembered in the cache.
 CompileResult compile_program(const std::string& cpp_source, const std::filesystem::path& output,
                               const CompileOptions& options, const RuntimeLocation& runtime);
+
+// The same for a program cut into translation units (codegen::split_units): each is compiled to
+// an object file by its own compiler process, all at once, and the objects linked together.
+// One unit is exactly compile_program.
+CompileResult compile_units(const std::vector<std::string>& units, const std::filesystem::path& output,
+                            const CompileOptions& options, const RuntimeLocation& runtime);
 
 // $FITZ_CACHE_DIR, else $XDG_CACHE_HOME/fitz, else ~/.cache/fitz.
 std::filesystem::path cache_dir();

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "fitz/http/handler_glue.h"
 #include "http/internal.h"
 
 namespace fitz::http {
@@ -184,6 +185,14 @@ void JsonEncode<Any>::write(JsonWriter& w, const Any& v) {
     }
   }
 }
+
+namespace glue {
+
+Response json_any_map(int status, const fitz::Map<fitz::Any, fitz::Any>& v) {
+  return Response::json_value(status, fitz::to_any(v));
+}
+
+}  // namespace glue
 
 // ---- UTF-8 ---------------------------------------------------------------------------------
 

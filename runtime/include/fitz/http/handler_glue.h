@@ -117,11 +117,17 @@ struct Out {
   static Out pass() { return Out(); }
 };
 
+// The answer for a map of Any keys and values, `return 204 {}` most often: compiled once in the
+// HTTP runtime, so that a program does not instantiate the boxed map type behind Any itself.
+Response json_any_map(int status, const fitz::Map<fitz::Any, fitz::Any>& v);
+
 // JSON of a value whose static type has no encoder of its own (a map with non-Str keys such
 // as `{}`) goes through Any.
 template <class T> Response json(int status, const T& v) {
   if constexpr (requires(JsonWriter& w, const T& x) { JsonEncode<T>::write(w, x); })
     return Response::json_value(status, v);
+  else if constexpr (std::is_same_v<T, fitz::Map<fitz::Any, fitz::Any>>)
+    return json_any_map(status, v);
   else
     return Response::json_value(status, fitz::to_any(v));
 }

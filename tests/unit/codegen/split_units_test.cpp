@@ -1,0 +1,133 @@
+// Cutting generated programs into translation units (codegen::split_units): every unit holds the
+// shared declarations, only the first the once-only definitions, each piece lands in exactly one
+// unit, small programs and programs with unsupported features stay whole.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/checker.h"
+#include "codegen/codegen.h"
+#include "frontend/project.h"
+
+namespace fs = std::filesystem;
+using fitz::codegen::GenResult;
+using fitz::codegen::split_units;
+using fitz::codegen::UnitPart;
+
+namespace {
+
+GenResult generate(const std::string& text) {
+  fs::path dir = fs::temp_directory_path() / ("fitz_split_units_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "main.fitz") << text;
+  fitz::frontend::SourceManager sources;
+  fitz::frontend::DiagnosticBag diags;
+  fitz::frontend::LoadRequest req;
+  req.target = dir / "main.fitz";
+  req.cwd = dir;
+  auto loaded = fitz::frontend::load_program(req, sources, diags);
+  auto program = fitz::checker::check_program(loaded.graph, sources, diags);
+  EXPECT_FALSE(diags.has_errors());
+  GenResult gen = fitz::codegen::generate_cpp(program, loaded.graph, sources);
+  fs::remove_all(dir);
+  return gen;
+}
+
+// `n` resources of a JSON service, as bench/build/gen_service.py writes them (fewer routes).
+std::string service(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    std::string R = "Item" + std::to_string(i), r = "item" + std::to_string(i);
+    out += "type " + R + " {\n    id: Int\n    name: Str\n    tags: List<Str> = []\n}\n";
+    out += "let " + r + "_store: Map<Int, " + R + "> = {}\n";
+    out += "fn " + r + "_check(name: Str) -> Result<Str> {\n    if name.trim().len() == 0 {\n        return Err(\"a name is required\")\n    }\n    return Ok(name.trim())\n}\n";
+    out += "@get(\"/" + r + "s/{id}\")\nfn get_" + r + "(id: Int) {\n    return match " + r +
+           "_store.get(id) {\n        Ok(it) => it\n        Err(_) => return 404 {\"error\": \"no " + r + " {id}\"}\n    }\n}\n";
+    out += "@post(\"/" + r + "s\")\nfn create_" + r + "(body: " + R + ") {\n    let name = match " + r +
+           "_check(body.name) {\n        Ok(n) => n\n        Err(e) => return 422 {\"error\": e}\n    }\n    " + r +
+           "_store[body.id] = " + R + " { id: body.id, name: name, tags: body.tags }\n    return 201 body\n}\n";
+    out += "@get(\"/" + r + "s\")\nfn list_" + r + "s() -> List<" + R + "> {\n    let out: List<" + R +
+           "> = []\n    for (_id, it) in " + r + "_store {\n        out.push(it)\n    }\n    return out\n}\n";
+  }
+  // Fitz code calling a handler of the first resource: its plain twin is needed.
+  out += "@get(\"/first\")\nfn first() {\n    return get_item0(1)\n}\n";
+  out += "@server(8080, \"127.0.0.1\")\nfn main() => 0\n";
+  return out;
+}
+
+std::vector<std::string_view> parts_of(const GenResult& gen, UnitPart::Kind kind) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < gen.parts.size(); ++i) {
+    size_t end = i + 1 < gen.parts.size() ? gen.parts[i + 1].offset : gen.cpp.size();
+    if (gen.parts[i].kind == kind) out.emplace_back(gen.cpp.data() + gen.parts[i].offset, end - gen.parts[i].offset);
+  }
+  return out;
+}
+
+size_t occurrences(const std::string& text, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(SplitUnits, ALargeServiceIsDealtOutOverUnits) {
+  GenResult gen = generate(service(30));
+  ASSERT_FALSE(gen.parts.empty());
+  EXPECT_EQ(gen.parts.front().offset, 0u);
+  for (size_t i = 1; i < gen.parts.size(); ++i) EXPECT_LT(gen.parts[i - 1].offset, gen.parts[i].offset);
+  std::vector<std::string> units = split_units(gen, 2);
+  ASSERT_EQ(units.size(), 2u);
+  for (std::string_view shared : parts_of(gen, UnitPart::Kind::Shared))
+    for (const std::string& u : units) EXPECT_NE(u.find(shared), std::string::npos) << shared;
+  for (std::string_view once : parts_of(gen, UnitPart::Kind::Once)) {
+    if (once.find_first_not_of(" \n") == std::string_view::npos) continue;
+    EXPECT_NE(units[0].find(once), std::string::npos) << once;
+    EXPECT_EQ(units[1].find(once), std::string::npos) << once;
+  }
+  std::vector<std::string_view> pieces = parts_of(gen, UnitPart::Kind::Piece);
+  size_t in_first = 0;
+  for (std::string_view piece : pieces) {
+    bool a = units[0].find(piece) != std::string::npos, b = units[1].find(piece) != std::string::npos;
+    EXPECT_NE(a, b) << piece;
+    in_first += a;
+  }
+  EXPECT_GT(in_first, 0u);
+  EXPECT_LT(in_first, pieces.size());
+  // main() and the App once; every unit starts with the runtime includes (one precompiled header).
+  EXPECT_EQ(occurrences(units[0], "int main("), 1u);
+  EXPECT_EQ(occurrences(units[1], "int main("), 0u);
+  for (const std::string& u : units) EXPECT_EQ(u.rfind("// Generated by fitz", 0), 0u);
+  // Globals: declared in every unit, defined in the first only.
+  EXPECT_NE(units[1].find("extern fitz::Map<int64_t, fitz::Ref<fz0::T_Item0>> g_item0_store;"), std::string::npos);
+  EXPECT_EQ(occurrences(units[1], "g_item0_store{};"), 0u);
+  EXPECT_EQ(occurrences(units[0], "g_item0_store{};"), 1u);
+  // One unit when asked for one.
+  EXPECT_EQ(split_units(gen, 1), std::vector<std::string>{gen.cpp});
+}
+
+TEST(SplitUnits, AHandlerHasAPlainTwinOnlyWhenCalled) {
+  GenResult gen = generate(service(2));
+  EXPECT_NE(gen.cpp.find("fz0::f_get_item0(int64_t"), std::string::npos);       // /first calls it
+  EXPECT_EQ(gen.cpp.find("fz0::f_get_item1(int64_t"), std::string::npos);       // nothing calls it
+  EXPECT_NE(gen.cpp.find("fz0::hm_get_item1(int64_t"), std::string::npos);
+}
+
+TEST(SplitUnits, ASmallProgramStaysWhole) {
+  GenResult gen = generate(service(2));
+  EXPECT_EQ(split_units(gen, 2), std::vector<std::string>{gen.cpp});
+}
+
+TEST(SplitUnits, JobsAreNotSplitYet) {
+  std::string text = service(30) + "@cron(\"*/5 * * * *\")\nfn tick() {\n    print(\"tick\")\n}\n";
+  GenResult gen = generate(text);
+  EXPECT_TRUE(gen.parts.empty());
+  EXPECT_EQ(split_units(gen, 4), std::vector<std::string>{gen.cpp});
+}
+
+}  // namespace

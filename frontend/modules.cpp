@@ -276,14 +276,14 @@ void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
   for (size_t i = 0; i < jobs.size(); ++i) prefetched_.emplace(std::move(jobs[i].key), std::move(done[i]));
 }
 
-void ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
+size_t ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
   // As for prefetch(): too few files do not pay for a thread, and the language server's cache
   // gives files their ids itself.
   constexpr size_t kMinFiles = 4;
-  if (cache_ || ahead_work_ || raw_paths.size() < kMinFiles) return;
+  if (cache_ || ahead_work_ || raw_paths.size() < kMinFiles) return 0;
   // On one core nothing runs beside the walk, and a tree lowered long after its parse is no
   // longer in the cache: the sequential load is quicker there.
-  if (llvm::hardware_concurrency().compute_thread_count() < 2) return;
+  if (llvm::hardware_concurrency().compute_thread_count() < 2) return 0;
   // Read here, on the loading thread: readers need not be thread-safe.
   for (const fs::path& raw : raw_paths) {
     const fs::path& path = normalised(raw);
@@ -296,10 +296,11 @@ void ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
     ahead_index_.emplace(std::move(key), ahead_.size());
     ahead_.push_back({path, std::move(*text), SyntaxTree()});
   }
-  if (ahead_.empty()) return;
+  if (ahead_.empty()) return 0;
   ahead_work_ = std::make_unique<WorkAhead>(ahead_.size(), [this](size_t i) {
     ahead_[i].tree = parse_text(ahead_[i].text);
   });
+  return ahead_.size();
 }
 
 std::optional<std::pair<std::string, SyntaxTree>> ModuleLoader::take_ahead(const std::string& key) {

@@ -94,8 +94,8 @@ class ModuleLoader {
   // For files known before loading starts (every module of a project): reads them now and
   // parses them on background threads while loading goes on. load() lowers each itself, in its
   // own order, so file ids and diagnostics are exactly those of a load without this. Does
-  // nothing with a parse cache; only the first call counts.
-  void parse_ahead(const std::vector<std::filesystem::path>& paths);
+  // nothing with a parse cache; only the first call counts. Returns how many files it took.
+  size_t parse_ahead(const std::vector<std::filesystem::path>& paths);
 
   ModuleGraph finish() &&;
 

@@ -3,6 +3,7 @@
 #include "frontend/project.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -10,8 +11,10 @@ namespace fitz::frontend {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view extension) {
-  std::vector<fs::path> files;
+namespace {
+
+// The walk of fitz_files_under; gives up (false) once it has found more than `limit` files.
+bool collect_files(const fs::path& dir, std::string_view extension, size_t limit, std::vector<fs::path>& files) {
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
@@ -29,13 +32,49 @@ std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view ext
     // As fs::path::extension(): from the last dot, but none for a name that only starts with one.
     size_t dot = name.rfind('.');
     std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
-    if (ext == extension) files.push_back(p);
+    if (ext == extension) {
+      if (files.size() == limit) return false;
+      files.push_back(p);
+    }
   }
+  return true;
+}
+
+}  // namespace
+
+std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view extension) {
+  std::vector<fs::path> files;
+  collect_files(dir, extension, SIZE_MAX, files);
   std::sort(files.begin(), files.end());
   return files;
 }
 
 namespace {
+
+// The modules a file target may import, to parse ahead while its imports are followed: the
+// .fitz files below its folder (where its own imports resolve) and, in a project, below the
+// project's src/ (its library). Not worth guessing in a folder holding more than a few
+// thousand of them (a home directory): then none, and the load is what it was.
+std::vector<fs::path> neighbours_of(const fs::path& file, const std::optional<fs::path>& project_root) {
+  constexpr size_t kMaxFiles = 2000;
+  std::vector<fs::path> files;
+  std::vector<fs::path> dirs{file.parent_path()};
+  std::error_code ec;
+  if (project_root && fs::is_directory(*project_root / "src", ec)) {
+    fs::path src = *project_root / "src";
+    // Not twice when the file's folder holds src/ or lies inside it.
+    auto rel_to_src = file.parent_path().lexically_relative(src);
+    auto src_rel = src.lexically_relative(file.parent_path());
+    bool inside_src = !rel_to_src.empty() && *rel_to_src.begin() != "..";
+    bool holds_src = !src_rel.empty() && *src_rel.begin() != "..";
+    if (!inside_src && !holds_src) dirs.push_back(src);
+  }
+  for (const fs::path& dir : dirs)
+    if (!collect_files(dir, ".fitz", kMaxFiles, files)) return {};
+  std::sort(files.begin(), files.end());
+  std::erase(files, file);
+  return files;
+}
 
 std::optional<fs::path> find_manifest_above(fs::path dir) {
   std::error_code ec;
@@ -129,14 +168,20 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
   } else {
     roots.push_back(target);
     // A loose file inside a project still resolves the project's path dependencies.
-    if (auto toml = find_manifest_above(target.parent_path());
-        toml && !use_manifest(*toml, loader, sources, diags, req, manifest) && manifest) {
+    std::optional<fs::path> toml = find_manifest_above(target.parent_path());
+    if (toml && !use_manifest(*toml, loader, sources, diags, req, manifest) && manifest) {
       result.graph = std::move(loader).finish();
       return result;
     }
+    // Its imports are only learnt as each importer is lowered, one at a time: the files they
+    // will likely name are parsed ahead instead, so checking a project's main file costs what
+    // checking its folder does. A file nobody imports is parsed for nothing but never loaded:
+    // it adds no file id and no diagnostic.
+    parse_first = neighbours_of(fs::absolute(target, ec).lexically_normal(),
+                                toml ? std::optional(toml->parent_path()) : std::nullopt);
   }
 
-  loader.parse_ahead(parse_first);
+  result.parsed_ahead = loader.parse_ahead(parse_first);
   for (const fs::path& r : roots) loader.load_root(r);
   result.graph = std::move(loader).finish();
   return result;

@@ -41,6 +41,9 @@ struct LoadResult {
   // Set when the request itself is unusable (no such path, no fitz.toml above cwd): a usage or
   // I/O error, exit 2, as opposed to diagnostics in the program.
   std::optional<std::string> fatal;
+  // Files read before loading and parsed on background threads (those known up front: a
+  // directory's or project's modules, a file target's neighbours); 0 when loading was sequential.
+  size_t parsed_ahead = 0;
 };
 
 LoadResult load_program(const LoadRequest& request, SourceManager& sources, DiagnosticBag& diags);

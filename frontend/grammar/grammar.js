@@ -386,9 +386,9 @@ module.exports = grammar({
     $._field_break,
   ],
 
-  supertypes: $ => [$._expression, $._pattern, $._type],
+  supertypes: $ => [$._expression],
 
-  inline: $ => [$._arrow_or_block_body, $._primary_expression, $._statement, $._simple_pattern, $._type_item],
+  inline: $ => [$._type, $._pattern, $._arrow_or_block_body, $._primary_expression, $._statement, $._simple_pattern, $._type_item],
 
   conflicts: $ => [
     // `if x {`: `x {` may start a struct literal or `x` may be the whole

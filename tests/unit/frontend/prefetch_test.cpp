@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 
+#include <sched.h>
 #include <unistd.h>
 
 #include "frontend/modules.h"
@@ -115,6 +116,44 @@ TEST_F(Prefetch, ParsingADirectoryAheadKeepsIdsAndOrder) {
   EXPECT_EQ(summarise(ahead_sources, ahead, ahead_diags), summarise(sources, one_by_one, diags));
   EXPECT_EQ(ahead.roots.size(), 8u);
   EXPECT_FALSE(ahead_diags.sorted().empty());
+}
+
+// A file target's imports are learnt one importer at a time, so the files beside it are parsed
+// ahead (ModuleLoader::parse_ahead): the program, its file ids and its diagnostics stay those
+// of loading the file alone, and a neighbour nobody imports is parsed but never loaded.
+TEST_F(Prefetch, ParsingAFileTargetsNeighboursAheadKeepsIdsAndOrder) {
+  write("h.fitz", "fn unused(:\n");  // imported by nobody: its syntax error is not the program's
+  fs::create_directories(dir_ / "sub");
+  write("sub/i.fitz", "fn i() -> Int => 9\n");
+  auto summarise = [](const SourceManager& sources, const ModuleGraph& graph, const DiagnosticBag& diags) {
+    std::vector<std::string> out;
+    for (uint32_t i = 0; i < sources.size(); ++i)
+      out.push_back("file " + fs::path(sources.file(FileId{i}).path()).filename().string());
+    for (ModuleId id : graph.init_order)
+      out.push_back("module " + graph.get(id).name + " " + std::to_string(graph.get(id).ast.exprs.size()));
+    for (const Diagnostic& d : diags.sorted())
+      out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message);
+    return out;
+  };
+  SourceManager ahead_sources;
+  DiagnosticBag ahead_diags;
+  LoadRequest req;
+  req.target = dir_ / "main.fitz";
+  req.cwd = dir_;
+  LoadResult ahead = load_program(req, ahead_sources, ahead_diags);
+
+  SourceManager sources;
+  DiagnosticBag diags;
+  ModuleLoader loader(sources, diags);
+  loader.load_root(dir_ / "main.fitz");
+  ModuleGraph alone = std::move(loader).finish();
+
+  EXPECT_EQ(summarise(ahead_sources, ahead.graph, ahead_diags), summarise(sources, alone, diags));
+  EXPECT_EQ(ahead_sources.size(), 8u);  // main and a..g: neither h nor sub/i
+  // Every neighbour, not the target itself (it is parsed first, by the loading thread).
+  // (On one core the loader parses nothing ahead.)
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof cores, &cores) == 0 && CPU_COUNT(&cores) >= 2) EXPECT_EQ(ahead.parsed_ahead, 9u);
 }
 
 }  // namespace

@@ -156,8 +156,8 @@ SymbolId Checker::make_var(FnScope& scope, const Ident& name, SymbolKind kind) {
     read_untyped_.resize(prog_.symbols.size(), 0);
   }
   SymbolId id = it->second;
-  scope.vars.emplace(name.text, id);
-  scope.slot_of.emplace(id.index, static_cast<uint32_t>(scope.slot_of.size()));
+  scope.vars.try_emplace(name.text, id);
+  scope.slot_of.try_emplace(id.index, static_cast<uint32_t>(scope.slot_of.size()));
   if (scope.is_module)
     tir_->globals.push_back(id);
   else if (scope.info)
@@ -251,7 +251,7 @@ void Checker::run_pass() {
   std::fill(fn_in_progress_.begin(), fn_in_progress_.end(), 0);
   std::fill(read_untyped_.begin(), read_untyped_.end(), 0);
 
-  module_scope_ = FnScope{};
+  module_scope_ = FnScope();  // not `{}`: DenseMap's default constructor is explicit (clang rejects it)
   module_scope_.is_module = true;
   module_scope_.is_async = true;  // `.await` works at top level
   prescan_scope(module_scope_, ast_->top_level, nullptr);
@@ -389,7 +389,7 @@ void Checker::prescan_scope(FnScope& scope, const std::vector<StmtId>& stmts, co
       if (it != module_names_.end() && prog_.symbol(it->second).kind != SymbolKind::Global) continue;
       SymbolId s = make_var(scope, id, SymbolKind::Global);
       if (it == module_names_.end()) {
-        module_names_.emplace(id.text, s);
+        module_names_.try_emplace(id.text, s);
         tir_->top_level.push_back(s);
       }
       continue;

@@ -320,6 +320,9 @@ class Checker {
   // Top-level names assigned exactly once from an Int literal (nullopt: assigned otherwise).
   std::unordered_map<std::string_view, std::optional<int64_t>> int_constants_;
   bool any_server_ = false;
+  // registers_handlers() by ModuleId: 0 not known yet, 1 no, 2 yes. The graph is fixed for a
+  // checker's lifetime, so an answer never goes stale.
+  mutable std::vector<uint8_t> registers_memo_;
 };
 
 constexpr int kMaxDepth = 900;

@@ -398,7 +398,7 @@ Builtins::Builtins(TypeStore& types) : types_(types) {
       fi.type = parse_type(f.substr(colon + 1, eq == std::string_view::npos ? std::string_view::npos : eq - colon - 1));
       if (!fi.type.valid()) table_error("field", f);
       fi.has_default = eq != std::string_view::npos;
-      info.field_index.emplace(fi.name, static_cast<uint32_t>(info.fields.size()));
+      info.field_index.try_emplace(fi.name, static_cast<uint32_t>(info.fields.size()));
       info.fields.push_back(std::move(fi));
     }
   }

@@ -337,7 +337,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
         check_args_dynamic(c);
         return types_->error();
       }
-      uint32_t idx = si.method_index.at(m->name);
+      uint32_t idx = si.index_of(m);
       if (m->is_private && !can_access_private(sid))
         error(DiagKind::PrivateMember, name.span, fmt::format("method `{}.{}` is private", si.name, m->name));
       if (!m->is_static)
@@ -403,7 +403,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
     StructId sid = types_->struct_of(obj);
     const StructInfo& si = types_->struct_info(sid);
     if (const MethodInfo* m = si.method(name.text)) {
-      uint32_t idx = si.method_index.at(m->name);
+      uint32_t idx = si.index_of(m);
       if (m->is_private && !can_access_private(sid))
         error(DiagKind::PrivateMember, name.span, fmt::format("method `{}.{}` is private", si.name, m->name))
             .with_hint(fmt::format("only the methods of `{}` can call `_` methods", si.name));

@@ -269,8 +269,8 @@ void Checker::resolve_struct(TypeDeclId id) {
   }
   si.fields = std::move(fields);
   si.methods = std::move(methods);
-  for (uint32_t i = 0; i < si.fields.size(); ++i) si.field_index.emplace(si.fields[i].name, i);
-  for (uint32_t i = 0; i < si.methods.size(); ++i) si.method_index.emplace(si.methods[i].name, i);
+  for (uint32_t i = 0; i < si.fields.size(); ++i) si.field_index.try_emplace(si.fields[i].name, i);
+  for (uint32_t i = 0; i < si.methods.size(); ++i) si.method_index.try_emplace(si.methods[i].name, i);
   for (uint32_t i = 0; i < si.methods.size(); ++i) {
     FnId m = si.methods[i].fn;
     declare_fn_signature(m, sid, i);
@@ -495,9 +495,12 @@ TypeId Checker::resolve_type(TypeExprId id) {
         } else {
           std::vector<std::string_view> cands = {"Int", "Float", "Bool", "Str", "Null", "Any", "Bytes",
                                                  "Range", "List", "Map", "Result", "Future"};
+          const size_t builtin_count = cands.size();
           for (auto& [k, v] : module_names_)
             if (prog_.symbol(v).kind == SymbolKind::Type || prog_.symbol(v).kind == SymbolKind::Import)
               cands.push_back(k);
+          // The table's order is its hash's: sorted, a tie between two names suggests the same one.
+          std::sort(cands.begin() + static_cast<std::ptrdiff_t>(builtin_count), cands.end());
           for (const BuiltinNominal& bn : builtin_nominals()) cands.push_back(bn.name);
           Diagnostic& diag = error(DiagKind::UnknownType, name.span, fmt::format("unknown type `{}`", nm));
           if (auto c = closest(nm, cands)) diag.with_hint(fmt::format("did you mean `{}`?", *c)).with_fix(name.span, *c);

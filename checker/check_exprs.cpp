@@ -262,9 +262,9 @@ TypeId Checker::check_binary(ExprId e, const BinaryExpr& b) {
     auto saved = scope_->narrowed;
     for (const NullTest& t : tests) scope_->narrowed[t.sym.index] = t.non_null;
     TypeId r = check_expr(b.rhs, types_->bool_());
-    std::unordered_map<uint32_t, TypeId> kept;
+    Narrowing kept;
     for (auto& [k, v] : saved)
-      if (scope_->narrowed.count(k)) kept.emplace(k, v);
+      if (scope_->narrowed.count(k)) kept.try_emplace(k, v);
     scope_->narrowed = std::move(kept);
     return binary_result(b.op, b.op_span, b.lhs, l, b.rhs, r);
   }
@@ -492,11 +492,11 @@ TypeId Checker::check_if(ExprId e, const IfExpr& i, TypeId expected) {
   scope_->flow = FlowState::meet(after_then, after_else);
   // Narrowings of the branches end with them; a branch that always leaves (return, break)
   // narrows the code after the `if`: `if x == null { return }`.
-  std::unordered_map<uint32_t, TypeId> kept;
+  Narrowing kept;
   for (auto& [k, v] : saved)
     if (scope_->narrowed.count(k) || std::any_of(on_true.begin(), on_true.end(), [k = k](const NullTest& t) { return t.sym.index == k; }) ||
         std::any_of(on_false.begin(), on_false.end(), [k = k](const NullTest& t) { return t.sym.index == k; }))
-      kept.emplace(k, v);
+      kept.try_emplace(k, v);
   scope_->narrowed = std::move(kept);
   if (after_then.unreachable && !after_else.unreachable)
     for (const NullTest& t : on_false) scope_->narrowed[t.sym.index] = t.non_null;
@@ -590,6 +590,7 @@ TypeId Checker::check_struct_lit(ExprId e, const StructLit& s) {
     std::vector<std::string_view> names;
     for (auto& [n, sym] : module_names_)
       if (prog_.symbol(sym).kind == SymbolKind::Type || prog_.symbol(sym).kind == SymbolKind::Import) names.push_back(n);
+    std::sort(names.begin(), names.end());  // a tie suggests the same name whatever the hash order
     Diagnostic& d = error(DiagKind::UnknownStructType, s.type_name.span,
                           fmt::format("type `{}` does not exist to instantiate", s.type_name.text));
     if (auto c = closest(s.type_name.text, names)) d.with_hint(fmt::format("did you mean `{}`?", *c)).with_fix(s.type_name.span, *c);
@@ -619,7 +620,7 @@ TypeId Checker::check_struct_lit(ExprId e, const StructLit& s) {
       check_expr(f.value);
       continue;
     }
-    uint32_t idx = si.field_index.at(fi->name);
+    uint32_t idx = si.index_of(fi);
     if (given[idx]) error(DiagKind::DuplicateMember, f.name.span, fmt::format("field `{}` is given more than once", f.name.text));
     given[idx] = true;
     if (fi->is_private && !can_access_private(sid))

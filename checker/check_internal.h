@@ -12,6 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringRef.h>
+
 #include "checker/checker.h"
 
 namespace fitz::checker::detail {
@@ -24,6 +27,10 @@ bool is_date_value(const TypeStore& types, TypeId t);
 // A cookie name the runtime accepts: an RFC 7230 token (check_http.cpp; the runtime's
 // fitz::http::is_cookie_name decides the same at run time).
 bool is_cookie_token(std::string_view name);
+
+// Variables known not to be null in a region: SymbolId.index -> the non-null type. Copied at
+// every branch, so a map that allocates nothing while empty (the common case).
+using Narrowing = llvm::DenseMap<uint32_t, TypeId>;
 
 // Definite assignment: which variables of one function scope are assigned on every path here.
 struct FlowState {
@@ -72,12 +79,13 @@ struct FnScope {
   TypeId declared_ret;        // invalid when the return type is inferred
   TypeId inferred_ret;        // LUB of the `return`s seen so far
   std::vector<ExprId> return_values;  // for conversions once the inferred type is known
-  std::unordered_map<std::string_view, SymbolId> vars;  // params and locals (globals at top level)
-  std::unordered_map<uint32_t, uint32_t> slot_of;       // SymbolId.index -> DA slot
+  // Names are views into the module's source text, which outlives the check.
+  llvm::DenseMap<llvm::StringRef, SymbolId> vars;  // params and locals (globals at top level)
+  llvm::DenseMap<uint32_t, uint32_t> slot_of;      // SymbolId.index -> DA slot
   FlowState flow;
   std::vector<LoopCtx> loops;
   std::vector<std::pair<std::string_view, SymbolId>> shadows;  // comprehension variables
-  std::unordered_map<uint32_t, TypeId> narrowed;              // SymbolId.index -> non-null type
+  Narrowing narrowed;
 };
 
 // What a bare name resolves to.
@@ -294,8 +302,8 @@ class Checker {
   DiagnosticBag decl_diags_;  // reported once per module (declarations, decorators)
   DiagnosticBag pass_diags_;  // reported by the current pass; only the last pass is kept
   DiagnosticBag* diags_ = nullptr;
-  std::unordered_map<std::string_view, SymbolId> module_names_;
-  std::unordered_map<uint32_t, SymbolId> symbol_at_;  // declaration offset -> symbol, across passes
+  llvm::DenseMap<llvm::StringRef, SymbolId> module_names_;  // iteration order is arbitrary
+  llvm::DenseMap<uint32_t, SymbolId> symbol_at_;  // declaration offset -> symbol, across passes
   std::unordered_map<uint32_t, std::vector<std::pair<Ident, TypeExprId>>> annotations_;  // scope key
   std::vector<uint8_t> read_untyped_;  // SymbolId.index -> read before it had a type
   FnScope module_scope_;
@@ -312,6 +320,9 @@ class Checker {
   // Top-level names assigned exactly once from an Int literal (nullopt: assigned otherwise).
   std::unordered_map<std::string_view, std::optional<int64_t>> int_constants_;
   bool any_server_ = false;
+  // registers_handlers() by ModuleId: 0 not known yet, 1 no, 2 yes. The graph is fixed for a
+  // checker's lifetime, so an answer never goes stale.
+  mutable std::vector<uint8_t> registers_memo_;
 };
 
 constexpr int kMaxDepth = 900;

@@ -153,9 +153,9 @@ TypeId Checker::check_match(ExprId e, const MatchExpr& m, TypeId expected) {
     values.push_back({vexpr, v});
     result = types_->lub(result, v);
     merged = FlowState::meet(merged, scope_->flow);
-    std::unordered_map<uint32_t, TypeId> kept;
+    Narrowing kept;
     for (auto& [k2, v2] : saved)
-      if (scope_->narrowed.count(k2)) kept.emplace(k2, v2);
+      if (scope_->narrowed.count(k2)) kept.try_emplace(k2, v2);
     scope_->narrowed = std::move(kept);
 
     if (arm.guard.valid()) continue;

@@ -65,14 +65,14 @@ TypeId Checker::member_type(ExprId e, ExprId object, TypeId obj, const Ident& fi
       if (f->is_private && !can_access_private(sid))
         error(DiagKind::PrivateMember, field.span, fmt::format("field `{}.{}` is private", si.name, f->name))
             .with_hint(fmt::format("only the methods of `{}` can use `_` fields", si.name));
-      set_ref(Ref{RefKind::Field, si.field_index.at(f->name), sid});
+      set_ref(Ref{RefKind::Field, si.index_of(f), sid});
       return f->type;
     }
     if (const MethodInfo* m = si.method(field.text)) {
       if (m->is_private && !can_access_private(sid))
         error(DiagKind::PrivateMember, field.span, fmt::format("method `{}.{}` is private", si.name, m->name))
             .with_hint(fmt::format("only the methods of `{}` can call `_` methods", si.name));
-      set_ref(Ref{RefKind::Method, si.method_index.at(m->name), sid});
+      set_ref(Ref{RefKind::Method, si.index_of(m), sid});
       if (si.module == mod_ && tir_->fns[m->fn.index].return_inferred && !fn_in_progress_[m->fn.index])
         ensure_fn_checked(m->fn);
       return si.module == mod_ ? tir_->fns[m->fn.index].type : m->type;
@@ -116,7 +116,7 @@ TypeId Checker::check_field(ExprId e, const FieldExpr& f) {
         tir_->refs[f.object.index] = Ref{RefKind::Symbol, t.index};
         const StructInfo& si = types_->struct_info(sid);
         if (const MethodInfo* m = si.method(f.field.text); m && m->is_static) {
-          tir_->refs[e.index] = Ref{RefKind::Method, si.method_index.at(m->name), sid};
+          tir_->refs[e.index] = Ref{RefKind::Method, si.index_of(m), sid};
           return m->type;
         }
         error(DiagKind::UnknownMethod, f.field.span,

@@ -1,7 +1,10 @@
 // The module driver: collects a module's top-level names, pre-scans each scope for the variables
 // it assigns, and runs checking passes until variable types (LUB of their assignments) settle.
 #include <algorithm>
-#include <unordered_set>
+#include <unordered_map>
+
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SmallVector.h>
 
 #include "checker/check_internal.h"
 #include "checker/orm_plan.h"
@@ -113,23 +116,38 @@ bool Checker::registers_handlers(ModuleId id) const {
   using K = DecoratorKind;
   static constexpr DecoratorKind kRegistering[] = {K::Get, K::Post,    K::Put,    K::Patch,  K::Delete,      K::Ws,
                                                    K::Cron, K::Every, K::Healthz, K::Readyz, K::Server, K::AuthProvider};
-  std::vector<ModuleId> todo{id};
-  std::unordered_set<uint32_t> seen;
+  // Memoised per module: in a chain of imports every `import` would otherwise walk the whole
+  // chain below it again (quadratic in the number of modules).
+  enum : uint8_t { kUnknown, kNo, kYes };
+  if (!id.valid() || id.index >= graph_.modules.size()) return false;
+  if (registers_memo_.size() < graph_.modules.size()) registers_memo_.resize(graph_.modules.size(), kUnknown);
+  if (registers_memo_[id.index] != kUnknown) return registers_memo_[id.index] == kYes;
+  llvm::SmallVector<ModuleId, 16> todo{id};
+  llvm::SmallDenseSet<uint32_t, 16> seen;
   while (!todo.empty()) {
-    ModuleId m = todo.back();
-    todo.pop_back();
+    ModuleId m = todo.pop_back_val();
     if (!m.valid() || m.index >= graph_.modules.size() || !seen.insert(m.index).second) continue;
+    if (registers_memo_[m.index] == kNo) continue;  // nothing it reaches registers
+    bool registers = registers_memo_[m.index] == kYes;
     const Ast& ast = graph_.get(m).ast;
     for (StmtId s : ast.top_level) {
+      if (registers) break;
       auto* f = std::get_if<FnStmt>(&ast.get(s).data);
       if (!f) continue;
       for (const Decorator& d : ast.get(f->fn).decorators)
         if (auto k = decorator_kind(d, kOnFn);
             k && std::find(std::begin(kRegistering), std::end(kRegistering), *k) != std::end(kRegistering))
-          return true;
+          registers = true;
+    }
+    if (registers) {
+      registers_memo_[m.index] = kYes;
+      registers_memo_[id.index] = kYes;
+      return true;
     }
     for (const ResolvedImport& ri : graph_.get(m).imports) todo.push_back(ri.target);
   }
+  // The walk reached everything every visited module reaches, and none of it registers.
+  for (uint32_t m : seen) registers_memo_[m] = kNo;
   return false;
 }
 
@@ -156,8 +174,8 @@ SymbolId Checker::make_var(FnScope& scope, const Ident& name, SymbolKind kind) {
     read_untyped_.resize(prog_.symbols.size(), 0);
   }
   SymbolId id = it->second;
-  scope.vars.emplace(name.text, id);
-  scope.slot_of.emplace(id.index, static_cast<uint32_t>(scope.slot_of.size()));
+  scope.vars.try_emplace(name.text, id);
+  scope.slot_of.try_emplace(id.index, static_cast<uint32_t>(scope.slot_of.size()));
   if (scope.is_module)
     tir_->globals.push_back(id);
   else if (scope.info)
@@ -251,7 +269,7 @@ void Checker::run_pass() {
   std::fill(fn_in_progress_.begin(), fn_in_progress_.end(), 0);
   std::fill(read_untyped_.begin(), read_untyped_.end(), 0);
 
-  module_scope_ = FnScope{};
+  module_scope_ = FnScope();  // not `{}`: DenseMap's default constructor is explicit (clang rejects it)
   module_scope_.is_module = true;
   module_scope_.is_async = true;  // `.await` works at top level
   prescan_scope(module_scope_, ast_->top_level, nullptr);
@@ -389,7 +407,7 @@ void Checker::prescan_scope(FnScope& scope, const std::vector<StmtId>& stmts, co
       if (it != module_names_.end() && prog_.symbol(it->second).kind != SymbolKind::Global) continue;
       SymbolId s = make_var(scope, id, SymbolKind::Global);
       if (it == module_names_.end()) {
-        module_names_.emplace(id.text, s);
+        module_names_.try_emplace(id.text, s);
         tir_->top_level.push_back(s);
       }
       continue;

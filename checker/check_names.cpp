@@ -110,13 +110,13 @@ Lookup Checker::lookup(std::string_view name, bool for_assign) {
         for (FnScope* c = scope_; c && c != s; c = c->parent)
           if (c->info) c->info->captures_self = true;
       };
-      auto f = si.field_index.find(std::string(name));
+      auto f = si.field_index.find(name);
       if (f != si.field_index.end() && !s->is_static) {
         mark_self();
         return Lookup{Lookup::Field, SymbolId(), s, s->owner, f->second};
       }
       if (!for_assign) {
-        auto m = si.method_index.find(std::string(name));
+        auto m = si.method_index.find(name);
         if (m != si.method_index.end()) {
           if (!si.methods[m->second].is_static) mark_self();
           return Lookup{Lookup::Method, SymbolId(), s, s->owner, m->second};

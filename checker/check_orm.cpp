@@ -161,7 +161,7 @@ TypeId query_type(Checker& ck, StructId row) {
   f.type = row_t;
   f.is_private = true;
   si.fields.push_back(f);
-  si.field_index.emplace("_row", 0);
+  si.field_index.try_emplace("_row", 0);
   return ts.struct_type(ts.add_struct(std::move(si)));
 }
 
@@ -242,7 +242,7 @@ class ClosureTyper {
       const StructInfo& si = ts_.struct_info(row_);
       if (const FieldInfo* fi = si.field(f->field.text)) {
         ck_.set_type(e, fi->type);
-        ck_.tir_->refs[e.index] = Ref{RefKind::Field, si.field_index.at(fi->name), row_};
+        ck_.tir_->refs[e.index] = Ref{RefKind::Field, si.index_of(fi), row_};
       }
     } else if (auto* u = std::get_if<UnaryExpr>(&x.data)) {
       walk(u->operand);

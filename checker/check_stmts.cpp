@@ -31,9 +31,9 @@ TypeId Checker::check_block(BlockId b, ExprId* value_expr) {
     check_stmt(bl.stmts[i], last, &value, &vexpr);
   }
   // Narrowings made inside the block end with it; removals (assignments) persist.
-  std::unordered_map<uint32_t, TypeId> kept;
+  Narrowing kept;
   for (auto& [k, v] : saved_narrow)
-    if (scope_->narrowed.count(k)) kept.emplace(k, v);
+    if (scope_->narrowed.count(k)) kept.try_emplace(k, v);
   scope_->narrowed = std::move(kept);
   if (scope_->flow.unreachable) value = types_->never();
   if (value_expr) *value_expr = vexpr;
@@ -192,12 +192,12 @@ void Checker::assign_name(const Ident& name, ExprId target, ExprId value, TypeId
     if (target.valid()) set_type(target, vt);
     return;
   }
-  auto own = scope_->vars.find(name.text);
-  if (own != scope_->vars.end()) {
-    assign_var(own->second, scope_, value, vt, name.span);
+  if (auto own = scope_->vars.find(name.text); own != scope_->vars.end()) {
+    const SymbolId sym = own->second;
+    assign_var(sym, scope_, value, vt, name.span);
     if (target.valid()) {
-      set_type(target, prog_.symbol(own->second).type);
-      tir_->refs[target.index] = Ref{RefKind::Symbol, own->second.index};
+      set_type(target, prog_.symbol(sym).type);
+      tir_->refs[target.index] = Ref{RefKind::Symbol, sym.index};
     }
     return;
   }
@@ -358,12 +358,14 @@ void Checker::check_assign(const Stmt& stmt, const AssignStmt& a) {
 }
 
 void Checker::check_annotated(StmtId stmt, const AnnotatedAssignStmt& a) {
+  // The id, not an iterator: checking the value may add to the scope's table and move it.
   auto it = scope_->vars.find(a.name.text);
-  TypeId want = it != scope_->vars.end() ? prog_.symbol(it->second).type : types_->any();
+  const SymbolId sym = it != scope_->vars.end() ? it->second : SymbolId();
+  TypeId want = sym.valid() ? prog_.symbol(sym).type : types_->any();
   TypeId vt = check_expr(a.value, want);
-  if (it != scope_->vars.end()) {
-    assign_var(it->second, scope_, a.value, vt, a.name.span);
-    tir_->annotated_symbols[stmt.index] = it->second;
+  if (sym.valid()) {
+    assign_var(sym, scope_, a.value, vt, a.name.span);
+    tir_->annotated_symbols[stmt.index] = sym;
   }
 }
 
@@ -503,9 +505,9 @@ void Checker::check_while(const WhileStmt& w) {
   auto saved_narrow = scope_->narrowed;
   for (auto& [sym, t] : non_null_when(w.condition, true)) scope_->narrowed[sym.index] = t;
   check_block(w.body);
-  std::unordered_map<uint32_t, TypeId> kept;
+  Narrowing kept;
   for (auto& [k, v] : saved_narrow)
-    if (scope_->narrowed.count(k)) kept.emplace(k, v);
+    if (scope_->narrowed.count(k)) kept.try_emplace(k, v);
   scope_->narrowed = std::move(kept);
   LoopCtx done = std::move(scope_->loops.back());
   scope_->loops.pop_back();

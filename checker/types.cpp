@@ -2,6 +2,8 @@
 // Every relation here is structural over interned ids, so checking never compares strings.
 #include "checker/types.h"
 
+#include <llvm/ADT/Hashing.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -22,12 +24,12 @@ std::string_view conv_name(ConvKind kind) {
 }
 
 const FieldInfo* StructInfo::field(std::string_view n) const {
-  auto it = field_index.find(std::string(n));
+  auto it = field_index.find(n);
   return it == field_index.end() ? nullptr : &fields[it->second];
 }
 
 const MethodInfo* StructInfo::method(std::string_view n) const {
-  auto it = method_index.find(std::string(n));
+  auto it = method_index.find(n);
   return it == method_index.end() ? nullptr : &methods[it->second];
 }
 
@@ -39,14 +41,37 @@ TypeStore::TypeStore() {
   for (TypeKind k : kPrims) intern(k, 0, {});
 }
 
+namespace {
+
+// DenseMap reserves the two largest keys (empty and tombstone): a hash shifted right never is one.
+uint64_t structure_hash(TypeKind kind, uint32_t payload, std::span<const TypeId> args) {
+  llvm::hash_code h = llvm::hash_combine(static_cast<uint8_t>(kind), payload, args.size());
+  for (TypeId a : args) h = llvm::hash_combine(h, a.index);
+  return static_cast<uint64_t>(static_cast<size_t>(h)) >> 1;
+}
+
+}  // namespace
+
+bool TypeStore::same_node(uint32_t index, TypeKind kind, uint32_t payload, std::span<const TypeId> args) const {
+  const Node& n = nodes_[index];
+  if (n.kind != kind || n.payload != payload || n.args_count != args.size()) return false;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (arg_pool_[n.args_begin + i] != args[i]) return false;
+  return true;
+}
+
 TypeId TypeStore::intern(TypeKind kind, uint32_t payload, std::span<const TypeId> args) {
-  std::string& key = key_scratch_;
-  key.clear();
-  key.push_back(static_cast<char>(kind));
-  key.append(reinterpret_cast<const char*>(&payload), sizeof payload);
-  for (TypeId a : args) key.append(reinterpret_cast<const char*>(&a.index), sizeof a.index);
-  auto it = index_.find(key);
-  if (it != index_.end()) return it->second;
+  const uint64_t hash = structure_hash(kind, payload, args);
+  auto [slot, fresh] = index_.try_emplace(hash, static_cast<uint32_t>(nodes_.size()));
+  if (!fresh) {
+    uint32_t i = slot->second;
+    for (;;) {
+      if (same_node(i, kind, payload, args)) return TypeId(i);
+      if (next_same_hash_[i] == UINT32_MAX) break;
+      i = next_same_hash_[i];
+    }
+    next_same_hash_[i] = static_cast<uint32_t>(nodes_.size());  // a collision: chain it last
+  }
   TypeId id(static_cast<uint32_t>(nodes_.size()));
   Node n{kind, payload, static_cast<uint32_t>(arg_pool_.size()), static_cast<uint32_t>(args.size())};
   if (!args.empty() && args.data() >= arg_pool_.data() && args.data() < arg_pool_.data() + arg_pool_.size()) {
@@ -56,7 +81,7 @@ TypeId TypeStore::intern(TypeKind kind, uint32_t payload, std::span<const TypeId
     arg_pool_.insert(arg_pool_.end(), args.begin(), args.end());
   }
   nodes_.push_back(n);
-  index_.emplace(key, id);
+  next_same_hash_.push_back(UINT32_MAX);
   return id;
 }
 
@@ -180,8 +205,8 @@ TypeId TypeStore::strip_never(TypeId t) {
 }
 
 StructId TypeStore::add_struct(StructInfo info) {
-  for (uint32_t i = 0; i < info.fields.size(); ++i) info.field_index.emplace(info.fields[i].name, i);
-  for (uint32_t i = 0; i < info.methods.size(); ++i) info.method_index.emplace(info.methods[i].name, i);
+  for (uint32_t i = 0; i < info.fields.size(); ++i) info.field_index.try_emplace(info.fields[i].name, i);
+  for (uint32_t i = 0; i < info.methods.size(); ++i) info.method_index.try_emplace(info.methods[i].name, i);
   if (recycle_module_.valid() && info.module == recycle_module_) {
     uint32_t id = UINT32_MAX;
     if (auto it = recycle_by_name_.find(info.name); it != recycle_by_name_.end() && !it->second.empty()) {

@@ -9,6 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/StringMap.h>
+
 #include "frontend/ast.h"
 #include "frontend/ids.h"
 #include "frontend/modules.h"
@@ -93,11 +96,15 @@ struct StructInfo {
   std::string doc;              // the doc comment above the declaration
   std::vector<FieldInfo> fields;
   std::vector<MethodInfo> methods;
-  std::unordered_map<std::string, uint32_t> field_index;
-  std::unordered_map<std::string, uint32_t> method_index;
+  // Looked up by the name as written (a view into the source): StringMap needs no std::string.
+  llvm::StringMap<uint32_t> field_index;
+  llvm::StringMap<uint32_t> method_index;
 
   const FieldInfo* field(std::string_view name) const;
   const MethodInfo* method(std::string_view name) const;
+  // The position of a field or method that field() or method() of this struct returned.
+  uint32_t index_of(const FieldInfo* f) const { return static_cast<uint32_t>(f - fields.data()); }
+  uint32_t index_of(const MethodInfo* m) const { return static_cast<uint32_t>(m - methods.data()); }
 };
 
 class TypeStore {
@@ -197,12 +204,15 @@ class TypeStore {
     uint32_t args_count = 0;
   };
   TypeId intern(TypeKind kind, uint32_t payload, std::span<const TypeId> args);
+  bool same_node(uint32_t index, TypeKind kind, uint32_t payload, std::span<const TypeId> args) const;
   void display_into(TypeId t, std::string& out) const;
 
   std::vector<Node> nodes_;
   std::vector<TypeId> arg_pool_;
-  std::unordered_map<std::string, TypeId> index_;
-  std::string key_scratch_;
+  // Interning without building a key: a hash of the structure leads to the first node with it,
+  // and nodes with equal hashes chain through next_same_hash_ (by TypeId, UINT32_MAX ends).
+  llvm::DenseMap<uint64_t, uint32_t> index_;
+  std::vector<uint32_t> next_same_hash_;
   std::vector<StructInfo> structs_;
   ModuleId recycle_module_;
   std::unordered_map<std::string, std::vector<uint32_t>> recycle_by_name_;  // next at back()

@@ -54,8 +54,10 @@ ViewUnit* ViewChecker::load_unit(const fs::path& view_path, std::string& error, 
   if (view_reader_) {
     std::optional<std::string> text = view_reader_(view_path, error);
     if (text) id = sources_.add(view_path.string(), std::move(*text));
+  } else if (llvm::Expected<FileId> read = sources_.read_file(view_path)) {
+    id = *read;
   } else {
-    id = sources_.read_file(view_path, error);
+    error = llvm::toString(read.takeError());
   }
   if (!id) return nullptr;
   auto unit = std::make_unique<ViewUnit>();

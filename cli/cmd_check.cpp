@@ -76,10 +76,9 @@ int report_check_diagnostics(const frontend::DiagnosticBag& diags, const fronten
 
 int check_view_file(const CheckOptions& opt, Io io) {
   frontend::SourceManager sources;
-  std::string error;
-  std::optional<frontend::FileId> id = sources.read_file(opt.target, error);
+  llvm::Expected<frontend::FileId> id = sources.read_file(opt.target);
   if (!id) {
-    io.err << "error: cannot read `" << opt.target << "`: " << error << "\n";
+    io.err << "error: cannot read `" << opt.target << "`: " << llvm::toString(id.takeError()) << "\n";
     return kUsageError;
   }
   const frontend::SourceFile& file = sources.file(*id);

@@ -156,10 +156,9 @@ int cmd_fmt(const std::vector<std::string>& args, Io io) {
   size_t changed = 0, refused = 0, unreadable = 0, internal_errors = 0;
   for (const fs::path& path : files) {
     std::string name = display(path, cwd);
-    std::string error;
-    auto id = sources.read_file(path, error);
+    llvm::Expected<frontend::FileId> id = sources.read_file(path);
     if (!id) {
-      io.err << "error: cannot read `" << name << "`: " << error << "\n";
+      io.err << "error: cannot read `" << name << "`: " << llvm::toString(id.takeError()) << "\n";
       ++unreadable;
       continue;
     }
@@ -188,7 +187,7 @@ int cmd_fmt(const std::vector<std::string>& args, Io io) {
       io.out << name << "\n";
       continue;
     }
-    if (!write_file(path, *out, error)) {
+    if (std::string error; !write_file(path, *out, error)) {
       io.err << "error: cannot write `" << name << "`: " << error << "\n";
       ++unreadable;
     }

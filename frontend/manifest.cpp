@@ -884,11 +884,10 @@ std::optional<Manifest> parse_manifest(SourceFile const& file, DiagnosticBag& di
 
 std::optional<Manifest> load_manifest(SourceManager& sources, std::filesystem::path const& path,
                                       DiagnosticBag& diagnostics) {
-  std::string reason;
-  std::optional<FileId> id = sources.read_file(path, reason);
+  llvm::Expected<FileId> id = sources.read_file(path);
   if (!id) {
     diagnostics.error(DiagKind::ManifestUnreadable, Span{},
-                      fmt::format("cannot read `{}`: {}", path.string(), reason));
+                      fmt::format("cannot read `{}`: {}", path.string(), llvm::toString(id.takeError())));
     return std::nullopt;
   }
   return parse_manifest(sources.file(*id), diagnostics);

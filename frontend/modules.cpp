@@ -2,8 +2,6 @@
 // once (cached by normalised path), and reports missing modules, missing names and cycles.
 #include "frontend/modules.h"
 
-#include <fstream>
-#include <sstream>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -67,19 +65,16 @@ fs::path normalise(const fs::path& p) {
 
 FileReader disk_reader() {
   return [](const fs::path& path, std::string& error) -> std::optional<std::string> {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      error = "is a directory";
-      return std::nullopt;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      error = fs::exists(path, ec) ? "permission denied" : "no such file";
-      return std::nullopt;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return std::move(ss).str();
+    llvm::Expected<std::string> text = read_source_text(path);
+    if (text) return std::move(*text);
+    // The loader's wording ("cannot find module", E0201 and friends) builds on these reasons.
+    llvm::handleAllErrors(text.takeError(), [&](const llvm::ErrorInfoBase& e) {
+      std::error_code ec = e.convertToErrorCode();
+      if (ec == std::errc::no_such_file_or_directory) error = "no such file";
+      else if (ec == std::errc::permission_denied) error = "permission denied";
+      else error = e.message();
+    });
+    return std::nullopt;
   };
 }
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cctype>
-#include <cerrno>
-#include <cstdio>
 #include <system_error>
+
+#include <llvm/Support/MemoryBuffer.h>
 
 namespace fitz::frontend {
 
@@ -207,46 +207,34 @@ std::optional<FileId> SourceManager::find_by_path(std::string_view path) const {
 
 namespace {
 
-std::string errno_message(int err) {
-  std::string msg = std::error_code(err, std::generic_category()).message();
+// "No such file or directory" -> "no such file or directory": reasons follow our message style.
+std::string lower_first(std::string msg) {
   if (!msg.empty()) msg[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(msg[0])));
   return msg;
 }
 
 }  // namespace
 
-std::optional<FileId> SourceManager::read_file(std::filesystem::path const& path,
-                                               std::string& error) {
+llvm::Expected<std::string> read_source_text(std::filesystem::path const& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    error = "is a directory";
-    return std::nullopt;
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    error = errno_message(errno);
-    return std::nullopt;
-  }
-  std::string text;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) {
-    text.append(buffer, n);
-    if (text.size() >= std::numeric_limits<uint32_t>::max()) {
-      std::fclose(f);
-      error = "file is too large (4 GiB or more)";
-      return std::nullopt;
-    }
-  }
-  bool const failed = std::ferror(f) != 0;
-  int const err = errno;
-  std::fclose(f);
-  if (failed) {
-    error = errno_message(err);
-    return std::nullopt;
-  }
-  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-  return add(path.string(), std::move(text));
+  if (std::filesystem::is_directory(path, ec))
+    return llvm::createStringError(std::make_error_code(std::errc::is_a_directory), "is a directory");
+  // Not null-terminated and not volatile: large files are mapped rather than read, and the text
+  // is copied once, into the string the SourceFile keeps.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path.string(), /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return llvm::createStringError(buffer.getError(), lower_first(buffer.getError().message()));
+  llvm::StringRef bytes = (*buffer)->getBuffer();
+  if (bytes.size() >= std::numeric_limits<uint32_t>::max())
+    return llvm::createStringError(std::make_error_code(std::errc::file_too_large), "file is too large (4 GiB or more)");
+  return std::string(bytes.data(), bytes.size());
+}
+
+llvm::Expected<FileId> SourceManager::read_file(std::filesystem::path const& path) {
+  llvm::Expected<std::string> text = read_source_text(path);
+  if (!text) return text.takeError();
+  if (text->starts_with("\xEF\xBB\xBF")) text->erase(0, 3);
+  return add(path.string(), std::move(*text));
 }
 
 }  // namespace fitz::frontend

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include <llvm/Support/Error.h>
+
 namespace fitz::frontend {
 
 // A typed index into a SourceManager. The default value is "no file", used by diagnostics that
@@ -48,6 +50,11 @@ struct Span {
 // `cp` receives the decoded scalar, or U+FFFD for an invalid byte.
 uint32_t decode_utf8(std::string_view text, uint32_t pos, char32_t& cp);
 void append_utf8(std::string& out, char32_t cp);  // `cp` must be a Unicode scalar value
+
+// The bytes of a file as they are on disk (no byte-order mark dropped), read in one piece. Fails
+// for a directory ("is a directory", errc::is_a_directory) and at 4 GiB; other failures carry
+// the system's error code.
+llvm::Expected<std::string> read_source_text(std::filesystem::path const& path);
 
 class SourceFile {
  public:
@@ -112,8 +119,8 @@ class SourceManager {
 
   // Reads a file from disk and adds it (always a new FileId; callers that cache by path use
   // find_by_path). A leading UTF-8 byte-order mark is dropped so columns match what editors
-  // show. On failure returns nullopt and sets `error` to a lower-case reason.
-  std::optional<FileId> read_file(std::filesystem::path const& path, std::string& error);
+  // show. A failure's message is a lower-case reason ("no such file or directory").
+  llvm::Expected<FileId> read_file(std::filesystem::path const& path);
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;

@@ -2,6 +2,7 @@
 // invalid UTF-8, UTF-16 conversion for the language server, and reading files from disk.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -232,9 +233,8 @@ TEST(SourceManager, ReadFileDropsTheByteOrderMark) {
   auto p = dir.path() / "main.fitz";
   std::ofstream(p, std::ios::binary) << "\xEF\xBB\xBFlet x = 1\n";
   SourceManager sm;
-  std::string error;
-  auto id = sm.read_file(p, error);
-  ASSERT_TRUE(id.has_value()) << error;
+  llvm::Expected<FileId> id = sm.read_file(p);
+  ASSERT_TRUE(static_cast<bool>(id)) << llvm::toString(id.takeError());
   EXPECT_EQ(sm.file(*id).text(), "let x = 1\n");
   EXPECT_EQ(sm.file(*id).path(), p.string());
 }
@@ -245,20 +245,31 @@ TEST(SourceManager, ReadFileKeepsBinaryContent) {
   std::string content("a\0\xFF\r\n", 5);
   std::ofstream(p, std::ios::binary) << content;
   SourceManager sm;
-  std::string error;
-  auto id = sm.read_file(p, error);
-  ASSERT_TRUE(id.has_value()) << error;
+  llvm::Expected<FileId> id = sm.read_file(p);
+  ASSERT_TRUE(static_cast<bool>(id)) << llvm::toString(id.takeError());
   EXPECT_EQ(sm.file(*id).text(), content);
+}
+
+TEST(SourceManager, ReadFileReadsLargeFilesWhole) {
+  // Past a few pages the file is mapped rather than read: the text must still be all of it.
+  TempDir dir;
+  auto p = dir.path() / "big.fitz";
+  std::string content;
+  for (int i = 0; content.size() < (1u << 20); ++i) content += "let x" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  std::ofstream(p, std::ios::binary) << content;
+  SourceManager sm;
+  llvm::Expected<FileId> id = sm.read_file(p);
+  ASSERT_TRUE(static_cast<bool>(id)) << llvm::toString(id.takeError());
+  EXPECT_EQ(sm.file(*id).text(), content);
+  EXPECT_EQ(sm.file(*id).line_count(), static_cast<uint32_t>(std::count(content.begin(), content.end(), '\n') + 1));
 }
 
 TEST(SourceManager, ReadFileReportsMissingFilesAndDirectories) {
   TempDir dir;
   SourceManager sm;
-  std::string error;
-  EXPECT_FALSE(sm.read_file(dir.path() / "missing.fitz", error).has_value());
-  EXPECT_EQ(error, "no such file or directory");
-  EXPECT_FALSE(sm.read_file(dir.path(), error).has_value());
-  EXPECT_EQ(error, "is a directory");
+  auto reason = [](llvm::Expected<FileId> id) { return id ? std::string() : llvm::toString(id.takeError()); };
+  EXPECT_EQ(reason(sm.read_file(dir.path() / "missing.fitz")), "no such file or directory");
+  EXPECT_EQ(reason(sm.read_file(dir.path())), "is a directory");
   EXPECT_EQ(sm.size(), 0u);
 }
 

@@ -32,9 +32,8 @@ class ResolveTest : public ::testing::Test {
 
   std::optional<Resolution> resolve_app(const std::string& deps) {
     package("app", deps);
-    std::optional<frontend::FileId> id;
-    std::string reason;
-    id = sources_.read_file(dir_ / "app" / "fitz.toml", reason);
+    llvm::Expected<frontend::FileId> id = sources_.read_file(dir_ / "app" / "fitz.toml");
+    EXPECT_TRUE(static_cast<bool>(id)) << llvm::toString(id.takeError());
     manifest_ = frontend::parse_manifest(sources_.file(*id), diags_);
     EXPECT_TRUE(manifest_);
     GitCache cache(dir_ / "cache", /*offline=*/true);

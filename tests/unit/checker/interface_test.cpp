@@ -2,14 +2,9 @@
 // need no re-check); a change to what importers can see changes it.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
-#include "checker/checker.h"
-#include "frontend/project.h"
-
-namespace fs = std::filesystem;
+#include "tests/support/checked_files.h"
 
 namespace {
 
@@ -21,27 +16,15 @@ struct Checked {
 
 // Checks main.fitz importing util.fitz (with the given text) and returns util's summary.
 Checked check_util(const std::string& util_text) {
-  fs::path dir = fs::temp_directory_path() / ("fitz_iface_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "util.fitz") << util_text;
-  std::ofstream(dir / "main.fitz") << "import util\nprint(util.scale(2))\n";
-  fitz::frontend::SourceManager sources;
-  fitz::frontend::DiagnosticBag diags;
-  fitz::frontend::LoadRequest req;
-  req.target = dir / "main.fitz";
-  req.cwd = dir;
-  auto loaded = fitz::frontend::load_program(req, sources, diags);
-  auto program = fitz::checker::check_program(loaded.graph, sources, diags);
+  auto c = fitz::test_support::check_files({{"util.fitz", util_text}, {"main.fitz", "import util\nprint(util.scale(2))\n"}});
   Checked out;
-  out.errors = diags.error_count();
-  for (size_t i = 0; i < loaded.graph.modules.size(); ++i) {
-    if (loaded.graph.modules[i].path.filename() != "util.fitz") continue;
-    const auto& iface = program.modules[i].interface;
+  out.errors = c->diags.error_count();
+  for (size_t i = 0; i < c->loaded.graph.modules.size(); ++i) {
+    if (c->loaded.graph.modules[i].path.filename() != "util.fitz") continue;
+    const auto& iface = c->program.modules[i].interface;
     out.hash = iface.hash;
     for (const auto& e : iface.exports) out.exports += e.name + ": " + e.type + "\n";
   }
-  fs::remove_all(dir);
   return out;
 }
 

@@ -2,19 +2,14 @@
 // refuse it (E0212) or the generator must express it. A program `fitz check` accepts never
 // reaches the generator's internal-error path ("cannot express ...").
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "checker/builtins.h"
-#include "checker/checker.h"
 #include "codegen/codegen.h"
-#include "frontend/project.h"
+#include "tests/support/checked_files.h"
 
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -28,29 +23,18 @@ struct Outcome {
 };
 
 Outcome build(const std::string& text) {
-  fs::path dir = fs::temp_directory_path() / ("fitz_builtin_names_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "main.fitz") << text;
-  fitz::frontend::SourceManager sources;
-  fitz::frontend::DiagnosticBag diags;
-  fitz::frontend::LoadRequest req;
-  req.target = dir / "main.fitz";
-  req.cwd = dir;
-  auto loaded = fitz::frontend::load_program(req, sources, diags);
-  auto program = fitz::checker::check_program(loaded.graph, sources, diags);
+  auto c = fitz::test_support::check_files({{"main.fitz", text}});
   Outcome out;
-  out.errors = diags.error_count();
-  for (const auto& d : diags)
+  out.errors = c->diags.error_count();
+  for (const auto& d : c->diags)
     out.not_a_value |= d.kind == fitz::frontend::DiagKind::NotAValue,
     out.not_compiled_module |= d.kind == fitz::frontend::DiagKind::ModuleNotCompiled;
-  if (!diags.has_errors()) {
-    auto gen = fitz::codegen::generate_cpp(program, loaded.graph, sources);
+  if (!c->diags.has_errors()) {
+    auto gen = fitz::codegen::generate_cpp(c->program, c->loaded.graph, c->sources);
     out.ice = gen.unsupported;
     out.not_compiled = gen.not_compiled.size();
     out.generated = true;
   }
-  fs::remove_all(dir);
   return out;
 }
 

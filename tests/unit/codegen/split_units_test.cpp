@@ -2,19 +2,14 @@
 // shared declarations, only the first the once-only definitions, each piece lands in exactly one
 // unit, small programs and programs with unsupported features stay whole.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "checker/checker.h"
 #include "codegen/codegen.h"
-#include "frontend/project.h"
+#include "tests/support/checked_files.h"
 
-namespace fs = std::filesystem;
 using fitz::codegen::GenResult;
 using fitz::codegen::split_units;
 using fitz::codegen::UnitPart;
@@ -22,21 +17,9 @@ using fitz::codegen::UnitPart;
 namespace {
 
 GenResult generate(const std::string& text) {
-  fs::path dir = fs::temp_directory_path() / ("fitz_split_units_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "main.fitz") << text;
-  fitz::frontend::SourceManager sources;
-  fitz::frontend::DiagnosticBag diags;
-  fitz::frontend::LoadRequest req;
-  req.target = dir / "main.fitz";
-  req.cwd = dir;
-  auto loaded = fitz::frontend::load_program(req, sources, diags);
-  auto program = fitz::checker::check_program(loaded.graph, sources, diags);
-  EXPECT_FALSE(diags.has_errors());
-  GenResult gen = fitz::codegen::generate_cpp(program, loaded.graph, sources);
-  fs::remove_all(dir);
-  return gen;
+  auto c = fitz::test_support::check_files({{"main.fitz", text}});
+  EXPECT_FALSE(c->diags.has_errors());
+  return fitz::codegen::generate_cpp(c->program, c->loaded.graph, c->sources);
 }
 
 // `n` resources of a JSON service, as bench/build/gen_service.py writes them (fewer routes).

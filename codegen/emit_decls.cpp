@@ -159,7 +159,7 @@ std::string Gen::return_stmt(const std::string& value) {
 }
 
 // The body of a function, method or lambda (everything between the braces).
-void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lambda_body*/, bool http) {
+void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lambda_body*/, bool http, bool html) {
   const FnDecl& decl = ast_->get(id);
   const FnInfo& info = tir_->fns[id.index];
   FnCtx ctx;
@@ -169,9 +169,7 @@ void Gen::emit_fn(FnId id, const std::string& /*qualified_name*/, bool /*is_lamb
   ctx.ret = info.return_type;
   ctx.in_method = info.owner.valid() && !info.is_static;
   ctx.http = http;
-  if (http)
-    for (const checker::Route& r : prog_.service.routes)
-      if (r.handler == checker::FnRef{mod_, id}) ctx.html = r.returns_html;
+  ctx.html = html;
   FnCtx* saved = fn_;
   auto saved_loops = std::move(loops_);
   loops_.clear();

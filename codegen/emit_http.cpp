@@ -87,12 +87,12 @@ void Gen::collect_http() {
     server_module_ = model.server->fn.module;
     server_ = &graph_.get(server_module_).ast.get(model.server->fn.fn);
   }
-  auto add = [&](checker::FnRef f) {
-    HttpFnRef h{f.module, f.fn};
+  auto add = [&](checker::FnRef f, bool html = false) {
+    HttpFnRef h{f.module, f.fn, html};
     if (std::find(http_fns_.begin(), http_fns_.end(), h) == http_fns_.end()) http_fns_.push_back(h);
   };
   // Handlers first, then the middleware they use, then the rest (endpoints' before middleware).
-  for (const checker::Route& r : model.routes) add(r.handler);
+  for (const checker::Route& r : model.routes) add(r.handler, r.returns_html);
   for (const checker::Route& r : model.routes)
     for (const checker::MiddlewareUse& mw : r.middleware)
       if (mw.kind != checker::MiddlewareUse::Kind::Cors) add(mw.fn);
@@ -193,7 +193,7 @@ void Gen::emit_http_fns() {
     line_directive(ast_->get(h.fn).span);
     line(http_fn_signature(h.fn, ns(mod_) + "::" + name) + " {");
     ++indent_;
-    emit_fn(h.fn, name, false, true);
+    emit_fn(h.fn, name, false, true, h.html);
     --indent_;
     line("}");
   }

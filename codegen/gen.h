@@ -57,7 +57,8 @@ class Gen {
   void emit_main();
   bool emit_cli_main();  // `@command` programs (emit_cli.cpp); false when there are none
   bool declares_tests(ModuleId m) const;
-  void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body, bool http = false);
+  // `http`: the hm_ version a request runs; `html`: its handler answers text/html.
+  void emit_fn(FnId id, const std::string& qualified_name, bool is_lambda_body, bool http = false, bool html = false);
   std::string fn_signature(FnId id, const std::string& name, bool with_param_names);
   std::string default_arg(const FnInfo& callee_info, ModuleId module, FnId fn, uint32_t param);
 
@@ -67,6 +68,7 @@ class Gen {
   struct HttpFnRef {
     ModuleId module;
     FnId fn;
+    bool html = false;  // a route handler answered as text/html (checker::Route::returns_html)
     bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
   };
   void collect_http();

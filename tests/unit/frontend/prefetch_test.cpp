@@ -27,6 +27,19 @@ struct Summary {
   std::vector<std::string> diagnostics;     // "file: code message", sorted
 };
 
+// What a load gave, in order: the files with their ids, the modules in init order with their
+// AST sizes, and the diagnostics with the file id they point into.
+std::vector<std::string> summarise(const SourceManager& sources, const ModuleGraph& graph, const DiagnosticBag& diags) {
+  std::vector<std::string> out;
+  for (uint32_t i = 0; i < sources.size(); ++i)
+    out.push_back("file " + fs::path(sources.file(FileId{i}).path()).filename().string());
+  for (ModuleId id : graph.init_order)
+    out.push_back("module " + graph.get(id).name + " " + std::to_string(graph.get(id).ast.exprs.size()));
+  for (const Diagnostic& d : diags.sorted())
+    out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message);
+  return out;
+}
+
 class Prefetch : public testing::Test {
  protected:
   void SetUp() override {
@@ -90,16 +103,6 @@ TEST_F(Prefetch, LoadsWhatASequentialLoadLoads) {
 // and lowers each when the walk reaches it: the files get the ids, and the diagnostics the
 // order, of a load without it (the roots loaded one by one).
 TEST_F(Prefetch, ParsingADirectoryAheadKeepsIdsAndOrder) {
-  auto summarise = [](const SourceManager& sources, const ModuleGraph& graph, const DiagnosticBag& diags) {
-    std::vector<std::string> out;
-    for (uint32_t i = 0; i < sources.size(); ++i)
-      out.push_back("file " + fs::path(sources.file(FileId{i}).path()).filename().string());
-    for (ModuleId id : graph.init_order)
-      out.push_back("module " + graph.get(id).name + " " + std::to_string(graph.get(id).ast.exprs.size()));
-    for (const Diagnostic& d : diags.sorted())
-      out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message);
-    return out;
-  };
   SourceManager ahead_sources;
   DiagnosticBag ahead_diags;
   LoadRequest req;
@@ -125,16 +128,6 @@ TEST_F(Prefetch, ParsingAFileTargetsNeighboursAheadKeepsIdsAndOrder) {
   write("h.fitz", "fn unused(:\n");  // imported by nobody: its syntax error is not the program's
   fs::create_directories(dir_ / "sub");
   write("sub/i.fitz", "fn i() -> Int => 9\n");
-  auto summarise = [](const SourceManager& sources, const ModuleGraph& graph, const DiagnosticBag& diags) {
-    std::vector<std::string> out;
-    for (uint32_t i = 0; i < sources.size(); ++i)
-      out.push_back("file " + fs::path(sources.file(FileId{i}).path()).filename().string());
-    for (ModuleId id : graph.init_order)
-      out.push_back("module " + graph.get(id).name + " " + std::to_string(graph.get(id).ast.exprs.size()));
-    for (const Diagnostic& d : diags.sorted())
-      out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message);
-    return out;
-  };
   SourceManager ahead_sources;
   DiagnosticBag ahead_diags;
   LoadRequest req;

@@ -16,6 +16,7 @@
 #include "lsp/protocol.h"
 #include "lsp/uri.h"
 #include "lsp/workspace.h"
+#include "tests/unit/lsp/project_fixture.h"
 
 namespace fitz::lsp {
 namespace {
@@ -42,33 +43,9 @@ const std::map<std::string, std::string> kBodyEditProject = {
     {"main.fitz", "import app\n\nprint(app.run(3))\n"},
 };
 
-class BodyEdit : public testing::Test {
+class BodyEdit : public test_support::ProjectFixture {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("fitz-lsp-body-edit-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "src");
-    std::ofstream(root_ / "fitz.toml") << "[package]\nname = \"bodyedit\"\nversion = \"0.1.0\"\nedition = \"2026\"\n\n"
-                                          "[bin]\nmain = \"src/main.fitz\"\n";
-    root_ = fs::weakly_canonical(root_);
-    texts_ = kBodyEditProject;
-    for (const auto& [name, text] : texts_) std::ofstream(root_ / "src" / name) << text;
-    for (const auto& [name, text] : texts_) ws_.open(uri(name), 1, text);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  fs::path path(const std::string& name) const { return root_ / "src" / name; }
-  std::string uri(const std::string& name) const { return path_to_uri(path(name)); }
-
-  // Replaces the first `from` in a module's text, as one edit of its buffer.
-  void replace(const std::string& name, const std::string& from, const std::string& to) {
-    std::string t = texts_[name];
-    size_t at = t.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    t.replace(at, from.size(), to);
-    texts_[name] = t;
-    ws_.change(uri(name), ++version_, {ContentChange{std::nullopt, t}});
-  }
+  BodyEdit() : ProjectFixture("bodyedit", kBodyEditProject) {}
 
   // Analyses the project (the edited file first, as the server does) and returns the modules
   // that were checked.
@@ -80,12 +57,6 @@ class BodyEdit : public testing::Test {
     return names;
   }
 
-  static std::vector<std::string> diagnostics(const Analysis& a) {
-    std::vector<std::string> out;
-    for (const auto& d : a.diagnostics)
-      out.push_back(a.path_of(d.span.file).filename().string() + " " + diagnostic_to_json(a, d).dump());
-    return out;
-  }
 
   static std::string completions(const Analysis& a, ModuleId m, const std::string& text, uint32_t offset) {
     std::string out;
@@ -101,7 +72,7 @@ class BodyEdit : public testing::Test {
     auto served = ws_.analysis_for(path("main.fitz"));
     auto fresh = analyze(root_, root_, ws_.reader());
     ASSERT_FALSE(fresh->fatal) << *fresh->fatal;
-    EXPECT_EQ(diagnostics(*served), diagnostics(*fresh));
+    EXPECT_EQ(diagnostic_lines(*served), diagnostic_lines(*fresh));
     size_t hovers = 0, completed = 0;
     for (const auto& [name, text] : texts_) {
       ModuleId sm = served->module_at(path(name)), fm = fresh->module_at(path(name));
@@ -131,10 +102,6 @@ class BodyEdit : public testing::Test {
     EXPECT_GT(completed, 60u);
   }
 
-  fs::path root_;
-  std::map<std::string, std::string> texts_;
-  Workspace ws_;
-  int version_ = 1;
 };
 
 using ModuleNames = std::set<std::string>;

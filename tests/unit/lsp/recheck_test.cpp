@@ -16,6 +16,7 @@
 #include "lsp/protocol.h"
 #include "lsp/uri.h"
 #include "lsp/workspace.h"
+#include "tests/unit/lsp/project_fixture.h"
 
 namespace fitz::lsp {
 namespace {
@@ -36,36 +37,9 @@ const std::map<std::string, std::string> kProject = {
     {"main.fitz", "import top\nimport other\n\nprint(top.run() + other.alone(\"hi\"))\n"},
 };
 
-class Recheck : public testing::Test {
+class Recheck : public test_support::ProjectFixture {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("fitz-lsp-recheck-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "src");
-    std::ofstream(root_ / "fitz.toml") << "[package]\nname = \"recheck\"\nversion = \"0.1.0\"\nedition = \"2026\"\n\n"
-                                          "[bin]\nmain = \"src/main.fitz\"\n";
-    root_ = fs::weakly_canonical(root_);
-    texts_ = kProject;
-    for (const auto& [name, text] : texts_) std::ofstream(root_ / "src" / name) << text;
-    for (const auto& [name, text] : texts_) ws_.open(uri(name), 1, text);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  fs::path path(const std::string& name) const { return root_ / "src" / name; }
-  std::string uri(const std::string& name) const { return path_to_uri(path(name)); }
-
-  void edit(const std::string& name, const std::string& text) {
-    texts_[name] = text;
-    ws_.change(uri(name), ++version_, {ContentChange{std::nullopt, text}});
-  }
-  // Replaces the first `from` in a module's text.
-  void replace(const std::string& name, const std::string& from, const std::string& to) {
-    std::string t = texts_[name];
-    size_t at = t.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    t.replace(at, from.size(), to);
-    edit(name, t);
-  }
+  Recheck() : ProjectFixture("recheck", kProject) {}
 
   // Analyses the project and returns the names of the modules that were checked.
   std::set<std::string> analyse() {
@@ -75,19 +49,12 @@ class Recheck : public testing::Test {
     return names;
   }
 
-  // Every diagnostic as text with its file, range and related locations.
-  static std::vector<std::string> render(const Analysis& a) {
-    std::vector<std::string> out;
-    for (const auto& d : a.diagnostics)
-      out.push_back(a.path_of(d.span.file).filename().string() + " " + diagnostic_to_json(a, d).dump());
-    return out;
-  }
   // The server's current analysis against a fresh check of the same texts, like `fitz check`.
   void expect_fresh(const std::string& when) {
     auto a = ws_.analysis_for(path("main.fitz"));
     auto fresh = analyze(root_, root_, ws_.reader());
     ASSERT_FALSE(fresh->fatal) << *fresh->fatal;
-    EXPECT_EQ(render(*a), render(*fresh)) << when;
+    EXPECT_EQ(diagnostic_lines(*a), diagnostic_lines(*fresh)) << when;
   }
 
   // The diagnostics a pending analysis has for its focus file against a fresh check's.
@@ -102,7 +69,7 @@ class Recheck : public testing::Test {
     std::vector<std::string> want;
     // The lint pass (W1000-W1099) needs the whole program: its warnings come with the complete
     // publish, not the focus one.
-    for (const std::string& r : render(*fresh))
+    for (const std::string& r : diagnostic_lines(*fresh))
       if (r.starts_with(focus + " ") && r.find("\"code\":\"W10") == std::string::npos) want.push_back(r);
     EXPECT_EQ(got, want) << when;
   }
@@ -116,10 +83,6 @@ class Recheck : public testing::Test {
     return it == t->interface.by_name.end() ? checker::SymbolId() : it->second;
   }
 
-  fs::path root_;
-  std::map<std::string, std::string> texts_;
-  Workspace ws_;
-  int version_ = 1;
 };
 
 using Names = std::set<std::string>;

@@ -14,6 +14,7 @@
 #include "lsp/protocol.h"
 #include "lsp/uri.h"
 #include "lsp/workspace.h"
+#include "tests/unit/lsp/project_fixture.h"
 
 namespace fitz::lsp {
 namespace {
@@ -32,53 +33,21 @@ const std::map<std::string, std::string> kServiceProject = {
     {"main.fitz", "import notes\nimport other\n\n@server(port=8080)\nfn main() => other.helper()\n"},
 };
 
-class ServiceModelEdits : public ::testing::Test {
+class ServiceModelEdits : public test_support::ProjectFixture {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() / ("fitz-lsp-services-" + std::to_string(::getpid()));
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "src");
-    std::ofstream(root_ / "fitz.toml") << "[package]\nname = \"services\"\nversion = \"0.1.0\"\nedition = \"2026\"\n\n"
-                                          "[bin]\nmain = \"src/main.fitz\"\n";
-    root_ = fs::weakly_canonical(root_);
-    texts_ = kServiceProject;
-    for (const auto& [name, text] : texts_) std::ofstream(root_ / "src" / name) << text;
-    for (const auto& [name, text] : texts_) ws_.open(uri(name), 1, text);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  fs::path path(const std::string& name) const { return root_ / "src" / name; }
-  std::string uri(const std::string& name) const { return path_to_uri(path(name)); }
-  void replace(const std::string& name, const std::string& from, const std::string& to) {
-    std::string t = texts_[name];
-    size_t at = t.find(from);
-    ASSERT_NE(at, std::string::npos) << from;
-    t.replace(at, from.size(), to);
-    texts_[name] = t;
-    ws_.change(uri(name), ++version_, {ContentChange{std::nullopt, t}});
-  }
+  ServiceModelEdits() : ProjectFixture("services", kServiceProject) {}
 
   static std::string dump(const Analysis& a) { return checker::dump_services(a.program, a.graph, a.sources); }
-  static std::vector<std::string> diags(const Analysis& a) {
-    std::vector<std::string> out;
-    for (const auto& d : a.diagnostics)
-      out.push_back(a.path_of(d.span.file).filename().string() + " " + diagnostic_to_json(a, d).dump());
-    return out;
-  }
   // The current analysis's model and diagnostics against a fresh check; returns the model dump.
   std::string expect_fresh(const std::string& when) {
     auto a = ws_.analysis_for(path("main.fitz"));
     auto fresh = analyze(root_, root_, ws_.reader());
     EXPECT_FALSE(fresh->fatal);
     EXPECT_EQ(dump(*a), dump(*fresh)) << when;
-    EXPECT_EQ(diags(*a), diags(*fresh)) << when;
+    EXPECT_EQ(diagnostic_lines(*a), diagnostic_lines(*fresh)) << when;
     return dump(*a);
   }
 
-  fs::path root_;
-  std::map<std::string, std::string> texts_;
-  Workspace ws_;
-  int version_ = 1;
 };
 
 TEST_F(ServiceModelEdits, ModelFollowsEdits) {

@@ -1,5 +1,5 @@
 // Frontend throughput on a generated 100,000-line program: tree-sitter parse (and its freeing),
-// parse+lower, lowering alone and a bare cursor walk over the tree; and the latency of an
+// parse+lower (in pieces on every core, and on one thread), lowering alone and a bare cursor walk over the tree; and the latency of an
 // incremental reparse after a one-character edit in a 5,000-line file.
 // Usage: fitz_bench_frontend [lines]   (prints one line per measurement)
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "frontend/lower.h"
+#include "frontend/piece_parse.h"
 #include "frontend/syntax_tree.h"
 
 using namespace fitz::frontend;
@@ -153,6 +154,8 @@ int main(int argc, char** argv) {
   report("  of which free:", release, actual_lines);
 
   size_t diagnostics = 0, statements = 0;
+  // What `fitz check` does with a file: parse_module, which parses a large file in pieces on
+  // every core (frontend/piece_parse.h).
   Timing full = best_of(3, [&] {
     SourceFile source(FileId{0}, "bench.fitz", text);
     DiagnosticBag diags;
@@ -161,7 +164,16 @@ int main(int argc, char** argv) {
     statements = ast.stmts.size();
   });
   report("parse + lower:", full, actual_lines);
-  std::printf("  (%zu statements, %zu diagnostics)\n", statements, diagnostics);
+  std::printf("  (%zu statements, %zu diagnostics; %zu pieces)\n", statements, diagnostics,
+              piece_cuts(text).size() + 1);
+  // The same on one thread: the whole file as one tree.
+  Timing whole = best_of(3, [&] {
+    SourceFile source(FileId{0}, "bench.fitz", text);
+    DiagnosticBag diags;
+    SyntaxTree t = parse_text(text);
+    Ast ast = lower_module(source, FileId{0}, t, diags);
+  });
+  report("  on one thread:", whole, actual_lines);
 
   SyntaxTree tree = parse_text(text);
   SourceFile source(FileId{0}, "bench.fitz", text);

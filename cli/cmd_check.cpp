@@ -143,6 +143,7 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
   checker::ViewChecker views(sources);
   frontend::LoadRequest req;
   req.target = opt.target;
+  req.keep_syntax_trees = opt.dump == "cst";
   req.resolve_packages = packages::resolver(opt.offline || packages::offline_from_env());
   views.serve(req, frontend::disk_reader(), &raw);
   frontend::LoadResult loaded = frontend::load_program(req, sources, raw);

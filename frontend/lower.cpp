@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "frontend/lower_internal.h"
+#include "frontend/piece_parse.h"
 
 namespace fitz::frontend {
 
@@ -774,7 +775,7 @@ TypeExprId Lowerer::lower_type(TSNode n) {
 
 // ---- Module --------------------------------------------------------------------------------------------
 
-Ast Lowerer::run(TSNode root) {
+void Lowerer::reserve_tables() {
   // The tables sized from the text (typical code has an expression per 9 to 14 bytes, a
   // statement per 40 to 60): grown by doubling instead, every node is moved about twice, and
   // reserved pages that are never written cost no memory.
@@ -783,6 +784,10 @@ Ast Lowerer::run(TSNode root) {
   ast_.stmts.reserve(bytes / 40 + 8);
   ast_.blocks.reserve(bytes / 80 + 8);
   ast_.types.reserve(bytes / 70 + 8);
+}
+
+Ast Lowerer::run(TSNode root) {
+  reserve_tables();
   if (ts_node_has_error(root)) report_syntax_errors(root);
   check_trailing_comment(root);
   lower_statements(root, ast_.top_level);
@@ -795,11 +800,7 @@ Ast Lowerer::run_reusing(TSNode root, Ast& previous, std::string_view previous_t
   std::vector<ItemExtent> items;
   if (!ts_node_has_error(root)) items = item_extents(previous, previous_root);
   if (items.empty()) return run(root);
-  const size_t bytes = source_.size();
-  ast_.exprs.reserve(bytes / 10 + 8);
-  ast_.stmts.reserve(bytes / 40 + 8);
-  ast_.blocks.reserve(bytes / 80 + 8);
-  ast_.types.reserve(bytes / 70 + 8);
+  reserve_tables();
   check_trailing_comment(root);
   // The previous items by text: an edit leaves all but one or two of them as they were.
   std::unordered_multimap<std::string_view, const ItemExtent*> unchanged;
@@ -844,6 +845,8 @@ Ast lower_module_reusing(const SourceFile& source, FileId file, const SyntaxTree
 }
 
 Ast parse_module(const SourceFile& source, FileId file, DiagnosticBag& diags, SyntaxTree* tree_out) {
+  if (!tree_out)
+    if (std::optional<Ast> ast = parse_in_pieces(source, file, diags)) return std::move(*ast);
   SyntaxTree tree = parse_text(source.text());
   Ast ast = lower_module(source, file, tree, diags);
   if (tree_out) *tree_out = std::move(tree);

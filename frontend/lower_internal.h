@@ -51,6 +51,10 @@ std::optional<LiteralError> check_format_spec(std::string_view spec);
 // Appends `cp` as UTF-8.
 void append_utf8(std::string& out, char32_t cp);
 
+// True when the last token under `root` is a `/*` comment left open: it runs to the end of the
+// text (or of the range parsed), so it is the last token. `text` is the whole source text.
+bool ends_in_open_block_comment(TSNode root, std::string_view text);
+
 // True for node kinds that are whole statements.
 enum class NodeKind : uint8_t;
 bool is_statement_node(NodeKind k);
@@ -345,6 +349,11 @@ class Lowerer {
   // `previous_root`, without diagnostics), the items whose text is unchanged are moved out of
   // it instead of lowered again.
   Ast run_reusing(TSNode root, Ast& previous, std::string_view previous_text, TSNode previous_root);
+  // A file parsed in pieces (piece_parse.cpp), none with a syntax error: reserve_tables() once,
+  // lower_top_level() for each piece's root in order, then take() the AST.
+  void reserve_tables();
+  void lower_top_level(TSNode root) { lower_statements(root, ast_.top_level); }
+  Ast take() { return std::move(ast_); }
 
   // ---- shared helpers
   Span span(TSNode n) const { return Span{file_, ts_node_start_byte(n), ts_node_end_byte(n)}; }

@@ -203,7 +203,7 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
       m.tree = std::move(tree);
       m.ast = lower_module(sources_.file(m.file), m.file, m.tree, diags_);
     } else {
-      m.ast = parse_module(sources_.file(m.file), m.file, diags_, &m.tree);
+      m.ast = parse_module(sources_.file(m.file), m.file, diags_, keep_trees_ ? &m.tree : nullptr);
     }
   }
 

@@ -38,6 +38,8 @@ struct Module {
   std::string name;  // dotted import name of its first import, or the file stem for a root
   std::filesystem::path path;  // absolute and normalised; the module's identity
   FileId file;
+  // Always valid with a parse cache or keep_syntax_trees(); otherwise a large file parsed in
+  // pieces (frontend/piece_parse.h) has none.
   SyntaxTree tree;
   Ast ast;
   std::vector<ResolvedImport> imports;  // one per top-level import statement, in source order
@@ -97,6 +99,10 @@ class ModuleLoader {
   // nothing with a parse cache; only the first call counts. Returns how many files it took.
   size_t parse_ahead(const std::vector<std::filesystem::path>& paths);
 
+  // Every module keeps its syntax tree (`fitz check --dump=cst`); without this a large file
+  // may be parsed in pieces on several threads and keep none.
+  void keep_syntax_trees(bool keep) { keep_trees_ = keep; }
+
   ModuleGraph finish() &&;
 
  private:
@@ -116,6 +122,7 @@ class ModuleLoader {
   DiagnosticBag& diags_;
   FileReader reader_;
   ParseCache* cache_ = nullptr;
+  bool keep_trees_ = false;
   ModuleGraph graph_;
   std::optional<std::vector<PackageRoot>> packages_;
   std::unordered_map<std::string, ModuleId> by_path_;

@@ -86,6 +86,20 @@ WorkAhead::~WorkAhead() {
   state_->pool->wait();
 }
 
+bool WorkAhead::help() {
+  State& s = *state_;
+  size_t i;
+  if (!s.take(i)) return false;
+  s.work(i);
+  s.finish(i);
+  return true;
+}
+
+bool WorkAhead::done(size_t i) const {
+  std::lock_guard lock(state_->mutex);
+  return state_->status[i] == State::Done;
+}
+
 void WorkAhead::wait(size_t i) {
   State& s = *state_;
   std::unique_lock lock(s.mutex);

@@ -24,6 +24,11 @@ class WorkAhead {
   WorkAhead(const WorkAhead&) = delete;
   WorkAhead& operator=(const WorkAhead&) = delete;
   void wait(size_t i);
+  // Does the first item that no thread has taken yet on the calling thread, so that an owner
+  // whose next item is still in progress helps instead of waiting; false when none is left.
+  bool help();
+  // True once item i is done.
+  bool done(size_t i) const;
 
  private:
   struct State;

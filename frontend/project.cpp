@@ -113,6 +113,7 @@ bool use_manifest(const fs::path& toml, ModuleLoader& loader, SourceManager& sou
 LoadResult load_program(const LoadRequest& req, SourceManager& sources, DiagnosticBag& diags) {
   LoadResult result;
   ModuleLoader loader(sources, diags, req.reader, req.parse_cache);
+  loader.keep_syntax_trees(req.keep_syntax_trees);
   std::error_code ec;
   fs::path target = req.target.empty() ? fs::path() : (req.target.is_absolute() ? req.target : req.cwd / req.target);
 

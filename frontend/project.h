@@ -29,6 +29,8 @@ struct LoadRequest {
   // Reuses parses of unchanged files across loads; must be bound to the SourceManager passed
   // to load_program (see frontend/parse_cache.h).
   ParseCache* parse_cache = nullptr;
+  // Every module keeps its syntax tree (see ModuleLoader::keep_syntax_trees).
+  bool keep_syntax_trees = false;
   PackageResolver resolve_packages;
   // Live views (`.fitzv`): given a view file (the target, or one found where .fitz roots are
   // looked for), returns the path of the Fitz module generated for it, to load as a root

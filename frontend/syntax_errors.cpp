@@ -837,17 +837,25 @@ class SyntaxErrorReporter {
 void Lowerer::report_syntax_errors(TSNode root) { SyntaxErrorReporter(*this).run(root); }
 
 void Lowerer::check_trailing_comment(TSNode root) {
+  if (!ends_in_open_block_comment(root, source_.text())) return;
+  TSNode n = root;
+  for (int guard = 0; guard < 100000 && ts_node_child_count(n) > 0; ++guard)
+    n = ts_node_child(n, ts_node_child_count(n) - 1);
+  diags_.error(DiagKind::UnterminatedBlockComment, span(ts_node_start_byte(n), ts_node_start_byte(n) + 2),
+               "unterminated block comment")
+      .with_hint("close it with `*/`; block comments do not nest");
+}
+
+bool ends_in_open_block_comment(TSNode root, std::string_view text) {
   // A `/*` left open runs to the end of the file as one comment, so it is the last token.
   TSNode n = root;
   for (int guard = 0; guard < 100000 && ts_node_child_count(n) > 0; ++guard)
     n = ts_node_child(n, ts_node_child_count(n) - 1);
-  if (kind(n) != NodeKind::Comment) return;
-  std::string_view t = text(n);
-  if (t.size() >= 2 && t.substr(0, 2) == "/*" && (t.size() < 4 || t.substr(t.size() - 2) != "*/")) {
-    diags_.error(DiagKind::UnterminatedBlockComment, span(ts_node_start_byte(n), ts_node_start_byte(n) + 2),
-                 "unterminated block comment")
-        .with_hint("close it with `*/`; block comments do not nest");
-  }
+  if (Grammar::get().kind(n) != NodeKind::Comment) return false;
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (b > text.size() || e > text.size() || e < b) return false;
+  std::string_view t = text.substr(b, e - b);
+  return t.size() >= 2 && t.substr(0, 2) == "/*" && (t.size() < 4 || t.substr(t.size() - 2) != "*/");
 }
 
 }  // namespace fitz::frontend::lowering

@@ -42,6 +42,17 @@ SyntaxTree parse_text(std::string_view text, const SyntaxTree* old) {
   return SyntaxTree(tree);
 }
 
+SyntaxTree parse_text_range(std::string_view text, uint32_t begin, uint32_t end, TSPoint begin_point,
+                            TSPoint end_point) {
+  TSParser* parser = ts_parser_new();
+  ts_parser_set_language(parser, tree_sitter_fitz());
+  TSRange range{begin_point, end_point, begin, end};
+  ts_parser_set_included_ranges(parser, &range, 1);
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  ts_parser_delete(parser);
+  return SyntaxTree(tree);
+}
+
 std::string cst_sexp(const SyntaxTree& tree) {
   if (!tree.valid()) return "";
   char* s = ts_node_string(tree.root());

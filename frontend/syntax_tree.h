@@ -46,6 +46,11 @@ class SyntaxTree {
 // had every edit since its parse applied with apply_edit.
 SyntaxTree parse_text(std::string_view text, const SyntaxTree* old = nullptr);
 
+// Parses only bytes [begin, end) of `text`, which start at `begin_point` (a line start), as a
+// file of their own; nodes keep their offsets and points in the whole text.
+SyntaxTree parse_text_range(std::string_view text, uint32_t begin, uint32_t end, TSPoint begin_point,
+                            TSPoint end_point);
+
 // The tree-sitter language of Fitz (generated parser + external scanner).
 const TSLanguage* fitz_language();
 

@@ -75,6 +75,8 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
   a->view_checker->read_views_with(reader);
   a->view_checker->serve(req, std::move(reader), &diags);
   req.parse_cache = cache;
+  // Semantic tokens, folding and selection ranges read every module's tree.
+  req.keep_syntax_trees = true;
   req.resolve_packages = packages::editor_resolver();
   frontend::LoadResult loaded = frontend::load_program(req, a->sources, diags);
   a->fatal = loaded.fatal;

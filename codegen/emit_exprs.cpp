@@ -236,6 +236,7 @@ std::string Gen::expr_raw(ExprId id) {
               std::string ev = tmp("e");
               std::string src = expr(cl.iterable);
               TypeId et = types_.any();
+              bool entry = false;
               if (types_.kind(it) == TypeKind::List) {
                 et = types_.elem(it);
                 line(fmt::format("for (auto {} : {}) {{", ev, src));
@@ -244,14 +245,21 @@ std::string Gen::expr_raw(ExprId id) {
                 line(fmt::format("for (int64_t {} : {}) {{", ev, src));
               } else if (types_.kind(it) == TypeKind::Map) {
                 et = types_.tuple(std::vector<TypeId>{types_.key(it), types_.value(it)});
-                line(fmt::format("for (auto {} : ({}).entries()) {{", ev, src));
+                entry = pair_pattern(cl.pattern);
+                if (entry)
+                  line(fmt::format("for (const auto& {} : ({}).snapshot()) {{", ev, src));
+                else
+                  line(fmt::format("for (auto {} : ({}).entries()) {{", ev, src));
               } else {
                 line(fmt::format("for (auto {} : fitz::any_iter({}, {})) {{", ev, src,
                                  pos(ast_->get(cl.iterable).span)));
               }
               ++indent_;
               ++opened;
-              bind_pattern(cl.pattern, ev, et);
+              if (entry)
+                bind_map_entry(cl.pattern, ev, et);
+              else
+                bind_pattern(cl.pattern, ev, et);
             }
             if (d.filter.valid()) {
               line("if (!(" + expr(d.filter) + ")) continue;");

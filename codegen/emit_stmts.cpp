@@ -26,6 +26,7 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
                          ? tir_->pattern_types[s.pattern.index]
                          : types_.any();
   std::string source = expr(s.iterable);
+  bool map_entry = false;
   line("{");
   ++indent_;
   switch (types_.kind(it_type)) {
@@ -41,8 +42,14 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
     case TypeKind::Map:
       // A snapshot of the entries, so assigning to the map inside the loop is safe.
       elem_type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
-      line(fmt::format("auto {} = {}.entries();", coll, source));
-      line(fmt::format("for (auto {} : {}) {{", elem, coll));
+      if (pair_pattern(s.pattern)) {
+        line(fmt::format("const auto {} = {}.snapshot();", coll, source));
+        line(fmt::format("for (const auto& {} : {}) {{", elem, coll));
+        map_entry = true;
+      } else {
+        line(fmt::format("auto {} = {}.entries();", coll, source));
+        line(fmt::format("for (auto {} : {}) {{", elem, coll));
+      }
       break;
     case TypeKind::Py:
       elem_type = types_.py();
@@ -59,7 +66,10 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
   loops_.push_back(ctx);
   line("{");
   ++indent_;
-  bind_pattern(s.pattern, elem, elem_type);
+  if (map_entry)
+    bind_map_entry(s.pattern, elem, elem_type);
+  else
+    bind_pattern(s.pattern, elem, elem_type);
   body();
   --indent_;
   line("}");
@@ -106,6 +116,21 @@ void Gen::assign_to(ExprId target, const std::string& value) {
   } else {
     result_.unsupported.push_back("an assignment target");
   }
+}
+
+// `(k, v)` over a map binds from the map's own entry type (`MapEntry`, fitz/map.h) instead of
+// a `std::tuple` per entry: a tuple of each key/value type, and a List of them, is among the
+// most expensive things a generated program makes the C++ compiler instantiate.
+bool Gen::pair_pattern(PatternId p) const {
+  auto* t = std::get_if<TuplePat>(&ast_->get(p).data);
+  return t && t->elems.size() == 2;
+}
+
+void Gen::bind_map_entry(PatternId p, const std::string& entry, TypeId pair_type) {
+  const auto& t = std::get<TuplePat>(ast_->get(p).data);
+  auto args = types_.args(pair_type);
+  bind_pattern(t.elems[0], entry + ".key", args[0]);
+  bind_pattern(t.elems[1], entry + ".value", args[1]);
 }
 
 void Gen::bind_pattern(PatternId p, const std::string& value, TypeId value_type) {

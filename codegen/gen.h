@@ -179,6 +179,8 @@ class Gen {
   void stmt(StmtId id);
   void assign_to(ExprId target, const std::string& value);
   void bind_pattern(PatternId p, const std::string& value, TypeId value_type);
+  bool pair_pattern(PatternId p) const;  // a two-element tuple pattern
+  void bind_map_entry(PatternId p, const std::string& entry, TypeId pair_type);  // `(k, v)` from a MapEntry
   void declare_fn_locals(const FnInfo& info);
   bool is_view_placeholder(ExprId value) const;  // `__fz_any()`: a view body's bound local
   std::string return_stmt(const std::string& value);

@@ -250,6 +250,35 @@ void put_utf8(Buf& b, uint32_t cp) {
 
 }  // namespace
 
+bool read_fields_with(JsonReader& r, const Text* names, size_t n, uint64_t* seen, bool (*read_field)(void* ctx, size_t i),
+                      void* ctx) {
+  Text k;
+  Buf unknown;
+  while (r.next_key(&k)) {
+    size_t i = 0;
+    while (i < n && !(names[i] == k)) ++i;
+    if (i == n) {
+      if (!unknown.empty()) unknown.lit(", ");
+      unknown.append(k.data, k.size);
+      if (!r.skip_value()) return false;
+      continue;
+    }
+    uint64_t bit = uint64_t(1) << (i % 64);
+    if (seen[i / 64] & bit) {
+      r.fail_duplicate(k);
+      return false;
+    }
+    seen[i / 64] |= bit;
+    if (!read_field(ctx, i)) return false;
+  }
+  if (!r.ok()) return false;
+  if (!unknown.empty()) {
+    r.fail_unknown(Text(unknown.data(), unknown.size()));
+    return false;
+  }
+  return true;
+}
+
 bool valid_utf8(const char* p, size_t n) {
   auto* q = reinterpret_cast<const unsigned char*>(p);
   auto* end = q + n;

@@ -193,6 +193,9 @@ template <class K, class V> class Map {
     for (const auto& e : p_->entries) out.vec().push_back(e.value);
     return out;
   }
+  // The entries as they are now, for generated `for (k, v) in m` loops: a plain vector of the
+  // entry type the map already uses, so a loop instantiates no tuple or List types.
+  std::vector<Entry> snapshot() const { return p_->entries; }
   List<std::tuple<K, V>> entries() const {
     List<std::tuple<K, V>> out = List<std::tuple<K, V>>::with_capacity(len());
     for (const auto& e : p_->entries) out.vec().emplace_back(e.key, e.value);

@@ -364,6 +364,11 @@ template <class V> struct JsonDecode<Map<Str, V>> {
 
 template <class T> bool JsonReader::read(T* out) { return JsonDecode<T>::read(*this, out); }
 
+// The key loop of `read_fields`, compiled once in the HTTP runtime: every decoder of a
+// program used to instantiate (and inline) its own copy. `read_field(ctx, i)` reads field i.
+bool read_fields_with(JsonReader& r, const Text* names, size_t n, uint64_t* seen, bool (*read_field)(void* ctx, size_t i),
+                      void* ctx);
+
 // Decoding one object with known fields, for generated JsonDecode specialisations:
 //
 //   static constexpr fitz::http::Text kFields[] = {"id", "name"};
@@ -376,31 +381,10 @@ template <class T> bool JsonReader::read(T* out) { return JsonDecode<T>::read(*t
 // key is an error. `seen` holds one bit per field: (n + 63) / 64 words, zeroed by the caller.
 template <class F>
 bool read_fields(JsonReader& r, const Text* names, size_t n, uint64_t* seen, F&& read_field) {
-  Text k;
-  Buf unknown;
-  while (r.next_key(&k)) {
-    size_t i = 0;
-    while (i < n && !(names[i] == k)) ++i;
-    if (i == n) {
-      if (!unknown.empty()) unknown.lit(", ");
-      unknown.append(k.data, k.size);
-      if (!r.skip_value()) return false;
-      continue;
-    }
-    uint64_t bit = uint64_t(1) << (i % 64);
-    if (seen[i / 64] & bit) {
-      r.fail_duplicate(k);
-      return false;
-    }
-    seen[i / 64] |= bit;
-    if (!read_field(i)) return false;
-  }
-  if (!r.ok()) return false;
-  if (!unknown.empty()) {
-    r.fail_unknown(Text(unknown.data(), unknown.size()));
-    return false;
-  }
-  return true;
+  using Fn = std::remove_reference_t<F>;
+  return read_fields_with(
+      r, names, n, seen, [](void* f, size_t i) -> bool { return (*static_cast<Fn*>(f))(i); },
+      const_cast<void*>(static_cast<const void*>(&read_field)));
 }
 
 // Decodes a whole document as T: value + trailing whitespace only.

@@ -51,9 +51,10 @@ std::optional<LiteralError> check_format_spec(std::string_view spec);
 // Appends `cp` as UTF-8.
 void append_utf8(std::string& out, char32_t cp);
 
-// True when the last token under `root` is a `/*` comment left open: it runs to the end of the
-// text (or of the range parsed), so it is the last token. `text` is the whole source text.
-bool ends_in_open_block_comment(TSNode root, std::string_view text);
+// The last token under `root` when it is a `/*` comment left open (it runs to the end of the
+// text, or of the range parsed, so it is the last token); a null node otherwise. `text` is the
+// whole source text.
+TSNode open_block_comment_at_end(TSNode root, std::string_view text);
 
 // True for node kinds that are whole statements.
 enum class NodeKind : uint8_t;

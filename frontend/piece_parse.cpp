@@ -102,7 +102,7 @@ std::optional<Ast> parse_in_pieces(const SourceFile& source, FileId file, Diagno
   lowering::Lowerer lowerer(source, file, local);
   lowerer.reserve_tables();
   auto stands_alone = [&](const SyntaxTree& t) {
-    return t.valid() && !t.has_error() && !lowering::ends_in_open_block_comment(t.root(), text);
+    return t.valid() && !t.has_error() && ts_node_is_null(lowering::open_block_comment_at_end(t.root(), text));
   };
   // This thread parses the first piece while the others start on the next ones; then it lowers
   // the pieces in order, and while the next one is still being parsed it parses a later one.

@@ -837,25 +837,25 @@ class SyntaxErrorReporter {
 void Lowerer::report_syntax_errors(TSNode root) { SyntaxErrorReporter(*this).run(root); }
 
 void Lowerer::check_trailing_comment(TSNode root) {
-  if (!ends_in_open_block_comment(root, source_.text())) return;
-  TSNode n = root;
-  for (int guard = 0; guard < 100000 && ts_node_child_count(n) > 0; ++guard)
-    n = ts_node_child(n, ts_node_child_count(n) - 1);
+  TSNode n = open_block_comment_at_end(root, source_.text());
+  if (ts_node_is_null(n)) return;
   diags_.error(DiagKind::UnterminatedBlockComment, span(ts_node_start_byte(n), ts_node_start_byte(n) + 2),
                "unterminated block comment")
       .with_hint("close it with `*/`; block comments do not nest");
 }
 
-bool ends_in_open_block_comment(TSNode root, std::string_view text) {
+TSNode open_block_comment_at_end(TSNode root, std::string_view text) {
   // A `/*` left open runs to the end of the file as one comment, so it is the last token.
   TSNode n = root;
   for (int guard = 0; guard < 100000 && ts_node_child_count(n) > 0; ++guard)
     n = ts_node_child(n, ts_node_child_count(n) - 1);
-  if (Grammar::get().kind(n) != NodeKind::Comment) return false;
+  TSNode none{};
+  if (Grammar::get().kind(n) != NodeKind::Comment) return none;
   uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  if (b > text.size() || e > text.size() || e < b) return false;
+  if (b > text.size() || e > text.size() || e < b) return none;
   std::string_view t = text.substr(b, e - b);
-  return t.size() >= 2 && t.substr(0, 2) == "/*" && (t.size() < 4 || t.substr(t.size() - 2) != "*/");
+  bool open = t.size() >= 2 && t.substr(0, 2) == "/*" && (t.size() < 4 || t.substr(t.size() - 2) != "*/");
+  return open ? n : none;
 }
 
 }  // namespace fitz::frontend::lowering

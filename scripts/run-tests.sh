@@ -33,17 +33,21 @@ mkdir -p "$logs"
 t0=$SECONDS
 
 # stage NAME CMD...: runs CMD with its output in logs/NAME.log, then prints that log whole under
-# a heading, and records "status start seconds" in logs/NAME.status. Output of concurrent stages
-# goes through one lock so that two logs never mix.
+# a heading, and records "status start seconds cpu-seconds" in logs/NAME.status. The CPU time is
+# the stage's processes' own (user + system, every descendant it waited for): with two lanes on
+# the machine, wall time says when a stage ended, CPU time what it cost. Output of concurrent
+# stages goes through one lock so that two logs never mix.
 stage() {
   local name=$1 start=$((SECONDS - t0)) rc=0
   shift
-  "$@" >"$logs/$name.log" 2>&1 </dev/null || rc=$?
-  local secs=$((SECONDS - t0 - start))
-  echo "$rc $start $secs" >"$logs/$name.status"
+  ("$@"; r=$?; times >"$logs/$name.times"; exit $r) >"$logs/$name.log" 2>&1 </dev/null || rc=$?
+  local secs=$((SECONDS - t0 - start)) cpu
+  # The second line of `times`: the children's user and system time, as 1m2.345s 0m0.500s.
+  cpu=$(tail -n 1 "$logs/$name.times" 2>/dev/null | awk '{ t = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }')
+  echo "$rc $start $secs ${cpu:-0}" >"$logs/$name.status"
   {
     flock 9
-    printf '\n==> %s: %s  [%d s from %d s]\n' "$name" "$([[ $rc == 0 ]] && echo ok || echo "FAILED (exit $rc)")" "$secs" "$start"
+    printf '\n==> %s: %s  [%d s from %d s, %s s CPU]\n' "$name" "$([[ $rc == 0 ]] && echo ok || echo "FAILED (exit $rc)")" "$secs" "$start" "${cpu:-?}"
     cat "$logs/$name.log"
   } 9>"$logs/.print-lock"
   return 0
@@ -172,19 +176,20 @@ order+=(loadgen-vs-wrk bench-quick)
 
 # The budget table: every stage with its start, its length and its result.
 total=$((SECONDS - t0))
-passed=0 failed=()
-printf '\n==> stage times\n%-20s %7s %7s  %s\n' stage start seconds result
+passed=0 failed=() cpu_total=0
+printf '\n==> stage times\n%-20s %7s %7s %7s  %s\n' stage start seconds cpu result
 for name in "${order[@]}"; do
   if [[ -f $logs/$name.status ]]; then
-    read -r rc start secs <"$logs/$name.status"
+    read -r rc start secs cpu <"$logs/$name.status"
     if [[ $rc == 0 ]]; then passed=$((passed + 1)); r=ok; else failed+=("$name"); r="FAILED ($rc)"; fi
-    printf '%-20s %7d %7d  %s\n' "$name" "$start" "$secs" "$r"
+    cpu_total=$((cpu_total + cpu))
+    printf '%-20s %7d %7d %7d  %s\n' "$name" "$start" "$secs" "$cpu" "$r"
   else
     failed+=("$name")
-    printf '%-20s %7s %7s  %s\n' "$name" - - "not run"
+    printf '%-20s %7s %7s %7s  %s\n' "$name" - - - "not run"
   fi
 done
-printf '%-20s %7s %7d\n' total "" "$total"
+printf '%-20s %7s %7d %7d\n' total "" "$total" "$cpu_total"
 if ((total > budget)); then
   echo "WARNING: this run took $total s, over the $budget s budget of a clean clone (CI stops at 5400 s)"
 fi

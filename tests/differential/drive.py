@@ -153,21 +153,31 @@ class Driver:
         def add(name, path, origin, singletons=None):
             cases.append(Case(name, path, origin, singletons, module="corpus%d" % len(cases)))
 
+        # Every program of the golden suites, `fail_` ones too: those check rejects are not
+        # counted, and one it accepts (a run-time failure, say) must compile like any other.
+        suites = ["check", "run", "orm", "tir", "syntax", "ast", "openapi", "modules"]
         files = []
-        for sub in ["tests/testdata/check", "tests/testdata/run", "tests/testdata/orm", "tests/testdata/tir",
-                    "tests/differential/regressions"]:
+        for sub in ["tests/testdata/" + s for s in suites] + ["tests/differential/regressions"]:
             d = os.path.join(ROOT, sub)
             if os.path.isdir(d):
-                files += [(sub, f) for f in sorted(os.listdir(d)) if f.endswith(".fitz") and not f.startswith("fail_")]
+                files += [(sub, f) for f in sorted(os.listdir(d)) if f.endswith(".fitz")]
         for sub, f in files:
             src = os.path.join(ROOT, sub, f)
             name = "%s/%s" % (sub, f[:-5])
             split = self.split_multifile(src, os.path.join(self.work, "corpus", sub, f[:-5]))
             add(name, split or src, "corpus", None if split else self.batch_kind(src))
-        # Projects and multi-module programs: their entry file (or the project directory).
-        for sub in ["tests/testdata/check/ok_modules/main.fitz", "examples/hello/main.fitz"]:
-            if os.path.isfile(os.path.join(ROOT, sub)):
-                add(sub, os.path.join(ROOT, sub), "corpus")
+        # Multi-module cases (a folder with main.fitz, or a project with fitz.toml) and the
+        # single-file example.
+        for suite in suites:
+            d = os.path.join(ROOT, "tests/testdata", suite)
+            for p in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                case = os.path.join(d, p)
+                if os.path.isfile(os.path.join(case, "fitz.toml")):
+                    add("tests/testdata/%s/%s" % (suite, p), case, "corpus")
+                elif os.path.isfile(os.path.join(case, "main.fitz")):
+                    add("tests/testdata/%s/%s/main.fitz" % (suite, p), os.path.join(case, "main.fitz"), "corpus")
+        if os.path.isfile(os.path.join(ROOT, "examples/hello/main.fitz")):
+            add("examples/hello/main.fitz", os.path.join(ROOT, "examples/hello/main.fitz"), "corpus")
         for base in ["examples", "bench/apps"]:
             d = os.path.join(ROOT, base)
             for p in sorted(os.listdir(d)) if os.path.isdir(d) else []:

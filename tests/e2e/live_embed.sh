@@ -86,7 +86,7 @@ FITZ
 
 out=$(cd "$app" && "$fitz" check 2>&1); rc=$?
 check "the app checks clean (rc $rc): $out" $([[ $rc == 0 && -z $out ]]; echo $?)
-out=$(cd "$app" && nice -n 19 "$fitz" build -o "$app/app" 2>&1); rc=$?
+out=$(cd "$app" && "$fitz" build -o "$app/app" 2>&1); rc=$?
 check "the app builds (rc $rc): $out" $([[ $rc == 0 && -x $app/app ]]; echo $?)
 
 if [[ -x $app/app ]]; then

@@ -1,21 +1,18 @@
 // `fitz check` and `fitz build` agree on every program of the repository's corpora (the golden
 // testdata, the end-to-end programs, the examples): a program check rejects is rejected with
-// coded diagnostics only (what the editor shows), and a program check accepts generates C++
-// (no "not compiled" error, no internal error) that the C++ compiler accepts (-fsyntax-only, so
-// the whole corpus takes about a minute on two cores).
+// coded diagnostics only (what the editor shows), by `fitz build` too, and a program check
+// accepts generates C++ (no "not compiled" error, no internal error). That this C++ compiles is
+// the differential test's part (tests/differential/drive.py builds the same corpus, in batches,
+// with the release toolchain): here, in the sanitized tree, the compiler would add minutes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <mutex>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include "cli/driver.h"
-#include "codegen/toolchain.h"
 #include "tests/support/source_dir.h"
 
 namespace fs = std::filesystem;
@@ -75,10 +72,7 @@ std::vector<std::string> uncoded_errors(const std::string& text) {
   return bad;
 }
 
-TEST(CheckBuildParity, EveryCorpusProgramIsRejectedWithCodesOrCompiles) {
-  std::string error;
-  auto runtime = fitz::codegen::find_runtime(error);
-  ASSERT_TRUE(runtime) << error;
+TEST(CheckBuildParity, EveryCorpusProgramIsRejectedWithCodesOrGenerated) {
   fs::path work = fs::temp_directory_path() / ("fitz_parity_" + std::to_string(::getpid()));
   fs::remove_all(work);
   fs::create_directories(work);
@@ -86,7 +80,7 @@ TEST(CheckBuildParity, EveryCorpusProgramIsRejectedWithCodesOrCompiles) {
   std::vector<fs::path> programs = corpus();
   ASSERT_GT(programs.size(), 100u) << "the corpora moved: update corpus()";
   size_t rejected = 0;
-  std::vector<std::pair<fs::path, fs::path>> accepted;  // program, generated C++
+  size_t accepted = 0;
   for (const fs::path& p : programs) {
     Outcome check = fitz({"check", p.string()});
     if (check.rc != 0) {
@@ -101,38 +95,18 @@ TEST(CheckBuildParity, EveryCorpusProgramIsRejectedWithCodesOrCompiles) {
       for (const std::string& line : uncoded_errors(build.out)) ADD_FAILURE() << rel(p) << ": `fitz build` error without a code: " << line;
       continue;
     }
-    fs::path cpp = work / (std::to_string(accepted.size()) + ".cpp");
+    fs::path cpp = work / "accepted.cpp";
     Outcome build = fitz({"build", p.string(), "--emit=cpp", "-o", cpp.string()});
     if (build.rc != 0) {
       ADD_FAILURE() << rel(p) << ": `fitz check` accepts it, `fitz build` ends with " << build.rc << ":\n" << build.out;
       continue;
     }
-    accepted.emplace_back(p, cpp);
+    EXPECT_GT(fs::file_size(cpp), 0u) << rel(p) << ": `fitz build --emit=cpp` wrote no C++";
+    ++accepted;
   }
 
-  // The generated C++ of every accepted program, two compilers at a time.
-  std::string cxx = std::getenv("FITZ_CXX") ? std::getenv("FITZ_CXX") : std::getenv("CXX") ? std::getenv("CXX") : "c++";
-  std::atomic<size_t> next{0};
-  std::mutex mu;
-  std::vector<std::string> failures;
-  auto worker = [&] {
-    for (size_t i; (i = next++) < accepted.size();) {
-      std::string output;
-      int rc = fitz::codegen::run_capture({cxx, "-std=c++20", "-fsyntax-only", "-w", "-I" + runtime->include_dir.string(),
-                                           accepted[i].second.string()},
-                                          output);
-      if (rc != 0) {
-        std::lock_guard<std::mutex> lock(mu);
-        failures.push_back(rel(accepted[i].first) + ": the generated C++ does not compile:\n" + output.substr(0, 3000));
-      }
-    }
-  };
-  std::thread a(worker), b(worker);
-  a.join();
-  b.join();
-  for (const std::string& f : failures) ADD_FAILURE() << f;
-  std::printf("[parity] %zu programs: %zu rejected with codes, %zu accepted and compiled\n", programs.size(), rejected,
-              accepted.size());
+  std::printf("[parity] %zu programs: %zu rejected with codes, %zu accepted and generated\n", programs.size(),
+              rejected, accepted);
   fs::remove_all(work);
 }
 

@@ -4,7 +4,8 @@
 # Two builds, each target compiled once:
 #   BUILD       the release build users get (GCC): `fitz`, its runtime libraries and the tools the
 #               end-to-end and benchmark stages run (target fitz_tools);
-#   BUILD/fuzz  clang with AddressSanitizer + UndefinedBehaviorSanitizer and libFuzzer coverage:
+#   BUILD/fuzz  clang with AddressSanitizer + UndefinedBehaviorSanitizer (libFuzzer coverage in the
+#               libraries the fuzz targets exercise):
 #               the same toolchain and runtime, every test binary (target fitz_tests) and the
 #               fuzz targets.
 # After the release build, two lanes run side by side, each with its own Postgres cluster:

@@ -117,6 +117,8 @@ release_lane() {
   stage e2e-live-embed bash tests/e2e/live_embed.sh "$fitz"
   stage e2e-run-signals bash tests/e2e/run_signals.sh "$fitz"
   stage e2e-dev bash tests/e2e/dev.sh "$fitz"
+  stage e2e-split-units bash tests/e2e/split_units.sh "$fitz"
+  stage e2e-toolchain-pch bash tests/e2e/toolchain_pch.sh "$fitz"
   stage e2e-repl bash tests/e2e/repl.sh "$fitz"
   stage e2e-debug bash tests/e2e/debug.sh "$fitz"
   stage e2e-lint bash tests/e2e/lint.sh "$fitz"
@@ -154,7 +156,7 @@ release_lane() {
   stage differential python3 tests/differential/drive.py 200 --seed 1 --fitz "$fitz" --jobs 2 \
     --cache "$build/tests/differential/cache" --failures "$build/tests/differential/failures"
 }
-lane_stages grammar-regen grammar-corpus conformance docs-examples e2e e2e-command e2e-views e2e-live-embed e2e-run-signals e2e-dev e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
+lane_stages grammar-regen grammar-corpus conformance docs-examples e2e e2e-command e2e-views e2e-live-embed e2e-run-signals e2e-dev e2e-split-units e2e-toolchain-pch e2e-repl e2e-debug e2e-lint e2e-packages demo e2e-new e2e-db \
   e2e-db-faults e2e-orm e2e-jobs e2e-migrations e2e-http e2e-static-files e2e-cookies e2e-observability e2e-auth e2e-ws \
   e2e-openapi e2e-http-client e2e-smtp e2e-python e2e-stdlib-values e2e-deploy-image e2e-deploy-manifests e2e-app-migrate cluster-replicas cluster-failover lsp neovim extension browser-live-client e2e-bench-peers differential
 

@@ -17,6 +17,19 @@ check() {  # name, condition-result
 }
 cd "$work" || exit 1
 
+# listening_port PID ERRFILE: the port `fitz run` (process PID) says it listens on, once it does
+# (the first run compiles the program); empty if the process ends first or after two minutes.
+listening_port() {
+  local port=
+  for _ in $(seq 600); do
+    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$2" | head -1 | sed 's/.*://')
+    [[ -n $port ]] && break
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "$port"
+}
+
 for template in default api api-postgres api-python cli liveviews; do
   name=app_${template//-/_}
   if [[ $template == default ]]; then args=(); else args=(--template "$template"); fi
@@ -63,13 +76,7 @@ if [[ ${FITZ_E2E_NEW_PROGRAMS:-1} != 0 ]]; then
   if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
     (cd app_api_python && exec env DATABASE_URL="$FITZ_TEST_DATABASE_URL" PORT=0 "$fitz" run >"$work/py.out" 2>"$work/py.err") &
     py_pid=$!
-    py_port=
-    for _ in $(seq 600); do  # the first run compiles the service
-      py_port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/py.err" | head -1 | sed 's/.*://')
-      [[ -n $py_port ]] && break
-      kill -0 "$py_pid" 2>/dev/null || break
-      sleep 0.2
-    done
+    py_port=$(listening_port "$py_pid" "$work/py.err")
     [[ -n $py_port ]]; check "api-python: fitz run serves: $(head -c 800 "$work/py.err") $(head -c 300 "$work/py.out")" $?
     created=$(curl -s -w ' %{http_code}' -H 'Content-Type: application/json' -d '{"text": "buy milk"}' "http://127.0.0.1:$py_port/notes")
     [[ $created == '{"id":'*',"text":"buy milk"} 201' ]]; check "api-python: POST /notes stores through SQLAlchemy: $created" $?
@@ -90,13 +97,7 @@ if [[ ${FITZ_E2E_NEW_PROGRAMS:-1} != 0 ]]; then
   [[ -s app_liveviews/src/Counter.fitzv ]]; check "liveviews: src/Counter.fitzv exists" $?
   (cd app_liveviews && exec env PORT=0 FITZ_SECRET_KEY=e2e "$fitz" run >"$work/lv.out" 2>"$work/lv.err") &
   lv_pid=$!
-  lv_port=
-  for _ in $(seq 600); do  # the first run compiles the app
-    lv_port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/lv.err" | head -1 | sed 's/.*://')
-    [[ -n $lv_port ]] && break
-    kill -0 "$lv_pid" 2>/dev/null || break
-    sleep 0.2
-  done
+  lv_port=$(listening_port "$lv_pid" "$work/lv.err")
   [[ -n $lv_port ]]; check "liveviews: fitz run serves: $(head -c 800 "$work/lv.err")" $?
   page=$(curl -s "http://127.0.0.1:$lv_port/")
   [[ $page == *'<h1 data-s-'*'>0 clicks</h1>'* && $page == *'data-fz-view="Counter"'* && $page == *'/_fitz/live.js?v='* ]]

@@ -8,27 +8,9 @@
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 fitz=$(realpath "${1:-$here/../../build/bin/fitz}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export FITZ_CACHE_DIR=$work/cache
-pass=0 fail=0
-check() {  # name, condition-result
-  if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e: $1"; fi
-}
+suite=new
+source "$here/service_lib.sh"
 cd "$work" || exit 1
-
-# listening_port PID ERRFILE: the port `fitz run` (process PID) says it listens on, once it does
-# (the first run compiles the program); empty if the process ends first or after two minutes.
-listening_port() {
-  local port=
-  for _ in $(seq 600); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$2" | head -1 | sed 's/.*://')
-    [[ -n $port ]] && break
-    kill -0 "$1" 2>/dev/null || break
-    sleep 0.2
-  done
-  echo "$port"
-}
 
 for template in default api api-postgres api-python cli liveviews; do
   name=app_${template//-/_}
@@ -76,7 +58,7 @@ if [[ ${FITZ_E2E_NEW_PROGRAMS:-1} != 0 ]]; then
   if [[ -n ${FITZ_TEST_DATABASE_URL:-} ]]; then
     (cd app_api_python && exec env DATABASE_URL="$FITZ_TEST_DATABASE_URL" PORT=0 "$fitz" run >"$work/py.out" 2>"$work/py.err") &
     py_pid=$!
-    py_port=$(listening_port "$py_pid" "$work/py.err")
+    py_port=$(listening_port "$py_pid" "$work/py.err" 120)  # the first run compiles
     [[ -n $py_port ]]; check "api-python: fitz run serves: $(head -c 800 "$work/py.err") $(head -c 300 "$work/py.out")" $?
     created=$(curl -s -w ' %{http_code}' -H 'Content-Type: application/json' -d '{"text": "buy milk"}' "http://127.0.0.1:$py_port/notes")
     [[ $created == '{"id":'*',"text":"buy milk"} 201' ]]; check "api-python: POST /notes stores through SQLAlchemy: $created" $?
@@ -97,7 +79,7 @@ if [[ ${FITZ_E2E_NEW_PROGRAMS:-1} != 0 ]]; then
   [[ -s app_liveviews/src/Counter.fitzv ]]; check "liveviews: src/Counter.fitzv exists" $?
   (cd app_liveviews && exec env PORT=0 FITZ_SECRET_KEY=e2e "$fitz" run >"$work/lv.out" 2>"$work/lv.err") &
   lv_pid=$!
-  lv_port=$(listening_port "$lv_pid" "$work/lv.err")
+  lv_port=$(listening_port "$lv_pid" "$work/lv.err" 120)
   [[ -n $lv_port ]]; check "liveviews: fitz run serves: $(head -c 800 "$work/lv.err")" $?
   page=$(curl -s "http://127.0.0.1:$lv_port/")
   [[ $page == *'<h1 data-s-'*'>0 clicks</h1>'* && $page == *'data-fz-view="Counter"'* && $page == *'/_fitz/live.js?v='* ]]

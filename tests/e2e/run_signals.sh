@@ -19,13 +19,8 @@ launch() {
   PORT=0 FITZ_HTTP_THREADS=2 "$@" env --default-signal=HUP,INT,TERM "$fitz" run "$app" >"$work/$name.out" 2>"$work/$name.err" &
   fpid=$!
   pids+=("$fpid")
-  port= child=
-  for _ in $(seq 1200); do
-    port=$(grep -so 'listening on http://127.0.0.1:[0-9]*' "$work/$name.err" | head -1 | sed 's/.*://')
-    [[ -n $port ]] && break
-    kill -0 "$fpid" 2>/dev/null || break
-    sleep 0.1
-  done
+  child=
+  port=$(listening_port "$fpid" "$work/$name.err" 120)
   [[ -n $port ]]; check "$name: the service starts: $(head -c 500 "$work/$name.err")" $?
   child=$(pgrep -f "^$FITZ_CACHE_DIR/run/.*/main" | head -1)
   [[ -n $child ]]; check "$name: the service runs as a child process" $?

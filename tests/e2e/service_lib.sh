@@ -1,7 +1,7 @@
 # Shared pieces of the end-to-end scripts that build a Fitz service and talk to it over
 # loopback (sourced, not run). The script sets `suite` (the name in failure lines) first; this
 # file makes $work (removed on exit with every server still running), counts checks in
-# $pass/$fail, and gives start/stop/req/expect/has_header.
+# $pass/$fail, and gives listening_port/start/stop/req/expect/has_header.
 
 work=$(mktemp -d)
 pids=()
@@ -16,6 +16,19 @@ check() {  # description, condition-result
   if [[ $2 == 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED e2e $suite: $1"; fi
 }
 
+# listening_port PID ERRFILE SECONDS: the port the process PID says on ERRFILE it listens on,
+# once it does; empty if PID ends first or SECONDS pass.
+listening_port() {
+  local port=
+  for _ in $(seq $(($3 * 10))); do
+    port=$(grep -so 'listening on http://127.0.0.1:[0-9]*' "$2" | head -1 | sed 's/.*://')
+    [[ -n $port ]] && break
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$port"
+}
+
 # start NAME BINARY [ENV...]: runs it on an ephemeral port; sets $port and $pid.
 start() {
   local name=$1 bin=$2
@@ -23,12 +36,7 @@ start() {
   env PORT=0 FITZ_HTTP_THREADS=2 "$@" "$bin" >"$work/$name.out" 2>"$work/$name.err" &
   pid=$!
   pids+=("$pid")
-  port=
-  for _ in $(seq 100); do
-    port=$(grep -o 'listening on http://127.0.0.1:[0-9]*' "$work/$name.err" | head -1 | sed 's/.*://')
-    [[ -n $port ]] && break
-    sleep 0.1
-  done
+  port=$(listening_port "$pid" "$work/$name.err" 10)
   [[ -n $port ]]; check "$name starts and prints its address: $(head -c 500 "$work/$name.err")" $?
 }
 

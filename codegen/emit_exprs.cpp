@@ -232,34 +232,10 @@ std::string Gen::expr_raw(ExprId id) {
             line(cpp_type(type) + " " + r + ";");
             int opened = 0;
             for (const auto& cl : d.clauses) {
-              TypeId it = tir_->type_of(cl.iterable);
-              std::string ev = tmp("e");
-              std::string src = expr(cl.iterable);
-              TypeId et = types_.any();
-              bool entry = false;
-              if (types_.kind(it) == TypeKind::List) {
-                et = types_.elem(it);
-                line(fmt::format("for (auto {} : {}) {{", ev, src));
-              } else if (types_.kind(it) == TypeKind::Range) {
-                et = types_.int_();
-                line(fmt::format("for (int64_t {} : {}) {{", ev, src));
-              } else if (types_.kind(it) == TypeKind::Map) {
-                et = types_.tuple(std::vector<TypeId>{types_.key(it), types_.value(it)});
-                entry = pair_pattern(cl.pattern);
-                if (entry)
-                  line(fmt::format("for (const auto& {} : ({}).snapshot()) {{", ev, src));
-                else
-                  line(fmt::format("for (auto {} : ({}).entries()) {{", ev, src));
-              } else {
-                line(fmt::format("for (auto {} : fitz::any_iter({}, {})) {{", ev, src,
-                                 pos(ast_->get(cl.iterable).span)));
-              }
+              LoopElem el = open_loop(cl.iterable, cl.pattern);
               ++indent_;
               ++opened;
-              if (entry)
-                bind_map_entry(cl.pattern, ev, et);
-              else
-                bind_pattern(cl.pattern, ev, et);
+              bind_loop_elem(cl.pattern, el);
             }
             if (d.filter.valid()) {
               line("if (!(" + expr(d.filter) + ")) continue;");

@@ -19,57 +19,14 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
   if (s.label) ctx.label = s.label->text;
   ctx.break_label = tmp("brk");
   ctx.continue_label = tmp("cont");
-  TypeId it_type = tir_->type_of(s.iterable);
-  std::string coll = tmp("it");
-  std::string elem = tmp("e");
-  TypeId elem_type = tir_->pattern_types.size() > s.pattern.index
-                         ? tir_->pattern_types[s.pattern.index]
-                         : types_.any();
-  std::string source = expr(s.iterable);
-  bool map_entry = false;
   line("{");
   ++indent_;
-  switch (types_.kind(it_type)) {
-    case TypeKind::List:
-      elem_type = types_.elem(it_type);
-      line(fmt::format("auto {} = {};", coll, source));
-      line(fmt::format("for (auto {} : {}) {{", elem, coll));
-      break;
-    case TypeKind::Range:
-      elem_type = types_.int_();
-      line(fmt::format("for (int64_t {} : {}) {{", elem, source));
-      break;
-    case TypeKind::Map:
-      // A snapshot of the entries, so assigning to the map inside the loop is safe.
-      elem_type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
-      if (pair_pattern(s.pattern)) {
-        line(fmt::format("const auto {} = {}.snapshot();", coll, source));
-        line(fmt::format("for (const auto& {} : {}) {{", elem, coll));
-        map_entry = true;
-      } else {
-        line(fmt::format("auto {} = {}.entries();", coll, source));
-        line(fmt::format("for (auto {} : {}) {{", elem, coll));
-      }
-      break;
-    case TypeKind::Py:
-      elem_type = types_.py();
-      line(fmt::format("auto {} = fitz::py::iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
-      line(fmt::format("for (auto {} : {}) {{", elem, coll));
-      break;
-    default:
-      elem_type = types_.any();
-      line(fmt::format("auto {} = fitz::any_iter({}, {});", coll, source, pos(ast_->get(s.iterable).span)));
-      line(fmt::format("for (auto {} : {}) {{", elem, coll));
-      break;
-  }
+  LoopElem el = open_loop(s.iterable, s.pattern);
   ++indent_;
   loops_.push_back(ctx);
   line("{");
   ++indent_;
-  if (map_entry)
-    bind_map_entry(s.pattern, elem, elem_type);
-  else
-    bind_pattern(s.pattern, elem, elem_type);
+  bind_loop_elem(s.pattern, el);
   body();
   --indent_;
   line("}");
@@ -80,6 +37,57 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
   loops_.pop_back();
   --indent_;
   line("}");
+}
+
+// The loop of a `for` statement and of a comprehension clause: declares the iterated value,
+// evaluated once, and opens `for (...) {`. The element types are the checker's
+// (Checker::iter_elem_type): a map's keys for a single name, its entries for `(k, v)` (a snapshot,
+// so the body may assign to the map), a Python iterable's items as Py.
+Gen::LoopElem Gen::open_loop(ExprId iterable, PatternId pattern) {
+  TypeId it_type = tir_->type_of(iterable);
+  std::string source = expr(iterable);
+  LoopElem el{tmp("e"), types_.any()};
+  std::string coll = tmp("it");
+  auto over = [&](const std::string& value) {
+    line(fmt::format("auto {} = {};", coll, value));
+    line(fmt::format("for (auto {} : {}) {{", el.var, coll));
+  };
+  switch (types_.kind(it_type)) {
+    case TypeKind::List:
+      el.type = types_.elem(it_type);
+      over(source);
+      break;
+    case TypeKind::Range:
+      el.type = types_.int_();
+      line(fmt::format("for (int64_t {} : {}) {{", el.var, source));
+      break;
+    case TypeKind::Map:
+      if (pair_pattern(pattern)) {
+        el.type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
+        el.map_entry = true;
+        line(fmt::format("const auto {} = {}.snapshot();", coll, source));
+        line(fmt::format("for (const auto& {} : {}) {{", el.var, coll));
+      } else {
+        el.type = types_.key(it_type);
+        over(source + ".keys()");
+      }
+      break;
+    case TypeKind::Py:
+      el.type = types_.py();
+      over(fmt::format("fitz::py::iter({}, {})", source, pos(ast_->get(iterable).span)));
+      break;
+    default:
+      over(fmt::format("fitz::any_iter({}, {})", source, pos(ast_->get(iterable).span)));
+      break;
+  }
+  return el;
+}
+
+void Gen::bind_loop_elem(PatternId pattern, const LoopElem& e) {
+  if (e.map_entry)
+    bind_map_entry(pattern, e.var, e.type);
+  else
+    bind_pattern(pattern, e.var, e.type);
 }
 
 void Gen::block(BlockId id) {

@@ -152,6 +152,15 @@ class Gen {
   void emit_live_wrappers(); // per `@live` page: bind, call, render the root inside the layout
   void emit_live_serve();    // inside fitz_serve: the live endpoints and the pages
   void for_loop(const ForStmt& s, const std::function<void()>& body);  // `for` over any iterable
+  // One element of a loop over an iterable (open_loop): its C++ variable, its type, and whether
+  // the pattern binds it as a map entry (bind_loop_elem).
+  struct LoopElem {
+    std::string var;
+    TypeId type;
+    bool map_entry = false;
+  };
+  LoopElem open_loop(ExprId iterable, PatternId pattern);
+  void bind_loop_elem(PatternId pattern, const LoopElem& e);
   std::string view_where(frontend::FileId file, uint32_t offset) const;  // "path:line:col"
   std::unordered_set<uint32_t> view_modules_;                 // generated view modules
   uint32_t view_sites_ = 0;  // template sites numbered so far: one program-wide series, so a

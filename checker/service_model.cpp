@@ -14,6 +14,22 @@ void build_service_model(ServiceBuild& b) {
 
 namespace fitz::checker {
 
+std::vector<FnRef> ServiceModel::entry_fns() const {
+  std::vector<FnRef> out;
+  if (auth) out.push_back(auth->fn);
+  if (server) out.push_back(server->fn);
+  for (const HealthCheck& h : health) out.push_back(h.fn);
+  for (const CronJob& j : cron) out.push_back(j.fn);
+  for (const BackgroundJob& j : background) out.push_back(j.fn);
+  for (const Command& c : commands) out.push_back(c.fn);
+  for (const LiveRoute& l : live) {
+    out.push_back(l.fn);
+    if (l.layout_fn) out.push_back(*l.layout_fn);
+  }
+  for (const WsEndpoint& w : ws) out.push_back(w.handler);
+  return out;
+}
+
 std::string_view http_method_name(HttpMethod m) {
   switch (m) {
     case HttpMethod::Get: return "get";

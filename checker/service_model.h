@@ -309,6 +309,11 @@ struct ServiceModel {
       if (middleware_fns[i] == fn) return middleware_kinds[i];
     return MiddlewareUse::Kind::Before;  // endpoints of `@ws` take before middleware only
   }
+  // Every function the program runs by itself rather than from Fitz code or for a route: the
+  // auth provider, the server settings, health checks, cron and background jobs, commands, live
+  // pages and their layouts, WebSocket handlers (route handlers and middleware have their own
+  // lists above).
+  std::vector<FnRef> entry_fns() const;
   const Route* route_of(FnRef fn) const {
     for (const Route& r : routes)
       if (r.handler == fn) return &r;

@@ -87,10 +87,7 @@ void Gen::collect_http() {
     server_module_ = model.server->fn.module;
     server_ = &graph_.get(server_module_).ast.get(model.server->fn.fn);
   }
-  auto add = [&](checker::FnRef f, bool html = false) {
-    HttpFnRef h{f.module, f.fn, html};
-    if (std::find(http_fns_.begin(), http_fns_.end(), h) == http_fns_.end()) http_fns_.push_back(h);
-  };
+  auto add = [&](checker::FnRef f, bool html = false) { add_http_fn(HttpFnRef{f.module, f.fn, html}); };
   // Handlers first, then the middleware they use, then the rest (endpoints' before middleware).
   for (const checker::Route& r : model.routes) add(r.handler, r.returns_html);
   for (const checker::Route& r : model.routes)
@@ -100,9 +97,11 @@ void Gen::collect_http() {
   result_.http = has_http();
 }
 
-bool Gen::http_mode_fn(ModuleId m, FnId f) const {
-  return std::find(http_fns_.begin(), http_fns_.end(), HttpFnRef{m, f}) != http_fns_.end();
+void Gen::add_http_fn(HttpFnRef h) {
+  if (http_fn_keys_.insert(http_fn_key(h.module, h.fn)).second) http_fns_.push_back(h);
 }
+
+bool Gen::http_mode_fn(ModuleId m, FnId f) const { return http_fn_keys_.count(http_fn_key(m, f)) > 0; }
 
 void Gen::collect_called_fns() {
   auto add_symbol = [&](SymbolId id) {
@@ -121,18 +120,7 @@ void Gen::collect_called_fns() {
     for (const checker::SpawnTarget& t : m.spawn_targets) add_fn(t.fn);
   }
   // What the generated main, jobs, commands, pages and endpoints call by the plain name.
-  const checker::ServiceModel& model = prog_.service;
-  if (model.auth) add_fn(model.auth->fn);
-  if (model.server) add_fn(model.server->fn);
-  for (const checker::HealthCheck& h : model.health) add_fn(h.fn);
-  for (const checker::CronJob& j : model.cron) add_fn(j.fn);
-  for (const checker::BackgroundJob& j : model.background) add_fn(j.fn);
-  for (const checker::Command& c : model.commands) add_fn(c.fn);
-  for (const checker::LiveRoute& l : model.live) {
-    add_fn(l.fn);
-    if (l.layout_fn) add_fn(*l.layout_fn);
-  }
-  for (const checker::WsEndpoint& w : model.ws) add_fn(w.handler);
+  for (const checker::FnRef& f : prog_.service.entry_fns()) add_fn(f);
   for (const ModuleTir& m : prog_.modules)
     for (const FnInfo& f : m.fns)
       if (f.is_test) add_symbol(f.symbol);

@@ -20,10 +20,7 @@ void Gen::collect_ws() {
   // Before-middleware runs on the upgrade request like on any route: its adapter
   // (emit_http.cpp) is generated for every function in http_fns_.
   for (const WsRoute& r : ws_routes_)
-    for (const checker::MiddlewareUse& mw : r.middleware) {
-      HttpFnRef fn{mw.fn.module, mw.fn.fn};
-      if (std::find(http_fns_.begin(), http_fns_.end(), fn) == http_fns_.end()) http_fns_.push_back(fn);
-    }
+    for (const checker::MiddlewareUse& mw : r.middleware) add_http_fn(HttpFnRef{mw.fn.module, mw.fn.fn});
   if (has_ws()) {
     // fitz_ws checks upgrades with the auth runtime's guards: it links after both.
     result_.http = true;

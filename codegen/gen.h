@@ -72,6 +72,8 @@ class Gen {
     bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
   };
   void collect_http();
+  void add_http_fn(HttpFnRef h);  // once per function, in the order first added
+  static uint64_t http_fn_key(ModuleId m, FnId f) { return uint64_t(m.index) << 32 | f.index; }
 
   // ---- jobs (emit_jobs.cpp): read from prog_.service.cron / .background
   void collect_jobs();
@@ -314,6 +316,7 @@ class Gen {
   LoopCtx* loop_target(const std::optional<Ident>& label);
 
   std::vector<HttpFnRef> http_fns_;  // handlers and middleware functions (hm_* versions)
+  std::unordered_set<uint64_t> http_fn_keys_;  // http_fns_, by http_fn_key
   std::unordered_set<uint32_t> called_fns_;  // function symbols something other than a route runs
   std::vector<WsRoute> ws_routes_;
   // The @server placeholder (prog_.service.server), for emit_ws.cpp until it reads the model.

@@ -86,30 +86,26 @@ WorkAhead::~WorkAhead() {
   state_->pool->wait();
 }
 
-bool WorkAhead::help() {
-  State& s = *state_;
-  size_t i;
-  if (!s.take(i)) return false;
-  s.work(i);
-  s.finish(i);
-  return true;
-}
-
-bool WorkAhead::done(size_t i) const {
-  std::lock_guard lock(state_->mutex);
-  return state_->status[i] == State::Done;
-}
-
 void WorkAhead::wait(size_t i) {
   State& s = *state_;
-  std::unique_lock lock(s.mutex);
-  if (s.status[i] == State::Free) {
-    s.status[i] = State::Taken;
+  for (;;) {
+    std::unique_lock lock(s.mutex);
+    if (s.status[i] == State::Done) return;
+    if (s.status[i] == State::Free) {
+      s.status[i] = State::Taken;
+      lock.unlock();
+      s.work(i);
+      s.finish(i);
+      return;
+    }
+    // Another thread has item i: do a later one meanwhile, and sleep only when none is left.
     lock.unlock();
-    s.work(i);
-    s.finish(i);
-    return;
+    size_t j;
+    if (!s.take(j)) break;
+    s.work(j);
+    s.finish(j);
   }
+  std::unique_lock lock(s.mutex);
   s.done.wait(lock, [&] { return s.status[i] == State::Done; });
 }
 

@@ -14,7 +14,8 @@ void parallel_for(size_t count, const std::function<void(size_t)>& work, unsigne
 
 // Items [0, count) worked on ahead by background threads, in order, while the owner goes on.
 // wait(i) returns once item i is done, doing it on the calling thread when no thread has taken
-// it yet, so the owner never waits for work that has not started. Each item is done once. The
+// it yet, so the owner never waits for work that has not started, and while another thread has
+// it, doing later items no thread has taken instead of sleeping. Each item is done once. The
 // destructor hands out no more items and waits for those in progress. Up to `max_threads`
 // background threads; 0 means one per core but the owner's, and at least one.
 class WorkAhead {
@@ -24,11 +25,6 @@ class WorkAhead {
   WorkAhead(const WorkAhead&) = delete;
   WorkAhead& operator=(const WorkAhead&) = delete;
   void wait(size_t i);
-  // Does the first item that no thread has taken yet on the calling thread, so that an owner
-  // whose next item is still in progress helps instead of waiting; false when none is left.
-  bool help();
-  // True once item i is done.
-  bool done(size_t i) const;
 
  private:
   struct State;

@@ -110,11 +110,7 @@ std::optional<Ast> parse_in_pieces(const SourceFile& source, FileId file, Diagno
   WorkAhead ahead(pieces.size() - 1, work, threads - 1);
   parse(0);
   for (size_t i = 0; i < pieces.size(); ++i) {
-    if (i > 0) {
-      while (!ahead.done(i - 1) && ahead.help()) {
-      }
-      ahead.wait(i - 1);
-    }
+    if (i > 0) ahead.wait(i - 1);
     if (!stands_alone(pieces[i].tree)) return std::nullopt;
     lowerer.lower_top_level(pieces[i].tree.root());
   }

@@ -28,6 +28,14 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
   ++indent_;
   bind_loop_elem(s.pattern, el);
   body();
+  close_loop_body();
+  --indent_;
+  line("}");
+}
+
+// Closes a loop's body block and the loop, with the `continue` and `break` labels of the
+// innermost loop context, which it pops (for and while loops alike).
+void Gen::close_loop_body() {
   --indent_;
   line("}");
   line(loops_.back().continue_label + ":;");
@@ -35,8 +43,6 @@ void Gen::for_loop(const ForStmt& s, const std::function<void()>& body) {
   line("}");
   line(loops_.back().break_label + ":;");
   loops_.pop_back();
-  --indent_;
-  line("}");
 }
 
 // The loop of a `for` statement and of a comprehension clause: declares the iterated value,
@@ -305,13 +311,7 @@ void Gen::stmt(StmtId id) {
           line("{");
           ++indent_;
           block(s.body);
-          --indent_;
-          line("}");
-          line(loops_.back().continue_label + ":;");
-          --indent_;
-          line("}");
-          line(loops_.back().break_label + ":;");
-          loops_.pop_back();
+          close_loop_body();
         } else if constexpr (std::is_same_v<T, ForStmt>) {
           for_loop(s, [&] { block(s.body); });
         } else if constexpr (std::is_same_v<T, FnStmt>) {

@@ -314,6 +314,7 @@ class Gen {
   };
   std::vector<LoopCtx> loops_;
   LoopCtx* loop_target(const std::optional<Ident>& label);
+  void close_loop_body();  // `}` of the body, continue label, `}` of the loop, break label
 
   std::vector<HttpFnRef> http_fns_;  // handlers and middleware functions (hm_* versions)
   std::unordered_set<uint64_t> http_fn_keys_;  // http_fns_, by http_fn_key

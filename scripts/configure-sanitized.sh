@@ -2,7 +2,8 @@
 # Configures the clang tree shared by the fuzz runs and the sanitizer stage (scripts/fuzz.sh,
 # scripts/sanitize-tests.sh, scripts/run-tests.sh), unless DIR is configured already: libFuzzer
 # coverage with ASan + UBSan (-DFITZ_FUZZ=ON), at -O1 with line tables, which builds quicker than
-# -O2 -g and still names lines in reports. Further arguments go to cmake (run-tests.sh adds
+# -O2 -g and still names lines in reports. Only the fuzzed libraries keep -O1; the CMakeLists
+# compile the rest of the tree at -O0 (FITZ_FUZZED_LIBRARIES). Further arguments go to cmake (run-tests.sh adds
 # -DFITZ_UNITY_BUILD=ON). Usage: scripts/configure-sanitized.sh DIR [CMAKE-ARGS...]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -68,19 +68,6 @@ struct T_Response {
 
 void Gen::emit_http_prelude() { line(kPrelude); }
 
-std::optional<Gen::HttpFnRef> Gen::middleware_fn(ModuleId m, ExprId arg) {
-  const ModuleTir& tir = prog_.modules[m.index];
-  const Ast& ast = graph_.get(m).ast;
-  if (!std::holds_alternative<NameRef>(ast.get(arg).data)) return std::nullopt;
-  const Ref& r = tir.ref_of(arg);
-  if (r.kind != RefKind::Symbol) return std::nullopt;
-  SymbolId sid(r.id);
-  while (prog_.symbol(sid).kind == SymbolKind::Import) sid = prog_.symbol(sid).target;
-  const Symbol& s = prog_.symbol(sid);
-  if (s.kind != SymbolKind::Function || !s.fn.valid()) return std::nullopt;
-  return HttpFnRef{s.module, s.fn};
-}
-
 void Gen::collect_http() {
   const checker::ServiceModel& model = prog_.service;
   if (model.server) {

@@ -71,11 +71,11 @@ Gen::LoopElem Gen::open_loop(ExprId iterable, PatternId pattern) {
       if (pair_pattern(pattern)) {
         el.type = types_.tuple(std::vector<TypeId>{types_.key(it_type), types_.value(it_type)});
         el.map_entry = true;
-        line(fmt::format("const auto {} = {}.snapshot();", coll, source));
+        line(fmt::format("const auto {} = ({}).snapshot();", coll, source));
         line(fmt::format("for (const auto& {} : {}) {{", el.var, coll));
       } else {
         el.type = types_.key(it_type);
-        over(source + ".keys()");
+        over("(" + source + ").keys()");
       }
       break;
     case TypeKind::Py:

@@ -69,7 +69,6 @@ class Gen {
     ModuleId module;
     FnId fn;
     bool html = false;  // a route handler answered as text/html (checker::Route::returns_html)
-    bool operator==(const HttpFnRef& o) const { return module == o.module && fn == o.fn; }
   };
   void collect_http();
   void add_http_fn(HttpFnRef h);  // once per function, in the order first added
@@ -99,9 +98,6 @@ class Gen {
   // names it, or the service model runs it other than as a route (collect_called_fns).
   bool plain_twin_needed(ModuleId m, FnId f) const;
   void collect_called_fns();
-  // The function a `@middleware(f)` argument names. emit_ws.cpp uses it until WebSocket endpoints
-  // read WsEndpoint::middleware; HTTP routes read MiddlewareUse::fn.
-  std::optional<HttpFnRef> middleware_fn(ModuleId m, ExprId arg);
   void emit_http_prelude();
   void emit_http_fns();       // hm_* versions of handlers and middleware (answers, not values)
   void emit_http_wrappers();  // per route: bind, call, respond; per middleware: adapt

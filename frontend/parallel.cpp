@@ -58,6 +58,11 @@ struct WorkAhead::State {
     }
     done.notify_all();
   }
+  // Does item i, which the caller has taken, and marks it done.
+  void run(size_t i) {
+    work(i);
+    finish(i);
+  }
 };
 
 WorkAhead::WorkAhead(size_t count, std::function<void(size_t)> work, unsigned max_threads)
@@ -70,10 +75,7 @@ WorkAhead::WorkAhead(size_t count, std::function<void(size_t)> work, unsigned ma
   state_->pool = std::make_unique<llvm::ThreadPool>(llvm::hardware_concurrency(threads));
   for (unsigned t = 0; t < threads; ++t)
     state_->pool->async([s = state_.get()] {
-      for (size_t i; s->take(i);) {
-        s->work(i);
-        s->finish(i);
-      }
+      for (size_t i; s->take(i);) s->run(i);
     });
 }
 
@@ -94,16 +96,14 @@ void WorkAhead::wait(size_t i) {
     if (s.status[i] == State::Free) {
       s.status[i] = State::Taken;
       lock.unlock();
-      s.work(i);
-      s.finish(i);
+      s.run(i);
       return;
     }
     // Another thread has item i: do a later one meanwhile, and sleep only when none is left.
     lock.unlock();
     size_t j;
     if (!s.take(j)) break;
-    s.work(j);
-    s.finish(j);
+    s.run(j);
   }
   std::unique_lock lock(s.mutex);
   s.done.wait(lock, [&] { return s.status[i] == State::Done; });

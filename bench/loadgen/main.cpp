@@ -47,6 +47,7 @@ nlohmann::json to_json(const lg::Scenario& s, const lg::Results& r) {
   out["requests"] = total;
   out["rps"] = r.measured_seconds > 0 ? static_cast<double>(total) / r.measured_seconds : 0.0;
   out["failures"] = r.total_failures();
+  out["ended"] = r.ended;
   out["per_second"] = r.per_second;
   lg::Histogram all;
   nlohmann::json eps = nlohmann::json::array();

@@ -360,6 +360,7 @@ Results run(const Scenario& s, const RunOptions& opts) {
   for (auto& w : workers) {
     for (size_t i = 0; i < w->stats.size(); ++i) res.endpoints[i].merge(w->stats[i]);
     res.connect_errors += w->connect_errors;
+    res.ended += w->completed.load(std::memory_order_relaxed);
   }
   res.measured_seconds = s.total_seconds();
   return res;

@@ -30,6 +30,10 @@ struct Results {
   double measured_seconds = 0;
   uint64_t connect_errors = 0;
   std::vector<uint64_t> per_second;  // completed responses in each second of the measured window
+  // Every request that ended (answered or failed) while the run lasted, warm-up and the tail
+  // after the measured window included: what the server answered, but for at most one request
+  // per connection still in flight when the run stopped.
+  uint64_t ended = 0;
   uint64_t total_responses() const;
   uint64_t total_failures() const;  // unexpected statuses + errors + timeouts
 };

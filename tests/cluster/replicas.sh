@@ -220,7 +220,7 @@ check "the other replicas keep serving through haproxy (last: $out)" $others_ser
 reconnected() {
   local c
   for c in $moved; do
-    tail -n +"$((lines_before + 1))" "$work/ws.log" | grep -q "\"client\": $c, \"event\": \"text\", \"text\": \"hello from r[^$victim]" || return 1
+    tail -n +"$((lines_before + 1))" "$work/ws.log" | grep "\"client\": $c, \"event\": \"text\", \"text\": \"hello from r[^$victim]" >/dev/null || return 1
   done
 }
 poll 150 reconnected

@@ -1,7 +1,8 @@
 // Running the ORM's compiled queries: each generated call passes one constant SQL string, its
 // parameters as values (never spliced into the text) and a row decoder the code generator
 // wrote for the table's struct. Everything goes through the `db` module's DbConn (fitz/db.h),
-// so this header stays free of Boost.
+// so this header stays free of Boost. The calls that are not templates (coroutines, which GCC
+// would emit in every program at -O0) are defined in runtime/pg/fitz_db_orm.cpp.
 #pragma once
 
 #include <string>
@@ -38,12 +39,7 @@ inline Str like_param(const Str& v, Like form) {
 }
 
 // The rows of `sql` as DbRow values.
-inline Task<Result<List<Any>, Str>> rows(Any conn, const char* sql, List<Any> params, SourcePos pos) {
-  Any args[2] = {Any(Str(sql)), to_any(params)};
-  Any task = any_method_n(conn, "query", args, 2, pos);
-  Any done = co_await any_await(task, pos);
-  co_return from_any<Result<List<Any>, Str>>(done, pos);
-}
+Task<Result<List<Any>, Str>> rows(Any conn, const char* sql, List<Any> params, SourcePos pos);
 
 // A column of a DbRow converted to the field's type (a type mismatch is a runtime error that
 // names the column).
@@ -80,42 +76,14 @@ Task<Result<T, Str>> one(Any conn, const char* sql, List<Any> params, Decode dec
 
 // COUNT(*) and aggregates: the one column of the one row, by name. An aggregate over no rows is
 // NULL in SQL: `sum` gives 0.0, the others an Err.
-inline Task<Result<int64_t, Str>> count(Any conn, const char* sql, List<Any> params, SourcePos pos) {
-  using R = Result<int64_t, Str>;
-  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
-  if (!r.is_ok()) co_return R::err(r.error());
-  if (r.value().vec().empty()) co_return R::ok(0);
-  co_return R::ok(column<int64_t>(r.value().vec().front(), "count", pos));
-}
+Task<Result<int64_t, Str>> count(Any conn, const char* sql, List<Any> params, SourcePos pos);
 
-inline Task<Result<double, Str>> aggregate(Any conn, const char* sql, List<Any> params, const char* name,
-                                           SourcePos pos) {
-  using R = Result<double, Str>;
-  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
-  if (!r.is_ok()) co_return R::err(r.error());
-  Nullable<double> v = r.value().vec().empty() ? Nullable<double>() : column<Nullable<double>>(r.value().vec().front(), name, pos);
-  if (v.is_null()) {
-    if (std::string_view(name) == "sum") co_return R::ok(0.0);
-    co_return R::err(Str("no rows to aggregate"));
-  }
-  co_return R::ok(v.value());
-}
+Task<Result<double, Str>> aggregate(Any conn, const char* sql, List<Any> params, const char* name,
+                                    SourcePos pos);
 
 // `group_by` terminals: each row as a map of its columns.
-inline Task<Result<List<Map<Str, Any>>, Str>> grouped(Any conn, const char* sql, List<Any> params,
-                                                      std::initializer_list<const char*> keys, SourcePos pos) {
-  using R = Result<List<Map<Str, Any>>, Str>;
-  std::vector<const char*> names(keys);
-  auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
-  if (!r.is_ok()) co_return R::err(r.error());
-  List<Map<Str, Any>> out;
-  for (const Any& row : r.value().vec()) {
-    Map<Str, Any> m;
-    for (const char* k : names) m.set(Str(k), column<Any>(row, k, pos));
-    out.push(std::move(m));
-  }
-  co_return R::ok(std::move(out));
-}
+Task<Result<List<Map<Str, Any>>, Str>> grouped(Any conn, const char* sql, List<Any> params,
+                                               std::initializer_list<const char*> keys, SourcePos pos);
 
 // `.first` after a preload: the preloaded rows of a `LIMIT 1` query, reduced to the one row (an
 // Err when there is none) or, for has_one navigation, to the row or null.
@@ -137,12 +105,7 @@ Task<Result<Nullable<T>, Str>> maybe_of(Task<Result<List<T>, Str>> rows, SourceP
 }
 
 // update, delete, bulk_insert: the affected row count.
-inline Task<Result<int64_t, Str>> exec(Any conn, const char* sql, List<Any> params, SourcePos pos) {
-  Any args[2] = {Any(Str(sql)), to_any(params)};
-  Any task = any_method_n(conn, "exec", args, 2, pos);
-  Any done = co_await any_await(task, pos);
-  co_return from_any<Result<int64_t, Str>>(done, pos);
-}
+Task<Result<int64_t, Str>> exec(Any conn, const char* sql, List<Any> params, SourcePos pos);
 
 // `update(db, changes)` with a Map variable: the SET list is built from the map's keys, each
 // matched against the table's columns (field or column name; compiled into `columns`), so the

@@ -155,25 +155,14 @@ Task<Result<T, Str>> query_first(Any conn, Any query, const char* head, Decode d
   co_return co_await one<T>(std::move(conn), a.sql.c_str(), std::move(a.params), decode, pos);
 }
 
-inline Task<Result<int64_t, Str>> query_count(Any conn, Any query, const char* table, SourcePos pos) {
-  Assembled a = assemble(query, table, Shape::Count, List<Any>(), "count", pos);
-  co_return co_await count(std::move(conn), a.sql.c_str(), std::move(a.params), pos);
-}
+Task<Result<int64_t, Str>> query_count(Any conn, Any query, const char* table, SourcePos pos);
 
-inline Task<Result<double, Str>> query_aggregate(Any conn, Any query, const char* head, List<Any> head_params,
-                                                 const char* name, SourcePos pos) {
-  Assembled a = assemble(query, head, Shape::Aggregate, std::move(head_params), name, pos);
-  if (!a.error.empty()) co_return Result<double, Str>::err(str_of(a.error));
-  co_return co_await aggregate(std::move(conn), a.sql.c_str(), std::move(a.params), name, pos);
-}
+Task<Result<double, Str>> query_aggregate(Any conn, Any query, const char* head, List<Any> head_params,
+                                          const char* name, SourcePos pos);
 
 // update (map literal), delete, merge_jsonb: refused as an Err, never run, without a `where`.
-inline Task<Result<int64_t, Str>> query_exec(Any conn, Any query, const char* head, List<Any> head_params,
-                                             const char* what, SourcePos pos) {
-  Assembled a = assemble(query, head, Shape::Write, std::move(head_params), what, pos);
-  if (!a.error.empty()) co_return Result<int64_t, Str>::err(str_of(a.error));
-  co_return co_await exec(std::move(conn), a.sql.c_str(), std::move(a.params), pos);
-}
+Task<Result<int64_t, Str>> query_exec(Any conn, Any query, const char* head, List<Any> head_params,
+                                      const char* what, SourcePos pos);
 
 template <class M>
 Task<Result<int64_t, Str>> query_update_map(Any conn, Any query, const char* prefix, M changes,

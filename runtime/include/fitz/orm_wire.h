@@ -260,38 +260,15 @@ Task<Result<Nullable<T>, Str>> wire_maybe(Any conn, const char* sql, WireParams 
 }
 
 // COUNT(*): the one column of the one row (binary int8).
-inline Task<Result<int64_t, Str>> wire_count(Any conn, const char* sql, WireParams params, SourcePos pos) {
-  using R = Result<int64_t, Str>;
-  static const uint8_t kBinary[1] = {1};
-  auto r = co_await wire_query(std::move(conn), sql, std::move(params), kBinary, 1, pos);
-  if (!r.is_ok()) co_return R::err(r.error());
-  if (r.value().rows == 0) co_return R::ok(0);
-  co_return R::ok(wire_get<int64_t>(r.value(), 0, 0, pos));
-}
+Task<Result<int64_t, Str>> wire_count(Any conn, const char* sql, WireParams params, SourcePos pos);
 
 // sum/avg/min/max (`::float8` in the SQL). Over no rows SQL gives NULL: `sum` is 0.0, the
 // others an Err.
-inline Task<Result<double, Str>> wire_aggregate(Any conn, const char* sql, WireParams params, bool is_sum,
-                                                SourcePos pos) {
-  using R = Result<double, Str>;
-  static const uint8_t kBinary[1] = {1};
-  auto r = co_await wire_query(std::move(conn), sql, std::move(params), kBinary, 1, pos);
-  if (!r.is_ok()) co_return R::err(r.error());
-  Nullable<double> v = r.value().rows == 0 ? Nullable<double>() : wire_get<Nullable<double>>(r.value(), 0, 0, pos);
-  if (v.is_null()) {
-    if (is_sum) co_return R::ok(0.0);
-    co_return R::err(Str("no rows to aggregate"));
-  }
-  co_return R::ok(v.value());
-}
+Task<Result<double, Str>> wire_aggregate(Any conn, const char* sql, WireParams params, bool is_sum,
+                                         SourcePos pos);
 
 // update, delete, merge_jsonb: the affected row count.
-inline Task<Result<int64_t, Str>> wire_exec(Any conn, const char* sql, WireParams params, SourcePos pos) {
-  using R = Result<int64_t, Str>;
-  auto r = co_await wire_query(std::move(conn), sql, std::move(params), nullptr, 0, pos);
-  if (!r.is_ok()) co_return R::err(r.error());
-  co_return R::ok(r.value().affected);
-}
+Task<Result<int64_t, Str>> wire_exec(Any conn, const char* sql, WireParams params, SourcePos pos);
 
 namespace wire_detail {
 // The hash key of a relation key value: Int keys as themselves, Str keys as their bytes.

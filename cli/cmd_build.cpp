@@ -49,7 +49,7 @@ options:
   --debug         build for a debugger: debug info mapping to .fitz lines, no optimisation
                   (see `fitz debug`)
   -O0|-O1|-O2|-O3 optimisation level of the C++ compiler (default: -O2 for build, -O1 for
-                  run, which starts sooner; -O1 from a fitz built with sanitizers)
+                  run, which starts sooner; -O0 from a fitz built with sanitizers)
   --time-phases   print how long each phase took
   --offline       resolve git dependencies from fitz.lock and the cache only, never the
                   network (also FITZ_OFFLINE=1)

@@ -9,8 +9,9 @@
 # The build is the clang libFuzzer build (scripts/fuzz.sh configures the same directory the same
 # way): its libraries already carry -fsanitize=address,undefined, so one build serves the fuzz
 # runs and this stage, and it is the only build of the test binaries (`make test` runs no
-# unsanitized copy of them). Programs `fitz` compiles are built as users build them, by the
-# system compiler; its AddressSanitizer runtime links the clang-instrumented libraries.
+# unsanitized copy of them). Programs `fitz` compiles are built by the system compiler, as users
+# build them but at -O0 (codegen/toolchain.cpp says why); its AddressSanitizer runtime links the
+# clang-instrumented libraries.
 #
 # Every sanitizer report fails the stage: reports go to files under BUILD/sanitizer-reports
 # (log_path), which must stay empty, whatever exit status the process that reported had or how

@@ -21,10 +21,12 @@ mkdir -p "$work/proj/tests"
 cp "$work/service.fitz" "$work/proj/service.fitz"
 printf '@test\nfn validates() {\n    assert_eq(item0_validate(" a ", 1.0), Ok("a"))\n}\n' >>"$work/proj/service.fitz"
 
-# A sanitized toolchain builds at its dev level only, so it has no -O2 headers: check the levels
-# this toolchain precompiled (the default and -O1 always).
-levels=("" -O1)
-[[ -d $(dirname "$fitz")/../lib/pch/script-O2 ]] && levels+=(-O2)
+# Check the levels this toolchain precompiled: the default always; a release toolchain's are -O1
+# (its dev level) and -O2, a sanitized one's -O0 only.
+levels=("")
+for l in -O0 -O1 -O2; do
+  [[ -d $(dirname "$fitz")/../lib/pch/script$l ]] && levels+=("$l")
+done
 for level in "${levels[@]}"; do
   rm -rf "$FITZ_CACHE_DIR/bin"  # a cached binary would skip the compile
   out=$("$fitz" build --time-phases $level "$work/script.fitz" -o "$work/script" 2>&1); rc=$?

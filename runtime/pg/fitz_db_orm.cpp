@@ -12,6 +12,15 @@
 
 namespace fitz::orm {
 
+namespace {
+// An aggregate over no rows is NULL in SQL: `sum` gives 0.0, the others an Err.
+Result<double, Str> aggregate_of(Nullable<double> v, bool is_sum) {
+  if (!v.is_null()) return Result<double, Str>::ok(v.value());
+  if (is_sum) return Result<double, Str>::ok(0.0);
+  return Result<double, Str>::err(Str("no rows to aggregate"));
+}
+}  // namespace
+
 // ---- fitz/orm.h: through DbConn, rows as DbRow values -------------------------------------------
 
 Task<Result<List<Any>, Str>> rows(Any conn, const char* sql, List<Any> params, SourcePos pos) {
@@ -35,11 +44,7 @@ Task<Result<double, Str>> aggregate(Any conn, const char* sql, List<Any> params,
   auto r = co_await rows(std::move(conn), sql, std::move(params), pos);
   if (!r.is_ok()) co_return R::err(r.error());
   Nullable<double> v = r.value().vec().empty() ? Nullable<double>() : column<Nullable<double>>(r.value().vec().front(), name, pos);
-  if (v.is_null()) {
-    if (std::string_view(name) == "sum") co_return R::ok(0.0);
-    co_return R::err(Str("no rows to aggregate"));
-  }
-  co_return R::ok(v.value());
+  co_return aggregate_of(v, std::string_view(name) == "sum");
 }
 
 Task<Result<List<Map<Str, Any>>, Str>> grouped(Any conn, const char* sql, List<Any> params,
@@ -82,11 +87,7 @@ Task<Result<double, Str>> wire_aggregate(Any conn, const char* sql, WireParams p
   auto r = co_await wire_query(std::move(conn), sql, std::move(params), kBinary, 1, pos);
   if (!r.is_ok()) co_return R::err(r.error());
   Nullable<double> v = r.value().rows == 0 ? Nullable<double>() : wire_get<Nullable<double>>(r.value(), 0, 0, pos);
-  if (v.is_null()) {
-    if (is_sum) co_return R::ok(0.0);
-    co_return R::err(Str("no rows to aggregate"));
-  }
-  co_return R::ok(v.value());
+  co_return aggregate_of(v, is_sum);
 }
 
 Task<Result<int64_t, Str>> wire_exec(Any conn, const char* sql, WireParams params, SourcePos pos) {

@@ -17,7 +17,8 @@ const opt = (name, dflt) => {
 };
 const MODULES = Number(opt('--modules', 50));
 const ITER = Number(opt('--iterations', 40));
-const FITZ = opt('--bin', process.env.FITZ_BIN ?? path.resolve(here, '..', '..', 'build', 'bin', 'fitz'));
+// Resolved now: the server is started in the generated project's folder.
+const FITZ = path.resolve(opt('--bin', process.env.FITZ_BIN ?? path.resolve(here, '..', '..', 'build', 'bin', 'fitz')));
 const FNS = 38;
 
 function moduleSource(i) {

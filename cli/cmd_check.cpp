@@ -2,6 +2,8 @@
 // format, and optionally dumps an intermediate form (cst, ast) of the root modules. `.fitzv`
 // views are checked with the program (checker/view_check.h): a view file, or every view of a
 // project's source folder, and any view a module imports a component from.
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string_view>
 
@@ -138,21 +140,31 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     return kUsageError;
   }
 
-  frontend::SourceManager sources;
-  frontend::DiagnosticBag raw;  // as the checker reports them; generated view modules unmapped
-  checker::ViewChecker views(sources);
+  // Every structure of the check, in one place so the largest can be left to the exit.
+  struct CheckState {
+    frontend::SourceManager sources;
+    frontend::DiagnosticBag raw;  // as the checker reports them; generated view modules unmapped
+    checker::ViewChecker views{sources};
+    frontend::LoadResult loaded;
+    std::optional<checker::TypedProgram> program;
+  };
+  auto state = std::make_unique<CheckState>();
+  frontend::SourceManager& sources = state->sources;
+  frontend::DiagnosticBag& raw = state->raw;
+  checker::ViewChecker& views = state->views;
   frontend::LoadRequest req;
   req.target = opt.target;
   req.keep_syntax_trees = opt.dump == "cst";
   req.resolve_packages = packages::resolver(opt.offline || packages::offline_from_env());
   views.serve(req, frontend::disk_reader(), &raw);
-  frontend::LoadResult loaded = frontend::load_program(req, sources, raw);
+  state->loaded = frontend::load_program(req, sources, raw);
+  const frontend::LoadResult& loaded = state->loaded;
   if (loaded.fatal) {
     io.err << "error: " << *loaded.fatal << "\n";
     return kUsageError;
   }
   const frontend::ModuleGraph& graph = loaded.graph;
-  checker::TypedProgram program = checker::check_program(graph, sources, raw);
+  const checker::TypedProgram& program = state->program.emplace(checker::check_program(graph, sources, raw));
   frontend::DiagnosticBag diags;
   checker::CheckedViews checked_views = views.finish(graph, program, raw, diags);
 
@@ -175,7 +187,9 @@ int cmd_check(const std::vector<std::string>& args, Io io) {
     }
   }
 
-  return report_check_diagnostics(diags, sources, opt, io);
+  int status = report_check_diagnostics(diags, sources, opt, io);
+  leave_to_exit(std::move(state), io);
+  return status;
 }
 
 }  // namespace fitz::cli

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   bool color = isatty(STDERR_FILENO) && !getenv("NO_COLOR");
   const char* columns = getenv("FITZ_DIAGNOSTIC_COLUMNS");
   bool utf16 = columns && std::string_view(columns) == "utf16";
-  int rc = fitz::cli::run(args, {std::cout, std::cerr, color, utf16});
+  int rc = fitz::cli::run(args, {std::cout, std::cerr, color, utf16, /*exits_after=*/true});
   std::cout.flush();
   return rc;
 }

@@ -1,6 +1,7 @@
 // Codecs for one-dimensional int8[] and text[]. Binary: ndim, has-null flag, element OID, then
 // (size, lower bound) per dimension and (length, bytes) per element with -1 for NULL. Text: the
 // `{a,"b c",NULL}` literal with double-quote and backslash quoting.
+#include "pg/ascii_space.h"
 #include "pg/codecs.h"
 #include "pg/codecs_internal.h"
 #include "pg/wire.h"
@@ -12,7 +13,6 @@ namespace {
 
 constexpr int32_t kMaxDimensions = 6;  // the server's MAXDIM
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 bool iequals_null(std::string_view s) {
   return s.size() == 4 && (s[0] == 'N' || s[0] == 'n') && (s[1] == 'U' || s[1] == 'u') &&
@@ -82,7 +82,7 @@ Result<std::vector<std::optional<std::string>>> parse_text_array(std::string_vie
   std::string_view t = text;
   std::size_t i = 0;
   auto bad = [&] { return text_error("array", text); };
-  auto skip_space = [&] { while (i < t.size() && is_space(t[i])) ++i; };
+  auto skip_space = [&] { while (i < t.size() && is_ascii_space(t[i])) ++i; };
   skip_space();
   // Optional dimension decoration "[lo:hi]=" written when the lower bound is not 1.
   if (i < t.size() && t[i] == '[') {
@@ -137,7 +137,7 @@ Result<std::vector<std::optional<std::string>>> parse_text_array(std::string_vie
             continue;
           }
           element.push_back(c);
-          if (!is_space(c)) keep = element.size();
+          if (!is_ascii_space(c)) keep = element.size();
         }
         element.resize(keep);
         if (element.empty() && !escaped) return bad();
@@ -158,7 +158,7 @@ Result<std::vector<std::optional<std::string>>> parse_text_array(std::string_vie
 void append_array_element(std::string& out, std::string_view element) {
   bool quote = element.empty() || iequals_null(element);
   for (char c : element)
-    if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || is_space(c)) quote = true;
+    if (c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || is_ascii_space(c)) quote = true;
   if (!quote) {
     out.append(element);
     return;

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "pg/ascii_space.h"
+
 namespace fitz::pg {
 namespace {
 
@@ -215,7 +217,6 @@ Status parse_url_hosts(Draft& d, std::string_view list) {
   return {};
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 }  // namespace
 
@@ -408,12 +409,12 @@ Result<ConnInfo> parse_conninfo_url(std::string_view url) {
 Result<ConnInfo> parse_conninfo_keyvalue(std::string_view text) {
   Draft d;
   std::size_t i = 0;
-  auto skip_space = [&] { while (i < text.size() && is_space(text[i])) ++i; };
+  auto skip_space = [&] { while (i < text.size() && is_ascii_space(text[i])) ++i; };
   for (;;) {
     skip_space();
     if (i >= text.size()) break;
     std::size_t key_start = i;
-    while (i < text.size() && text[i] != '=' && !is_space(text[i])) ++i;
+    while (i < text.size() && text[i] != '=' && !is_ascii_space(text[i])) ++i;
     std::string_view key = text.substr(key_start, i - key_start);
     skip_space();
     if (i >= text.size() || text[i] != '=')
@@ -434,7 +435,7 @@ Result<ConnInfo> parse_conninfo_keyvalue(std::string_view text) {
         value.push_back(c);
       }
     } else {
-      while (i < text.size() && !is_space(text[i])) {
+      while (i < text.size() && !is_ascii_space(text[i])) {
         char c = text[i++];
         if (c == '\\' && i < text.size()) c = text[i++];
         value.push_back(c);

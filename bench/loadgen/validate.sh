@@ -66,7 +66,16 @@ loadgen() {
 if [[ ${SERVER:-fitz} != baseline ]]; then
   start_server "$work/access.log"
   loadgen 1
-  sleep 0.2  # the server logs a response after writing it
+  # The server logs a response after writing it: wait until the log stops growing (unchanged
+  # over four looks 0.05 s apart, at most 5 s) rather than a fixed time.
+  last=-1 same=0
+  for _ in $(seq 1 100); do
+    now=$(wc -l <"$work/access.log")
+    if [[ $now == "$last" ]]; then ((++same)); else same=0; fi
+    ((same < 4)) || break
+    last=$now
+    sleep 0.05
+  done
   stop_server
   python3 - "$work/lg.json" "$work/access.log" "$CONN" <<'PY'
 import json, sys

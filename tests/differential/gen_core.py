@@ -561,6 +561,11 @@ class CoreGen:
             inner.vars[k] = STR
             inner.vars[v] = vt
             inner.in_loop = True
+            if r.random() < 0.3:
+                # One name over a map: its keys.
+                del inner.vars[v]
+                return [ind + "for %s in %s {" % (k, self.wrap_cond(self.expr(Map(vt), sc, 1)))] + \
+                    self.stmts(inner, 1, ind + "    ", d + 1) + [ind + "}"]
             return [ind + "for (%s, %s) in %s {" % (k, v, self.wrap_cond(self.expr(Map(vt), sc, 1)))] + \
                 self.stmts(inner, 1, ind + "    ", d + 1) + [ind + "}"]
         if c == 11:

@@ -77,13 +77,11 @@ template <class T> bool as_bytes(const T& v, fitz::Bytes* out) {
   }
 }
 
-inline fitz::Task<fitz::Result<fitz::Any, fitz::Str>> recv(Conn c) {
-  // No temporaries inside co_await operands: GCC 12 may destroy them twice.
-  fitz::Task<fitz::Result<fitz::ws::Message, fitz::Str>> t = c.c.recv_message();
-  fitz::Result<fitz::ws::Message, fitz::Str> m = co_await t;
-  if (!m.is_ok()) co_return fitz::Result<fitz::Any, fitz::Str>(fitz::Err(m.error()));
-  co_return c.dec ? c.dec(m.value()) : decode_bytes(m.value());
-}
+// Defined in the ws library, as are the runtime's other non-template coroutines: GCC 12 emits an
+// inline coroutine in every translation unit that includes it at -O0, used or not.
+fitz::Task<fitz::Result<fitz::Any, fitz::Str>> recv(Conn c);
+fitz::Task<fitz::Null> close(Conn c);
+
 // `recv` as the checker types it: Result<In>. The endpoint decoded the message as its In type
 // (a malformed one is already an Err with the reason); a helper that takes `WsConn<Any>` gets
 // it as Any.
@@ -111,10 +109,6 @@ template <class T> fitz::Task<fitz::Null> broadcast(Conn c, T v) {
   fitz::Bytes b;
   if (as_bytes(v, &b)) c.c.broadcast_bytes(b);
   else c.c.broadcast_text(json_for(c, v));
-  co_return fitz::null;
-}
-inline fitz::Task<fitz::Null> close(Conn c) {
-  c.c.close(1000, fitz::Str());
   co_return fitz::null;
 }
 // ws_broadcast(path, message)

@@ -161,6 +161,7 @@ void ParseCache::clear() {
   offers_.clear();
   spares_.clear();
   normalised_paths_.clear();
+  listings_.clear();
 }
 
 const std::filesystem::path* ParseCache::normalised_path(const std::string& raw) const {

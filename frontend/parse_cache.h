@@ -22,6 +22,7 @@
 
 #include "frontend/ast.h"
 #include "frontend/diagnostics.h"
+#include "frontend/dir_listings.h"
 #include "frontend/source.h"
 #include "frontend/syntax_tree.h"
 
@@ -99,6 +100,10 @@ class ParseCache {
   const std::filesystem::path* normalised_path(const std::string& raw) const;
   void remember_normalised_path(const std::string& raw, const std::filesystem::path& normalised);
 
+  // The directory listings of the loads that use this cache (where they look for modules),
+  // kept as long as the cache.
+  DirectoryListings& listings() { return listings_; }
+
   // Drops the entries (and offered trees) whose path `keep` rejects.
   void retain(const std::function<bool(const std::string& path)>& keep);
   void clear();
@@ -118,6 +123,7 @@ class ParseCache {
   std::unordered_map<std::string, Offer> offers_;
   std::unordered_map<std::string, std::pair<FileId, Ast>> spares_;
   std::unordered_map<std::string, std::filesystem::path> normalised_paths_;
+  DirectoryListings listings_;
   Validator validator_;
   size_t hits_ = 0;
   size_t misses_ = 0;

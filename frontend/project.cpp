@@ -42,8 +42,12 @@ bool collect_files(const fs::path& dir, std::string_view extension, size_t limit
 
 }  // namespace
 
-std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view extension) {
+std::vector<fs::path> fitz_files_under(const fs::path& dir, std::string_view extension, DirectoryListings* listings) {
   std::vector<fs::path> files;
+  if (listings) {
+    listings->files_under(dir, extension, files);  // sorted already
+    return files;
+  }
   collect_files(dir, extension, SIZE_MAX, files);
   std::sort(files.begin(), files.end());
   return files;
@@ -122,6 +126,8 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
     return result;
   }
 
+  // The language server keeps the project's directory listings with its parse cache.
+  DirectoryListings* listings = req.parse_cache ? &req.parse_cache->listings() : nullptr;
   std::vector<fs::path> roots;
   // Modules that are roots and so parsed anyway: they can be parsed ahead, before any import
   // asks for them.
@@ -146,18 +152,18 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
       return result;
     }
     for (const char* sub : {"src", "tests"})
-      for (auto& f : fitz_files_under(root / sub)) roots.push_back(f);
+      for (auto& f : fitz_files_under(root / sub, ".fitz", listings)) roots.push_back(f);
     if (roots.empty())
-      for (auto& f : fitz_files_under(root)) roots.push_back(f);
+      for (auto& f : fitz_files_under(root, ".fitz", listings)) roots.push_back(f);
     parse_first = roots;
     if (req.view_root)
-      for (auto& f : fitz_files_under(fs::exists(root / "src", ec) ? root / "src" : root, ".fitzv"))
+      for (auto& f : fitz_files_under(fs::exists(root / "src", ec) ? root / "src" : root, ".fitzv", listings))
         if (auto code = req.view_root(f)) roots.push_back(*code);
   } else if (fs::is_directory(target, ec)) {
-    roots = fitz_files_under(target);
+    roots = fitz_files_under(target, ".fitz", listings);
     parse_first = roots;
     if (req.view_root)
-      for (auto& f : fitz_files_under(target, ".fitzv"))
+      for (auto& f : fitz_files_under(target, ".fitzv", listings))
         if (auto code = req.view_root(f)) roots.push_back(*code);
   } else if (target.extension() == ".fitzv" && req.view_root) {
     if (auto code = req.view_root(target)) roots.push_back(*code);

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/dir_listings.h"
 #include "frontend/modules.h"
 #include "frontend/parse_cache.h"
 
@@ -50,8 +51,10 @@ struct LoadResult {
 
 LoadResult load_program(const LoadRequest& request, SourceManager& sources, DiagnosticBag& diags);
 
-// Every .fitz file below `dir`, sorted, skipping hidden directories and build outputs.
+// Every .fitz file below `dir`, sorted, skipping hidden directories and build outputs. With
+// `listings`, directories unchanged since it last read them are not read again.
 std::vector<std::filesystem::path> fitz_files_under(const std::filesystem::path& dir,
-                                                    std::string_view extension = ".fitz");
+                                                    std::string_view extension = ".fitz",
+                                                    DirectoryListings* listings = nullptr);
 
 }  // namespace fitz::frontend

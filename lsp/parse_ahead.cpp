@@ -18,7 +18,7 @@ void Workspace::parse_ahead(const Unit& unit) {
   std::vector<frontend::ParseCache::ParseJob> jobs;
   frontend::FileReader read = reader();
   for (const char* sub : {"src", "tests"})
-    for (const fs::path& f : frontend::fitz_files_under(unit.target / sub)) {
+    for (const fs::path& f : frontend::fitz_files_under(unit.target / sub, ".fitz", &parse_cache_->listings())) {
       fs::path path = normalise_path(f);
       std::string error;
       if (auto text = read(path, error)) jobs.push_back({path.string(), std::move(*text)});

@@ -85,20 +85,22 @@ void DirectoryListings::walk(const fs::path& dir, std::string_view extension, st
   if (!l) return;
   // Node-based map: `l` stays valid while the walk below adds the listings of subdirectories.
   for (const Entry& e : l->entries) {
-    fs::path p = dir / e.name;
     if (e.kind == Kind::Directory) {
-      if (!skipped_directory(e.name)) walk(p, extension, out);
+      if (!skipped_directory(e.name)) walk(dir / e.name, extension, out);
       continue;
     }
+    // As fs::path::extension(): from the last dot, but none for a name that only starts with one.
+    // Checked on the name first: most entries are not wanted, and a path costs allocations.
+    std::string_view name = e.name;
+    size_t dot = name.rfind('.');
+    std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
+    if (ext != extension) continue;
+    fs::path p = dir / e.name;
     // A symlink may point anywhere and change without its directory changing: looked at each
     // time. A symlinked directory is not followed (nor was it before this cache).
     std::error_code ec;
     if (e.kind == Kind::Other && fs::is_directory(p, ec)) continue;
-    // As fs::path::extension(): from the last dot, but none for a name that only starts with one.
-    std::string_view name = e.name;
-    size_t dot = name.rfind('.');
-    std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
-    if (ext == extension) out.push_back(std::move(p));
+    out.push_back(std::move(p));
   }
 }
 

@@ -128,14 +128,21 @@ void DiagnosticBag::clear() {
 }
 
 std::vector<Diagnostic> DiagnosticBag::sorted() const {
-  std::vector<Diagnostic> out(diagnostics_.begin(), diagnostics_.end());
   auto file_rank = [](Span s) -> uint64_t {
     return s.file.valid() ? uint64_t{s.file.value} + 1 : 0;
   };
-  std::stable_sort(out.begin(), out.end(), [&](Diagnostic const& a, Diagnostic const& b) {
-    return std::tuple(file_rank(a.span), a.span.begin, a.span.end) <
-           std::tuple(file_rank(b.span), b.span.begin, b.span.end);
+  // Sorting indices, then copying each diagnostic once: a diagnostic (strings, labels, fixes)
+  // is costly to move around, and the language server sorts the project's on every publish.
+  std::vector<uint32_t> order(diagnostics_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    const Span& a = diagnostics_[x].span;
+    const Span& b = diagnostics_[y].span;
+    return std::tuple(file_rank(a), a.begin, a.end) < std::tuple(file_rank(b), b.begin, b.end);
   });
+  std::vector<Diagnostic> out;
+  out.reserve(order.size());
+  for (uint32_t i : order) out.push_back(diagnostics_[i]);
   return out;
 }
 

@@ -101,7 +101,15 @@ std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::Diag
       if (it == rank.end()) return {1, d.span.file.value};
       return {2, it->second};
     };
-    std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) { return key(x) < key(y); });
+    // Each key once, and indices sorted rather than diagnostics moved around.
+    std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint32_t>> keyed;
+    keyed.reserve(out.size());
+    for (uint32_t i = 0; i < out.size(); ++i) keyed.push_back({key(out[i]), i});
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<frontend::Diagnostic> in_order;
+    in_order.reserve(out.size());
+    for (const auto& k : keyed) in_order.push_back(std::move(out[k.second]));
+    out = std::move(in_order);
   }
   return out;
 }

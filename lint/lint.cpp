@@ -118,7 +118,9 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
       std::string note = fmt::format("`{}` is denied", name);
       d.hint = d.hint.empty() ? note : d.hint + " (" + note + ")";
     }
-    d.message += fmt::format(" [{}]", name);
+    // Appended, not formatted: this runs for every lint finding of the project on each of the
+    // language server's complete publishes.
+    d.message.append(" [").append(name).append("]");
     out.push_back(std::move(d));
   }
   return out;

@@ -134,10 +134,44 @@ bool Gen::embeds_request(FnId id) const {
   return has_live() && tir_->fns[id.index].is_handler && tir_->embeds_in(id);
 }
 
+// `return 404 {"error": "no item {id}"}`: a map of distinct literal Str keys to Str values is
+// answered by one function of the HTTP runtime, which writes the JSON the map's encoder writes,
+// so a handler does not build and free a Map<Str, Str> per answer. The fields, else nothing.
+std::optional<std::string> Gen::literal_str_fields(ExprId body) {
+  const auto* m = std::get_if<MapExpr>(&ast_->get(body).data);
+  if (!m || m->entries.empty()) return std::nullopt;
+  if (body.index < tir_->conversions.size() && tir_->conversion_of(body).kind != ConvKind::None) return std::nullopt;
+  if (tir_->type_of(body) != types_.map(types_.str(), types_.str())) return std::nullopt;
+  std::vector<std::string> keys;
+  std::vector<ExprId> values;
+  for (const auto& en : m->entries) {
+    const auto* k = std::get_if<StrLit>(&ast_->get(en.key).data);
+    if (!k || tir_->type_of(en.value) != types_.str()) return std::nullopt;
+    if (en.value.index < tir_->conversions.size() && tir_->conversion_of(en.value).kind != ConvKind::None)
+      return std::nullopt;
+    std::string text;
+    for (const StrPart& part : k->parts) {
+      if (part.is_hole()) return std::nullopt;
+      text += part.text;
+    }
+    if (std::find(keys.begin(), keys.end(), text) != keys.end()) return std::nullopt;
+    keys.push_back(std::move(text));
+    values.push_back(en.value);
+  }
+  std::vector<std::string> code = sequence_exprs(values);
+  std::string out;
+  for (size_t i = 0; i < keys.size(); ++i)
+    out += fmt::format("{}{{fitz::http::Text({}, {}), {}}}", i ? ", " : "", cpp_quoted(keys[i]), keys[i].size(), code[i]);
+  return out;
+}
+
 std::string Gen::status_return(const StatusReturnStmt& s, Span at) {
   if (!fn_ || !fn_->http)
     return fmt::format("fitz::runtime_error({}, \"`return STATUS body` only answers an HTTP request\");", pos(at));
   std::string status = s.status.valid() ? expr_as(s.status, types_.int_()) : "int64_t(200)";
+  if (s.body.valid())
+    if (std::optional<std::string> fields = literal_str_fields(s.body))
+      return return_stmt(fmt::format("fzh::Out(fzh::json_fields(int({}), {{{}}}))", status, *fields));
   std::string body = s.body.valid() ? expr(s.body) : "fitz::Null{}";
   return return_stmt(fmt::format("fzh::Out(fzh::json(int({}), {}))", status, body));
 }

@@ -113,6 +113,7 @@ class Gen {
   bool embeds_request(FnId id) const;
   // `Html`, `Html?` or `Result<Html, E>`: a handler answering with it sends a text/html page.
   std::string status_return(const StatusReturnStmt& s, Span at);
+  std::optional<std::string> literal_str_fields(ExprId body);
 
   // ---- built-in modules as the object of `m.member` (emit_modules.cpp)
   std::string builtin_value_ref(const std::string& name, Span at);

@@ -186,7 +186,33 @@ void JsonEncode<Any>::write(JsonWriter& w, const Any& v) {
   }
 }
 
+void write_array_erased(JsonWriter& w, const void* data, size_t n, size_t stride, ErasedEncode each) {
+  w.begin_array();
+  const char* p = static_cast<const char*>(data);
+  for (size_t i = 0; i < n; ++i) each(w, p + i * stride);
+  w.end_array();
+}
+
+Str to_json_erased(const void* v, ErasedEncode write) {
+  Buf b;
+  JsonWriter w(b);
+  write(w, v);
+  return b.take();
+}
+
 namespace glue {
+
+Response json_fields(int status, std::initializer_list<JsonField> fields) {
+  Buf b;
+  JsonWriter w(b);
+  w.begin_object();
+  for (const JsonField& f : fields) {
+    w.key(f.key);
+    w.value(f.value);
+  }
+  w.end_object();
+  return Response::json(status, b.take());
+}
 
 Response json_any_map(int status, const fitz::Map<fitz::Any, fitz::Any>& v) {
   return Response::json_value(status, fitz::to_any(v));

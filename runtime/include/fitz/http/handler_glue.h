@@ -121,6 +121,14 @@ struct Out {
 // HTTP runtime, so that a program does not instantiate the boxed map type behind Any itself.
 Response json_any_map(int status, const fitz::Map<fitz::Any, fitz::Any>& v);
 
+// `return STATUS {"k": v, ...}` with literal keys and Str values (codegen's literal_str_fields):
+// the JSON object the same Map<Str, Str> would encode to, written by the HTTP runtime.
+struct JsonField {
+  Text key;
+  Text value;
+};
+Response json_fields(int status, std::initializer_list<JsonField> fields);
+
 // JSON of a value whose static type has no encoder of its own (a map with non-Str keys such
 // as `{}`) goes through Any.
 template <class T> Response json(int status, const T& v) {

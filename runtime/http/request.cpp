@@ -263,6 +263,9 @@ Nullable<Str> Response::header(Text name) const {
 
 // ---- Binder ----------------------------------------------------------------------------------
 
+Binder::Binder(const Request& r) : req_(r) {}
+Binder::~Binder() = default;
+
 void Binder::fail(int status, Text msg) {
   if (failed_) return;
   failed_ = true;

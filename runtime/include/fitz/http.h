@@ -143,7 +143,10 @@ struct MultipartPart {
 //   if (b.failed()) return b.error();
 class Binder {
  public:
-  explicit Binder(const Request& r) : req_(r) {}
+  // Out of line: every route's wrapper makes one, so its error Response's construction and
+  // destruction are compiled once here instead of in each wrapper.
+  explicit Binder(const Request& r);
+  ~Binder();
 
   int64_t path_int(size_t i, const char* name);
   double path_float(size_t i, const char* name);

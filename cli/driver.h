@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/address_sanitizer.h"
 #include "frontend/render.h"
 
 namespace fitz::cli {
@@ -22,17 +23,12 @@ struct Io {
 };
 
 // Frees `state` now, or (when the process exits right after) leaves it to the exit: freeing a
-// checked program node by node is work nobody needs at that point (6 to 7% of the CPU of a
+// checked program node by node is work nobody needs at that point (4.4% of the instructions of a
 // 100,000-line `fitz check`). Builds with AddressSanitizer always free, so leak checking still
 // sees every allocation.
 template <class T>
 void leave_to_exit(std::unique_ptr<T> state, const Io& io) {
-#if defined(__SANITIZE_ADDRESS__)
-  (void)io;
-  state.reset();
-#else
-  if (io.exits_after) (void)state.release();
-#endif
+  if (io.exits_after && !kBuiltWithAddressSanitizer) (void)state.release();
 }
 
 // How every command renders diagnostics as text for `io`.

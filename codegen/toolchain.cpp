@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/address_sanitizer.h"
+
 extern char** environ;
 
 namespace fitz::codegen {
@@ -27,17 +29,7 @@ namespace {
 
 // A toolchain built with AddressSanitizer (FITZ_SANITIZE, FITZ_FUZZ) has an instrumented
 // runtime library next to it, which only links into programs built with the same sanitizers.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kRuntimeSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kRuntimeSanitized = true;
-#else
-constexpr bool kRuntimeSanitized = false;
-#endif
-#else
-constexpr bool kRuntimeSanitized = false;
-#endif
+constexpr bool kRuntimeSanitized = kBuiltWithAddressSanitizer;
 
 std::string env_or(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);

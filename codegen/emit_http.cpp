@@ -140,15 +140,16 @@ bool Gen::embeds_request(FnId id) const {
 std::optional<std::string> Gen::literal_str_fields(ExprId body) {
   const auto* m = std::get_if<MapExpr>(&ast_->get(body).data);
   if (!m || m->entries.empty()) return std::nullopt;
-  if (body.index < tir_->conversions.size() && tir_->conversion_of(body).kind != ConvKind::None) return std::nullopt;
+  auto converted = [&](ExprId e) {
+    return e.index < tir_->conversions.size() && tir_->conversion_of(e).kind != ConvKind::None;
+  };
+  if (converted(body)) return std::nullopt;
   if (tir_->type_of(body) != types_.map(types_.str(), types_.str())) return std::nullopt;
   std::vector<std::string> keys;
   std::vector<ExprId> values;
   for (const auto& en : m->entries) {
     const auto* k = std::get_if<StrLit>(&ast_->get(en.key).data);
-    if (!k || tir_->type_of(en.value) != types_.str()) return std::nullopt;
-    if (en.value.index < tir_->conversions.size() && tir_->conversion_of(en.value).kind != ConvKind::None)
-      return std::nullopt;
+    if (!k || tir_->type_of(en.value) != types_.str() || converted(en.value)) return std::nullopt;
     std::string text;
     for (const StrPart& part : k->parts) {
       if (part.is_hole()) return std::nullopt;

@@ -14,12 +14,16 @@ namespace {
 
 int64_t ns_of(const struct timespec& t) { return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
 
-// Build outputs and dependency folders hold no modules of the project.
+}  // namespace
+
 bool skipped_directory(std::string_view name) {
   return name.starts_with(".") || name == "build" || name == "node_modules" || name == "target";
 }
 
-}  // namespace
+std::string_view extension_of(std::string_view name) {
+  size_t dot = name.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
+}
 
 void DirectoryListings::clear() {
   std::lock_guard lock(mutex_);
@@ -89,12 +93,8 @@ void DirectoryListings::walk(const fs::path& dir, std::string_view extension, st
       if (!skipped_directory(e.name)) walk(dir / e.name, extension, out);
       continue;
     }
-    // As fs::path::extension(): from the last dot, but none for a name that only starts with one.
     // Checked on the name first: most entries are not wanted, and a path costs allocations.
-    std::string_view name = e.name;
-    size_t dot = name.rfind('.');
-    std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
-    if (ext != extension) continue;
+    if (extension_of(e.name) != extension) continue;
     fs::path p = dir / e.name;
     // A symlink may point anywhere and change without its directory changing: looked at each
     // time. A symlinked directory is not followed (nor was it before this cache).

@@ -20,6 +20,13 @@
 
 namespace fitz::frontend {
 
+// What every walk for modules (fitz_files_under, DirectoryListings) skips: hidden directories,
+// build outputs and dependency folders.
+bool skipped_directory(std::string_view name);
+// A file name's extension as std::filesystem::path::extension() gives it (from the last dot,
+// none for a name that only starts with one), without building a path.
+std::string_view extension_of(std::string_view name);
+
 class DirectoryListings {
  public:
   // The files below `dir` whose name ends in `extension`, as fitz_files_under lists them

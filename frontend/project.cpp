@@ -19,20 +19,15 @@ bool collect_files(const fs::path& dir, std::string_view extension, size_t limit
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
-    // The name and its extension as string views: the language server lists the project on
-    // every keystroke, and path objects for them cost an allocation each per file.
+    // The name as a string view: a path object per entry would cost an allocation each.
     std::string_view full = p.native();
     size_t slash = full.rfind('/');
     std::string_view name = slash == std::string_view::npos ? full : full.substr(slash + 1);
     if (it->is_directory(ec)) {
-      if (name.starts_with(".") || name == "build" || name == "node_modules" || name == "target")
-        it.disable_recursion_pending();
+      if (skipped_directory(name)) it.disable_recursion_pending();
       continue;
     }
-    // As fs::path::extension(): from the last dot, but none for a name that only starts with one.
-    size_t dot = name.rfind('.');
-    std::string_view ext = dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
-    if (ext == extension) {
+    if (extension_of(name) == extension) {
       if (files.size() == limit) return false;
       files.push_back(p);
     }

@@ -64,17 +64,45 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms (n=${xs.length})`;
+const cpuPerKeystroke = (before, after) =>
+  `${((after.ms - before.ms) / ITER).toFixed(2)} ms per keystroke` +
+  (after.threads === before.threads ? '' : ` (threads ${before.threads} -> ${after.threads}: not comparable)`);
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
-// The server's CPU time (user + system) so far, in ms: per keystroke it is much less sensitive
-// to other load on the machine than the wall-clock latencies.
+// The server's CPU time so far, in ms: per keystroke it is much less sensitive to other load
+// on the machine than the wall-clock latencies. Summed over its threads' scheduler statistics
+// (nanoseconds) rather than read from /proc/PID/stat, whose 10 ms ticks are as coarse as a few
+// keystrokes. A thread that ends between two readings takes its time with it: `threads` lets
+// the caller see that none did.
 function cpuMs(pid) {
+  let ns = 0;
+  let threads = 0;
   try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;  // fields 14 and 15, in USER_HZ ticks
+    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+        threads++;
+      } catch {}
+    }
   } catch {
-    return NaN;
+    return { ms: NaN, threads: 0 };
   }
+  return { ms: ns / 1e6, threads };
+}
+
+// Resolves once the server's log shows `n` complete publishes of the project's analysis (a
+// publish of the rest after the focus module's, or of a whole analysis at once).
+async function completeAnalysesIn(logFile, n) {
+  const done = /published (the rest of )?project:\S+ in [\d.]+ ms\n/g;
+  for (let waited = 0; waited < 60000; waited += 2) {
+    let log = '';
+    try {
+      log = fs.readFileSync(logFile, 'utf8');
+    } catch {}
+    if ((log.match(done) ?? []).length >= n) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error(`the server's log shows fewer than ${n} complete analyses after 60 s`);
 }
 
 function rssMb(pid) {
@@ -109,6 +137,7 @@ let text = fs.readFileSync(file, 'utf8');
 // client's round trips.
 const logFile = opt('--log', path.join(root, 'server.log'));
 const c = new LspClient(FITZ, { cwd: root, args: ['--log-file', logFile] });
+const completeAnalyses = (n) => completeAnalysesIn(logFile, n);
 try {
   await c.initialize(root);
   console.log(`project: ${MODULES} modules, ${lines} lines; editing src/m${mid}.fitz; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`);
@@ -119,7 +148,15 @@ try {
   const open = now() - t0;
   console.log(`open to first diagnostics: ${open.toFixed(1)} ms`);
 
-  // Keystrokes inside a function body: type a character into a string, then delete it.
+  // The open's analysis goes on after the focus module's diagnostics (the modules after it);
+  // keystrokes start once it is complete, so that its tail is not counted as theirs.
+  await completeAnalyses(1);
+
+  // Keystrokes inside a function body: type a character into a string, then delete it. Each
+  // waits for the focus module's diagnostics (the latency a person sees) and then for the
+  // complete analysis of the project to be published, so the server CPU per keystroke is the
+  // whole of one keystroke's work, as when a person types (a keystroke arriving sooner stops
+  // the analysis of the one before it, whose work is then partly never done).
   const lineOf = (needle) => text.split('\n').findIndex((l) => l.includes(needle));
   const bodyLine = lineOf(`let label = "{text}: {acc}"`);
   const col = text.split('\n')[bodyLine].indexOf('{text}');
@@ -139,8 +176,9 @@ try {
     });
     await c.diagnostics(uri, (p) => p.version === version, { fromIndex: from });
     keystroke.push(now() - t0);
+    await completeAnalyses(k + 2);
   }
-  console.log(`keystroke to diagnostics: ${fmt(keystroke)}; server CPU ${((cpuMs(c.child.pid) - cpuBefore) / ITER).toFixed(1)} ms per keystroke`);
+  console.log(`keystroke to diagnostics: ${fmt(keystroke)}; server CPU ${cpuPerKeystroke(cpuBefore, cpuMs(c.child.pid))}`);
 
   const timeReq = async (method, params) => {
     const xs = [];

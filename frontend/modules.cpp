@@ -381,6 +381,13 @@ void ModuleLoader::resolve_imports(ModuleId id) {
       if (!req.path.empty() && req.path.front().text != "python")
         if (auto p = resolve_path(graph_.modules[id.index], req.path)) ahead.push_back(std::move(*p));
     prefetch(ahead);
+    // Files parsed ahead are parsed in the order they were listed, which is not the order this
+    // depth-first walk needs them in: without a hint the walk would mostly find the file it
+    // needs next unparsed and parse it itself, while the background threads parse files it
+    // needs last (a 200-module chain left the loading thread 62% of the instructions).
+    if (ahead_work_)
+      for (auto p = ahead.rbegin(); p != ahead.rend(); ++p)
+        if (auto it = ahead_index_.find(normalised(*p).string()); it != ahead_index_.end()) ahead_work_->prefer(it->second);
   }
   for (const Request& req : requests) {
     if (req.path.empty()) continue;

@@ -39,12 +39,22 @@ struct WorkAhead::State {
   std::condition_variable done;
   std::vector<uint8_t> status;
   size_t next = 0;  // no item before it is Free
+  std::vector<size_t> preferred;  // taken first, from the back; may hold items no longer Free
   bool stopping = false;
   std::unique_ptr<llvm::ThreadPool> pool;
 
-  // Takes the first free item at or after `next`; false when none is left.
+  // Takes the latest preferred item still free, else the first free item at or after `next`;
+  // false when none is left.
   bool take(size_t& i) {
     std::lock_guard lock(mutex);
+    while (!stopping && !preferred.empty()) {
+      i = preferred.back();
+      preferred.pop_back();
+      if (status[i] == Free) {
+        status[i] = Taken;
+        return true;
+      }
+    }
     while (next < status.size() && status[next] != Free) ++next;
     if (stopping || next == status.size()) return false;
     i = next;
@@ -86,6 +96,11 @@ WorkAhead::~WorkAhead() {
     state_->stopping = true;
   }
   state_->pool->wait();
+}
+
+void WorkAhead::prefer(size_t i) {
+  std::lock_guard lock(state_->mutex);
+  if (state_->status[i] == State::Free) state_->preferred.push_back(i);
 }
 
 void WorkAhead::wait(size_t i) {

@@ -25,6 +25,10 @@ class WorkAhead {
   WorkAhead(const WorkAhead&) = delete;
   WorkAhead& operator=(const WorkAhead&) = delete;
   void wait(size_t i);
+  // Item i is needed soon: the next thread to take an item takes it, unless it is taken already.
+  // The latest preference goes first, which suits an owner walking a tree depth-first (it
+  // prefers a node's children, last child first, then descends into the first).
+  void prefer(size_t i);
 
  private:
   struct State;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -46,6 +47,52 @@ TEST(WorkAhead, OwnerDoesLaterItemsWhileItsItemIsInProgress) {
   ahead.wait(0);
   EXPECT_TRUE(second.load());
   ahead.wait(1);
+}
+
+TEST(WorkAhead, PreferredItemsAreTakenNextLatestFirst) {
+  // The one background thread is held in item 0 while the owner prefers 40, then 70; once it
+  // lets go, it takes 70, then 40, then 1 (the listed order again). The owner only watches.
+  constexpr size_t kItems = 100;
+  std::atomic<bool> first_taken{false};
+  std::atomic<bool> release{false};
+  std::mutex mutex;
+  std::vector<size_t> order;
+  WorkAhead ahead(kItems, [&](size_t i) {
+    {
+      std::lock_guard lock(mutex);
+      order.push_back(i);
+    }
+    if (i == 0) {
+      first_taken.store(true);
+      while (!release.load()) std::this_thread::yield();
+    }
+  }, 1);
+  while (!first_taken.load()) std::this_thread::yield();
+  ahead.prefer(40);
+  ahead.prefer(70);
+  ahead.prefer(70);  // preferring twice takes it once
+  release.store(true);
+  for (;;) {
+    {
+      std::lock_guard lock(mutex);
+      if (order.size() >= 4) break;
+    }
+    std::this_thread::yield();
+  }
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(order[0], 0u);
+  EXPECT_EQ(order[1], 70u);
+  EXPECT_EQ(order[2], 40u);
+  EXPECT_EQ(order[3], 1u);
+}
+
+TEST(WorkAhead, PreferringADoneItemChangesNothing) {
+  std::vector<std::atomic<int>> runs(10);
+  WorkAhead ahead(10, [&](size_t i) { runs[i].fetch_add(1); }, 1);
+  ahead.wait(2);
+  ahead.prefer(2);
+  for (size_t i = 0; i < 10; ++i) ahead.wait(i);
+  for (size_t i = 0; i < 10; ++i) EXPECT_EQ(runs[i].load(), 1) << "item " << i;
 }
 
 TEST(WorkAhead, NoItemsAndDestructionWithItemsLeft) {

@@ -53,6 +53,14 @@ std::string importable_name(std::string name) {
   return name;
 }
 
+// parent_path() of a normalised absolute path (no "." or ".." parts, no doubled or trailing
+// separators), on its text.
+std::string parent_of(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return std::string();
+  return path.substr(0, slash == 0 ? 1 : slash);
+}
+
 fs::path normalise(const fs::path& p) {
   std::error_code ec;
   fs::path abs = fs::absolute(p, ec);
@@ -324,20 +332,22 @@ fs::path ModuleLoader::package_entry(const fs::path& dep_root) const {
 
 std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
                                                    const std::vector<Ident>& segments) const {
-  fs::path base = importer.path.parent_path();
+  // Built as one string and made a path once: every import of every load comes here, and each
+  // path operation (parent_path, /=) splits the path into components again.
+  std::string base = parent_of(importer.path.native());
   size_t first = 0;
   if (graph_.manifest && graph_.manifest->lib_entry && importable_name(graph_.manifest->name) == segments.front().text) {
     // The package's own name imports its library (how tests/ reach the code they test).
     fs::path entry = graph_.project_root / *graph_.manifest->lib_entry;
     if (segments.size() == 1) return entry;
-    base = entry.parent_path();
+    base = entry.parent_path().native();
     first = 1;
   } else if (packages_) {
     for (const PackageRoot& pkg : *packages_) {
       if (importable_name(pkg.name) != segments.front().text) continue;
       fs::path entry = package_entry(pkg.root);
       if (segments.size() == 1) return entry;
-      base = entry.parent_path();
+      base = entry.parent_path().native();
       first = 1;
       break;
     }
@@ -346,15 +356,19 @@ std::optional<fs::path> ModuleLoader::resolve_path(const Module& importer,
       if (dep.name != segments.front().text || !dep.path) continue;
       fs::path entry = package_entry(graph_.project_root / *dep.path);
       if (segments.size() == 1) return entry;
-      base = entry.parent_path();
+      base = entry.parent_path().native();
       first = 1;
       break;
     }
   }
-  fs::path p = base;
-  for (size_t i = first; i < segments.size(); ++i) p /= std::string(segments[i].text);
+  std::string p = std::move(base);
+  for (size_t i = first; i < segments.size(); ++i) {
+    // Where operator/= puts a separator: not into an empty path, nor after one that ends in it.
+    if (!p.empty() && p.back() != '/') p += '/';
+    p += segments[i].text;
+  }
   p += ".fitz";
-  return p;
+  return fs::path(std::move(p));
 }
 
 void ModuleLoader::resolve_imports(ModuleId id) {
@@ -375,7 +389,8 @@ void ModuleLoader::resolve_imports(ModuleId id) {
         requests.push_back({s, from->path, from});
     }
   }
-  {
+  // prefetch() does nothing with a parse cache: no paths for it then.
+  if (!cache_) {
     std::vector<fs::path> ahead;
     for (const Request& req : requests)
       if (!req.path.empty() && req.path.front().text != "python")

@@ -426,11 +426,17 @@ void ModuleLoader::resolve_imports(ModuleId id) {
 }
 
 void ModuleLoader::check_imported_names(ModuleId importer, const FromImportStmt& stmt, ModuleId target) {
-  std::vector<Ident> names = top_level_names(graph_.modules[target.index].ast);
+  const Module& m = graph_.modules[target.index];
+  std::vector<Ident> own;
+  const std::vector<Ident>* names = cache_ ? cache_->top_level_names(m.path.native(), m.file, m.ast) : nullptr;
+  if (!names) {
+    own = top_level_names(m.ast);
+    names = &own;
+  }
   for (const ImportName& want : stmt.names) {
     if (!want.rest.empty()) continue;  // a dotted name: the checker reports it (E0703)
     bool found = false;
-    for (const Ident& have : names) found |= have.text == want.name.text;
+    for (const Ident& have : *names) found |= have.text == want.name.text;
     if (!found)
       diags_.error(DiagKind::NameNotFoundInModule, want.name.span,
                    fmt::format("module `{}` has no top-level name `{}`", dotted(stmt.path), want.name.text));

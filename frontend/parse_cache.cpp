@@ -150,6 +150,14 @@ Ast ParseCache::ast_for_load(const ParsedModule& entry) {
   return lower_module(sources_->file(e.file), e.file, e.tree, reported_already);
 }
 
+const std::vector<Ident>* ParseCache::top_level_names(const std::string& path, FileId file, const Ast& ast) {
+  auto it = entries_.find(path);
+  if (it == entries_.end() || it->second->file != file) return nullptr;
+  ParsedModule& e = *it->second;
+  if (!e.names) e.names = frontend::top_level_names(ast);
+  return &*e.names;
+}
+
 void ParseCache::retain(const std::function<bool(const std::string&)>& keep) {
   std::erase_if(entries_, [&](const auto& kv) { return !keep(kv.first); });
   std::erase_if(offers_, [&](const auto& kv) { return !keep(kv.first); });

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -36,6 +37,8 @@ struct ParsedModule {
   Ast ast;  // moved out by the first load (ast_for_load) and then empty
   bool ast_lent = false;
   std::vector<Diagnostic> diagnostics;  // of the parse and lowering, in report order
+  // top_level_names() of this content, worked out when an import first asks for them.
+  std::optional<std::vector<Ident>> names;
 };
 
 class ParseCache {
@@ -92,6 +95,11 @@ class ParseCache {
   // while the first still holds it).
   Ast ast_for_load(const ParsedModule& entry);
   void drop_given_back() { spares_.clear(); }
+
+  // top_level_names(ast) for the AST a load made of the entry of `path` holding `file`, kept
+  // with the entry: every load checks each `from m import x` against them, and they change
+  // only with the content. Null when the entry of `path` does not hold `file`.
+  const std::vector<Ident>* top_level_names(const std::string& path, FileId file, const Ast& ast);
 
   // Absolute paths as loads normalised them (symlinks resolved), remembered across loads:
   // resolving one costs a system call per path component, and an editor's loads ask for the

@@ -138,6 +138,29 @@ TEST_F(ParseCacheTest, OfferedTreeIsLowered) {
   EXPECT_EQ(rendered(second, *sources), rendered(fresh, plain));
 }
 
+// The names `from m import x` is checked against are kept with m's cache entry: a new content
+// of m must be checked against its own names, in either direction.
+TEST_F(ParseCacheTest, ImportedNamesFollowTheImportedModulesContent) {
+  files_["main.fitz"] = "from util import f\nprint(f(1))\n";
+  files_["util.fitz"] = "fn f(x: Int) -> Int {\n    return x + 1\n}\n";
+  auto sources = std::make_shared<SourceManager>();
+  ParseCache cache(sources);
+  auto missing_f = [&](const Loaded& l) {
+    return std::count_if(l.diags.begin(), l.diags.end(), [](const Diagnostic& d) {
+      return d.kind == DiagKind::NameNotFoundInModule && d.message.find("`f`") != std::string::npos;
+    });
+  };
+  EXPECT_EQ(missing_f(load(*sources, &cache)), 0);
+  EXPECT_EQ(missing_f(load(*sources, &cache)), 0);  // the kept names
+  files_["util.fitz"] = "fn g(x: Int) -> Int {\n    return x + 1\n}\n";
+  EXPECT_EQ(missing_f(load(*sources, &cache)), 1);
+  EXPECT_EQ(missing_f(load(*sources, &cache)), 1);
+  files_["util.fitz"] = "fn f(x: Int) -> Int {\n    return x + 3\n}\n";
+  EXPECT_EQ(missing_f(load(*sources, &cache)), 0);
+  SourceManager plain;
+  EXPECT_EQ(missing_f(load(plain, nullptr)), 0);
+}
+
 TEST_F(ParseCacheTest, CacheOfAnotherSourceManagerIsIgnored) {
   auto sources = std::make_shared<SourceManager>();
   ParseCache cache(sources);

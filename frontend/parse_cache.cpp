@@ -1,19 +1,14 @@
 // The parse cache: one entry per module path, for the latest content read from it.
 #include "frontend/parse_cache.h"
 
+#include <llvm/Support/xxhash.h>
+
 #include "frontend/lower.h"
 #include "frontend/modules.h"
 
 namespace fitz::frontend {
 
-uint64_t text_hash(std::string_view text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+uint64_t text_hash(std::string_view text) { return llvm::xxHash64(llvm::StringRef(text.data(), text.size())); }
 
 ParseCache::ParseCache(std::shared_ptr<SourceManager> sources) : sources_(std::move(sources)) {}
 

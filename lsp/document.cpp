@@ -1,19 +1,12 @@
 // Applying incremental edits to a buffer and to its syntax tree.
 #include "lsp/document.h"
 
+#include "frontend/parse_cache.h"
 #include "frontend/source.h"
 
 namespace fitz::lsp {
 
-uint64_t content_hash(std::string_view text) {
-  // FNV-1a: content identity for caches, not security.
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+uint64_t content_hash(std::string_view text) { return frontend::text_hash(text); }
 
 namespace {
 

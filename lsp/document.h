@@ -43,6 +43,7 @@ class Document {
   uint64_t hash_ = 0;
 };
 
+// frontend::text_hash: a buffer's hash and its parse cache entry's agree.
 uint64_t content_hash(std::string_view text);
 
 }  // namespace fitz::lsp

@@ -587,6 +587,12 @@ CheckedViews ViewChecker::finish(const frontend::ModuleGraph& graph, const Typed
   return result;
 }
 
+CheckedViews ViewChecker::finish_without_views(const TypedProgram& program, frontend::DiagnosticBag& raw) {
+  CheckedViews result;
+  check_live_pages(program, result, raw);
+  return result;
+}
+
 // `@live` pages (§1.7): the function returns a component's props, and `layout=` names a
 // function `(head: Html, body: Html) -> Html`. Checked here because only the views know which
 // structs are props.

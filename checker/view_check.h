@@ -60,6 +60,11 @@ class ViewChecker {
   // generated modules mapped back into their .fitzv files.
   CheckedViews finish(const frontend::ModuleGraph& graph, const TypedProgram& program,
                       const frontend::DiagnosticBag& raw, frontend::DiagnosticBag& out);
+  // Whether any view was read (or failed to be): without one, finish() only copies `raw` into
+  // `out` and adds the checks of `@live` pages, which finish_without_views() adds to `raw`
+  // itself. The two give the same diagnostics in the same order once sorted.
+  bool read_any() const { return !units_.empty() || !read_diags_.empty(); }
+  CheckedViews finish_without_views(const TypedProgram& program, frontend::DiagnosticBag& raw);
 
  private:
   void check_live_pages(const TypedProgram& program, const CheckedViews& views, frontend::DiagnosticBag& out);

@@ -128,6 +128,11 @@ std::vector<frontend::Diagnostic> with_lints(Analysis& a, const frontend::Diagno
       lint_cache ? lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources, *lint_cache, a.rechecked)
                  : lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources);
   if (!a.view_checker) return sorted(a, linted, use_cache);
+  // Without views there is nothing to map: the project's diagnostics are not copied again.
+  if (!a.view_checker->read_any()) {
+    a.views = a.view_checker->finish_without_views(a.program, linted);
+    return sorted(a, linted, use_cache);
+  }
   frontend::DiagnosticBag mapped;
   a.views = a.view_checker->finish(a.graph, a.program, linted, mapped);
   return sorted(a, mapped, use_cache);

@@ -80,5 +80,21 @@ TEST(ViewDiagnostics, OpenBuffersWinAndImportedComponentsResolve) {
   EXPECT_EQ(buffer.substr(diags[0]->span.begin, diags[0]->span.end - diags[0]->span.begin), "m");
 }
 
+// With no view read, the server adds the checks of `@live` pages to the project's diagnostics
+// instead of copying them into a bag of mapped ones: the same diagnostics as `fitz check`.
+TEST(ViewDiagnostics, LivePageIsCheckedWithoutAnyView) {
+  Fixture f;
+  f.file("main.fitz", "type Page {\n    n: Int\n}\n@live(\"/\")\nfn home() -> Page => Page { n: 1 }\n");
+  f.analyse("main.fitz");
+  std::vector<std::string> lsp;
+  for (const auto* d : diagnostics_for(f.a(), f.path("main.fitz")))
+    if (!std::string_view(frontend::diag_code(d->kind)).starts_with("W10")) lsp.push_back(show_diag(*d));
+  std::vector<std::string> cli = cli_view_diagnostics(f.path("main.fitz"));
+  EXPECT_EQ(lsp, cli);
+  bool live = false;
+  for (const std::string& d : lsp) live |= d.find("no component's props") != std::string::npos;
+  EXPECT_TRUE(live) << (lsp.empty() ? "no diagnostics" : lsp.front());
+}
+
 }  // namespace
 }  // namespace fitz::lsp

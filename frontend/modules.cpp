@@ -129,7 +129,9 @@ const fs::path& ModuleLoader::normalised(const fs::path& raw) {
 }
 
 ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Span* requested_at) {
-  fs::path path = normalised(raw_path);
+  // A reference: normalised() keeps the path for the loader's life, and a copy (its text and
+  // its list of components) per load of every import is not needed.
+  const fs::path& path = normalised(raw_path);
   auto key = path.string();
   if (auto it = by_path_.find(key); it != by_path_.end()) {
     ModuleId id = it->second;

@@ -340,19 +340,19 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
   std::unordered_map<uint32_t, std::string> uri_of_file;
   for (const auto& m : a.graph.modules)
     if (want(m.path)) {
-      std::string uri = path_to_uri(m.path);
+      const std::string& uri = uri_of(m.path);
       uri_of_file[m.file.value] = uri;
       by_uri[uri];
     }
   for (const auto& v : a.views.files)
-    if (want(v.path)) by_uri[path_to_uri(v.path)];
+    if (want(v.path)) by_uri[uri_of(v.path)];
   for (const auto& d : a.diagnostics) {
     if (!d.span.file.valid()) continue;
     auto known = uri_of_file.find(d.span.file.value);
     if (known == uri_of_file.end()) {
       fs::path p = a.path_of(d.span.file);
       if (p.empty() || !want(p)) continue;
-      known = uri_of_file.emplace(d.span.file.value, path_to_uri(p)).first;
+      known = uri_of_file.emplace(d.span.file.value, uri_of(p)).first;
     }
     by_uri[known->second].push_back(&d);
   }
@@ -377,7 +377,7 @@ void Server::publish_focus(Unit& unit, Clock::time_point start) {
   std::vector<frontend::Diagnostic> diags = focus_diagnostics(*unit.pending, unit.session);
   std::vector<const frontend::Diagnostic*> ptrs;
   for (const auto& d : diags) ptrs.push_back(&d);
-  std::string uri = path_to_uri(a.module(unit.pending->focus).path);
+  const std::string& uri = uri_of(a.module(unit.pending->focus).path);
   publish(uri, a, ptrs, unit.key);
   if (!diags.empty()) published_by_unit_[unit.key].insert(uri);
   log(LogLevel::Debug, fmt::format("published {} in {:.1f} ms (its focus {}; the rest follows)", unit.key, ms_since(start),
@@ -405,6 +405,12 @@ void Server::publish(const std::string& uri, const Analysis& a, const std::vecto
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
+
+const std::string& Server::uri_of(const fs::path& path) {
+  auto [it, fresh] = uris_.try_emplace(path.native());
+  if (fresh) it->second = path_to_uri(path);
+  return it->second;
+}
 
 size_t Server::publish_key(const std::string& uri, std::optional<int64_t> version, const Analysis& a,
                            const std::vector<const frontend::Diagnostic*>& diags) {

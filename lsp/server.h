@@ -150,6 +150,10 @@ class Server {
   std::unordered_map<std::string, std::set<std::string>> published_by_unit_;
   std::unordered_map<std::string, uint64_t> published_analysis_;  // Unit::generation
   std::unordered_map<std::string, uint64_t> published_focus_;     // of a pending analysis
+  // The URI of each path published so far (path_to_uri of its text): every complete publish of a
+  // project names each of its modules, after every keystroke.
+  std::unordered_map<std::string, std::string> uris_;
+  const std::string& uri_of(const std::filesystem::path& path);
   // The file last opened or edited: checks stop after its module until the user pauses.
   std::filesystem::path focus_;
 

@@ -3,6 +3,7 @@
 #include "checker/types.h"
 
 #include <llvm/ADT/Hashing.h>
+#include <llvm/ADT/SmallVector.h>
 
 #include <algorithm>
 #include <cstring>
@@ -42,6 +43,10 @@ TypeStore::TypeStore() {
 }
 
 namespace {
+
+// The argument list of a type being built: on the stack for the usual few arguments, since
+// interning copies it into the pool anyway.
+using ArgBuffer = llvm::SmallVector<TypeId, 8>;
 
 // DenseMap reserves the two largest keys (empty and tombstone): a hash shifted right never is one.
 uint64_t structure_hash(TypeKind kind, uint32_t payload, std::span<const TypeId> args) {
@@ -120,7 +125,7 @@ TypeId TypeStore::nullable(TypeId inner) {
 }
 
 TypeId TypeStore::fn(std::span<const TypeId> params, TypeId result) {
-  std::vector<TypeId> a(params.begin(), params.end());
+  ArgBuffer a(params.begin(), params.end());
   a.push_back(result);
   return intern(TypeKind::Fn, 0, a);
 }
@@ -198,7 +203,7 @@ bool TypeStore::contains(TypeId t, TypeKind k) const {
 TypeId TypeStore::strip_never(TypeId t) {
   if (kind(t) == TypeKind::Never) return any();
   if (args(t).empty() || !contains(t, TypeKind::Never)) return t;
-  std::vector<TypeId> a(args(t).begin(), args(t).end());
+  ArgBuffer a(args(t).begin(), args(t).end());
   for (TypeId& x : a) x = strip_never(x);
   if (kind(t) == TypeKind::Nullable) return nullable(a[0]);
   return intern(kind(t), payload(t), a);
@@ -468,7 +473,7 @@ TypeId TypeStore::substitute(TypeId t, const std::vector<TypeId>& bindings, Type
     return unbound.valid() ? unbound : t;  // keep unbound variables
   }
   if (args(t).empty() || !has_vars(t)) return t;
-  std::vector<TypeId> a(args(t).begin(), args(t).end());
+  ArgBuffer a(args(t).begin(), args(t).end());
   for (TypeId& x : a) x = substitute(x, bindings, unbound);
   if (kind(t) == TypeKind::Nullable) return nullable(a[0]);
   return intern(kind(t), payload(t), a);

@@ -27,12 +27,19 @@ Diagnostic& Checker::arg_mismatch(ExprId arg, size_t position, const std::option
   return d;
 }
 
-bool Checker::bind_args(const CallExpr& c, const std::vector<std::string>& names,
-                        const std::vector<bool>& has_default, int variadic, std::string_view what, Span name_span,
-                        std::vector<int>& arg_param) {
-  size_t n = names.size();
+std::string Checker::callee_text(const CalleeName& what) const {
+  std::string_view name = what.symbol.valid() ? std::string_view(prog_.symbol(what.symbol).name) : what.name;
+  if (name.empty()) return std::string(what.kind);
+  std::string owner = what.owner.valid() ? types_->struct_info(what.owner).name + "." : "";
+  if (what.kind.empty()) return fmt::format("`{}{}`", owner, name);
+  return fmt::format("{} `{}{}`", what.kind, owner, name);
+}
+
+bool Checker::bind_args(const CallExpr& c, const ParamSlots& params, int variadic, const CalleeName& what,
+                        Span name_span, ArgBinding& arg_param) {
+  size_t n = params.size();
   arg_param.assign(c.args.size(), -1);
-  std::vector<bool> given(n, false);
+  llvm::SmallVector<bool, 8> given(n, false);
   size_t pos = 0;
   bool ok = true;
   size_t too_many = 0;
@@ -41,18 +48,19 @@ bool Checker::bind_args(const CallExpr& c, const std::vector<std::string>& names
     if (a.name) {
       size_t p = n;
       for (size_t k = 0; k < n; ++k)
-        if (names[k] == a.name->text) p = k;
+        if (params[k].name == a.name->text) p = k;
       if (p == n || static_cast<int>(p) == variadic) {
-        std::vector<std::string_view> cands(names.begin(), names.end());
+        std::vector<std::string_view> cands;
+        for (const ParamSlot& x : params) cands.push_back(x.name);
         Diagnostic& d = error(DiagKind::UnknownArgumentName, a.name->span,
-                              fmt::format("{} has no parameter named `{}`", what, a.name->text));
+                              fmt::format("{} has no parameter named `{}`", callee_text(what), a.name->text));
         if (auto cl = closest(a.name->text, cands)) d.with_hint(fmt::format("did you mean `{}`?", *cl));
         ok = false;
         continue;
       }
       if (given[p]) {
         error(DiagKind::UnknownArgumentName, a.name->span,
-              fmt::format("argument `{}` of {} is given more than once", a.name->text, what));
+              fmt::format("argument `{}` of {} is given more than once", a.name->text, callee_text(what)));
         ok = false;
         continue;
       }
@@ -73,12 +81,12 @@ bool Checker::bind_args(const CallExpr& c, const std::vector<std::string>& names
     }
     ++too_many;
   }
-  std::vector<std::string> missing;
+  std::vector<std::string_view> missing;
   size_t required = 0;
   for (size_t p = 0; p < n; ++p) {
-    if (static_cast<int>(p) == variadic || has_default[p]) continue;
+    if (static_cast<int>(p) == variadic || params[p].has_default) continue;
     ++required;
-    if (!given[p]) missing.push_back(names[p]);
+    if (!given[p]) missing.push_back(params[p].name);
   }
   if (too_many || !missing.empty()) {
     size_t max = variadic >= 0 ? SIZE_MAX : n - (variadic >= 0 ? 1 : 0);
@@ -90,10 +98,10 @@ bool Checker::bind_args(const CallExpr& c, const std::vector<std::string>& names
     else
       expect = fmt::format("between {} and {} arguments", required, max);
     Diagnostic& d = error(DiagKind::ArityMismatch, name_span,
-                          fmt::format("{} expects {}, received {}", what, expect, c.args.size()));
+                          fmt::format("{} expects {}, received {}", callee_text(what), expect, c.args.size()));
     if (!missing.empty()) {
       std::string list;
-      for (size_t i = 0; i < missing.size(); ++i) list += (i ? ", `" : "`") + missing[i] + "`";
+      for (size_t i = 0; i < missing.size(); ++i) fmt::format_to(std::back_inserter(list), "{}`{}`", i ? ", " : "", missing[i]);
       d.with_hint(fmt::format("missing: {}", list));
     }
     ok = false;
@@ -102,17 +110,15 @@ bool Checker::bind_args(const CallExpr& c, const std::vector<std::string>& names
 }
 
 TypeId Checker::call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const std::vector<ParamInfo>& params,
-                             TypeId fn_type, std::string_view what, Span name_span) {
-  std::vector<std::string> names;
-  std::vector<bool> defaults;
+                             TypeId fn_type, const CalleeName& what, Span name_span) {
+  ParamSlots slots;
   int variadic = -1;
   for (size_t i = 0; i < params.size(); ++i) {
-    names.push_back(params[i].name);
-    defaults.push_back(params[i].has_default);
+    slots.push_back({params[i].name, params[i].has_default});
     if (params[i].variadic) variadic = static_cast<int>(i);
   }
-  std::vector<int> arg_param;
-  bind_args(c, names, defaults, variadic, what, name_span, arg_param);
+  ArgBinding arg_param;
+  bind_args(c, slots, variadic, what, name_span, arg_param);
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Arg& a = c.args[i];
     int p = arg_param[i];
@@ -123,7 +129,7 @@ TypeId Checker::call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const 
     TypeId want = params[p].variadic ? types_->elem(params[p].type) : params[p].type;
     TypeId got = check_expr(a.value, want);
     if (!types_->compatible(got, want)) {
-      Diagnostic& d = arg_mismatch(a.value, i + 1, a.name, what, want, got);
+      Diagnostic& d = arg_mismatch(a.value, i + 1, a.name, callee_text(what), want, got);
       if (params[p].span.file.valid())
         d.with_label(params[p].span, fmt::format("parameter `{}` declared here", params[p].name));
     } else
@@ -137,7 +143,7 @@ TypeId Checker::call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const 
   return r;
 }
 
-TypeId Checker::call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeId fn_type, std::string_view what,
+TypeId Checker::call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeId fn_type, const CalleeName& what,
                               Span name_span) {
   // A copy: checking the arguments interns new types, which can move the store's storage that
   // fn_params() views.
@@ -149,13 +155,14 @@ TypeId Checker::call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeI
     if (a.name) {
       if (!named)
         error(DiagKind::UnknownArgumentName, a.name->span,
-              fmt::format("{} is a value of type `{}`; its parameters have no names", what, show(fn_type)));
+              fmt::format("{} is a value of type `{}`; its parameters have no names", callee_text(what),
+                          show(fn_type)));
       named = true;
     }
   if (c.args.size() != params.size())
     error(DiagKind::ArityMismatch, name_span,
-          fmt::format("{} expects {} argument{}, received {}", what, params.size(), params.size() == 1 ? "" : "s",
-                      c.args.size()));
+          fmt::format("{} expects {} argument{}, received {}", callee_text(what), params.size(),
+                      params.size() == 1 ? "" : "s", c.args.size()));
   for (size_t i = 0; i < c.args.size(); ++i) {
     if (i >= params.size() || named) {
       check_expr(c.args[i].value);
@@ -163,7 +170,7 @@ TypeId Checker::call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeI
     }
     TypeId got = check_expr(c.args[i].value, params[i]);
     if (!types_->compatible(got, params[i]))
-      arg_mismatch(c.args[i].value, i + 1, c.args[i].name, what, params[i], got);
+      arg_mismatch(c.args[i].value, i + 1, c.args[i].name, callee_text(what), params[i], got);
     else
       coerce(c.args[i].value, got, params[i]);
     info.param_of_arg.push_back(static_cast<uint32_t>(i));
@@ -181,34 +188,32 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
   const BuiltinSig& sig = builtins_->sig(id);
   std::vector<TypeId> bind;
   if (receiver.valid() && sig.receiver.valid()) types_->unify(sig.receiver, receiver, bind);
-  std::string what = receiver.valid() ? fmt::format("method `{}`", entry.name) : fmt::format("function `{}`", entry.name);
+  const CalleeName what{receiver.valid() ? "method" : "function", entry.name};
   if (entry.rule == BuiltinRule::NumericElems && receiver.valid()) {
     TypeId el = types_->elem(receiver);
     if (!types_->is_numeric(el) && !types_->is_dynamic(el))
       error(DiagKind::ArgumentType, name_span,
             fmt::format("`{}` needs a list of `Int` or `Float`, received `{}`", entry.name, show(receiver)));
   }
-  std::vector<std::string> names;
-  std::vector<bool> defaults;
+  ParamSlots slots;
   int variadic = -1;
   for (size_t i = 0; i < sig.params.size(); ++i) {
-    names.push_back(sig.params[i].name);
-    defaults.push_back(sig.params[i].optional);
+    slots.push_back({sig.params[i].name, sig.params[i].optional});
     if (sig.params[i].variadic) variadic = static_cast<int>(i);
   }
-  std::vector<int> arg_param;
+  ArgBinding arg_param;
   if (entry.rule == BuiltinRule::Fields) {
     // `log.info("saved", id: 3)`: named arguments become the record's fields (any name, any
     // value), so only the positional ones are bound to parameters.
     CallExpr positional{c.callee, {}, c.args_span};
     for (const Arg& a : c.args)
       if (!a.name) positional.args.push_back(a);
-    std::vector<int> bound;
-    bind_args(positional, names, defaults, variadic, what, name_span, bound);
+    ArgBinding bound;
+    bind_args(positional, slots, variadic, what, name_span, bound);
     size_t k = 0;
     for (const Arg& a : c.args) arg_param.push_back(a.name ? -1 : bound[k++]);
   } else {
-    bind_args(c, names, defaults, variadic, what, name_span, arg_param);
+    bind_args(c, slots, variadic, what, name_span, arg_param);
   }
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Arg& a = c.args[i];
@@ -230,8 +235,8 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
       if (k != TypeKind::List && k != TypeKind::Map && k != TypeKind::Str && k != TypeKind::Range &&
           k != TypeKind::Bytes && !types_->is_dynamic(got))
         error(DiagKind::ArgumentType, span_of(a.value),
-              fmt::format("{}: argument {} expects a `List`, `Map`, `Str`, `Range` or `Bytes`, received `{}`", what,
-                          i + 1, show(got)));
+              fmt::format("{}: argument {} expects a `List`, `Map`, `Str`, `Range` or `Bytes`, received `{}`",
+                          callee_text(what), i + 1, show(got)));
       else
         coerce(a.value, got, types_->any());
       continue;
@@ -263,14 +268,14 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
     }
     if (types_->has_vars(want)) {
       if (!types_->unify(want, got, bind)) {
-        arg_mismatch(a.value, i + 1, a.name, what, types_->substitute(want, bind, types_->any()), got);
+        arg_mismatch(a.value, i + 1, a.name, callee_text(what), types_->substitute(want, bind, types_->any()), got);
         continue;
       }
       coerce(a.value, got, types_->substitute(want, bind, types_->any()));
       continue;
     }
     if (!types_->compatible(got, want))
-      arg_mismatch(a.value, i + 1, a.name, what, want, got);
+      arg_mismatch(a.value, i + 1, a.name, callee_text(what), want, got);
     else
       coerce(a.value, got, want);
   }
@@ -351,7 +356,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
       info.index = idx;
       set_type(c.callee, fi.type);
       tir_->refs[c.callee.index] = Ref{RefKind::Method, idx, sid};
-      return call_user_fn(e, c, info, fi.params, fi.type, fmt::format("method `{}.{}`", si.name, m->name), name.span);
+      return call_user_fn(e, c, info, fi.params, fi.type, CalleeName{"method", name.text, sid}, name.span);
     }
   }
 
@@ -378,7 +383,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
         const FnInfo& fi = prog_.modules[s.module.index].fns[s.fn.index];
         info.kind = CallKind::Function;
         info.symbol = SymbolId(r.id);
-        return call_user_fn(e, c, info, fi.params, fi.type, fmt::format("function `{}`", s.name), name.span);
+        return call_user_fn(e, c, info, fi.params, fi.type, CalleeName{"function", {}, {}, SymbolId(r.id)}, name.span);
       }
       if (s.kind == SymbolKind::Type) {
         error(DiagKind::NotCallable, name.span, fmt::format("type `{}` is not a function", s.name))
@@ -387,7 +392,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
         return types_->error();
       }
     }
-    if (types_->kind(mt) == TypeKind::Fn) return call_fn_value(e, c, info, mt, fmt::format("`{}`", name.text), name.span);
+    if (types_->kind(mt) == TypeKind::Fn) return call_fn_value(e, c, info, mt, CalleeName{{}, name.text}, name.span);
     if (types_->is_dynamic(mt)) {
       info.kind = CallKind::Dynamic;
       check_args_dynamic(c);
@@ -417,12 +422,12 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
       info.index = idx;
       set_type(c.callee, fi.type);
       tir_->refs[c.callee.index] = Ref{RefKind::Method, idx, sid};
-      return call_user_fn(e, c, info, fi.params, fi.type, fmt::format("method `{}.{}`", si.name, m->name), name.span);
+      return call_user_fn(e, c, info, fi.params, fi.type, CalleeName{"method", name.text, sid}, name.span);
     }
     if (const FieldInfo* fl = si.field(name.text)) {
       TypeId ft = member_type(c.callee, f.object, obj, name, true);
       set_type(c.callee, ft);
-      if (types_->kind(ft) == TypeKind::Fn) return call_fn_value(e, c, info, ft, fmt::format("field `{}`", fl->name), name.span);
+      if (types_->kind(ft) == TypeKind::Fn) return call_fn_value(e, c, info, ft, CalleeName{"field", name.text}, name.span);
       if (types_->is_dynamic(ft)) {
         info.kind = CallKind::Dynamic;
         check_args_dynamic(c);
@@ -507,10 +512,10 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c, TypeId expected) {
   CallInfo info;
   const Expr& callee = expr(c.callee);
   if (auto* f = std::get_if<FieldExpr>(&callee.data)) return call_method(e, c, *f, info, expected);
-  std::string what = "this value";
+  CalleeName what{"this value"};
   Span name_span = callee.span;
   if (auto* n = std::get_if<NameRef>(&callee.data)) {
-    what = fmt::format("`{}`", n->name.text);
+    what = CalleeName{{}, n->name.text};
     name_span = n->name.span;
     Lookup l = lookup(n->name.text);
     if (l.kind == Lookup::Symbol) {
@@ -527,7 +532,7 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c, TypeId expected) {
         const FnInfo& fi = prog_.modules[fn_module.index].fns[fn_id.index];
         info.kind = CallKind::Function;
         info.symbol = t;
-        return call_user_fn(e, c, info, fi.params, ft, fmt::format("function `{}`", n->name.text), name_span);
+        return call_user_fn(e, c, info, fi.params, ft, CalleeName{"function", n->name.text}, name_span);
       }
       if (s && s->kind == SymbolKind::Builtin) {
         tir_->refs[c.callee.index] = Ref{RefKind::Symbol, t.index};
@@ -560,12 +565,13 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c, TypeId expected) {
       info.struct_id = l.owner;
       info.index = l.index;
       info.implicit_self = !m.is_static;
-      return call_user_fn(e, c, info, fi.params, fi.type, fmt::format("method `{}.{}`", si.name, m.name), name_span);
+      return call_user_fn(e, c, info, fi.params, fi.type, CalleeName{"method", n->name.text, l.owner}, name_span);
     }
   }
   TypeId t = check_expr(c.callee);
   switch (types_->kind(t)) {
-    case TypeKind::Fn: return call_fn_value(e, c, info, t, what == "this value" ? "this function" : what, name_span);
+    case TypeKind::Fn:
+      return call_fn_value(e, c, info, t, what.name.empty() ? CalleeName{"this function"} : what, name_span);
     case TypeKind::Error:
       check_args_dynamic(c);
       return t;
@@ -577,7 +583,8 @@ TypeId Checker::check_call(ExprId e, const CallExpr& c, TypeId expected) {
       return types_->any();
     case TypeKind::Py: return py_call(e, c, info);
     default:
-      error(DiagKind::NotCallable, name_span, fmt::format("{} is not a function; it has type `{}`", what, show(t)));
+      error(DiagKind::NotCallable, name_span,
+            fmt::format("{} is not a function; it has type `{}`", callee_text(what), show(t)));
       check_args_dynamic(c);
       return types_->error();
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
 
 #include "checker/checker.h"
@@ -87,6 +88,30 @@ struct FnScope {
   std::vector<std::pair<std::string_view, SymbolId>> shadows;  // comprehension variables
   Narrowing narrowed;
 };
+
+// How diagnostics name a callee: "function `f`", "method `T.m`", "`f`" or "this function".
+// Kept in parts and spelled out only when a diagnostic is reported, since almost every call
+// reports none. Names are views into the AST or the built-in table (both outlive the check);
+// a type or symbol is named by id because the stores holding their names may grow meanwhile.
+struct CalleeName {
+  CalleeName(std::string_view kind, std::string_view name = {}, StructId owner = {}, SymbolId symbol = {})
+      : kind(kind), name(name), owner(owner), symbol(symbol) {}
+  std::string_view kind;  // "function", "method", "field"; empty for "`f`"; the whole text when
+                          // neither name nor symbol is set
+  std::string_view name;
+  StructId owner;         // the `T` of "method `T.m`"
+  SymbolId symbol;        // names the callee instead of `name` when valid
+};
+
+// A parameter as bind_args sees it: its name views a ParamInfo or BuiltinParam, which outlive
+// the binding.
+struct ParamSlot {
+  std::string_view name;
+  bool has_default = false;
+};
+// Parameter lists and argument bindings: on the stack for the usual handful of parameters.
+using ParamSlots = llvm::SmallVector<ParamSlot, 8>;
+using ArgBinding = llvm::SmallVector<int, 8>;  // argument index -> parameter index, -1 unbound
 
 // What a bare name resolves to.
 struct Lookup {
@@ -193,8 +218,8 @@ class Checker {
   // ---- calls (check_calls.cpp) ----
   TypeId check_call(ExprId e, const CallExpr& c, TypeId expected = TypeId());
   TypeId call_user_fn(ExprId e, const CallExpr& c, CallInfo& info, const std::vector<ParamInfo>& params,
-                      TypeId fn_type, std::string_view what, Span name_span);
-  TypeId call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeId fn_type, std::string_view what,
+                      TypeId fn_type, const CalleeName& what, Span name_span);
+  TypeId call_fn_value(ExprId e, const CallExpr& c, CallInfo& info, TypeId fn_type, const CalleeName& what,
                        Span name_span);
   TypeId call_builtin(ExprId e, const CallExpr& c, CallInfo& info, BuiltinId id, TypeId receiver,
                       ExprId receiver_expr, Span name_span, TypeId expected = TypeId());
@@ -206,8 +231,9 @@ class Checker {
   bool bind_json_target(const BuiltinSig& sig, TypeId expected, std::vector<TypeId>& bind, Span name_span);
   TypeId call_method(ExprId e, const CallExpr& c, const FieldExpr& f, CallInfo& info, TypeId expected = TypeId());
   void check_args_dynamic(const CallExpr& c);
-  bool bind_args(const CallExpr& c, const std::vector<std::string>& names, const std::vector<bool>& has_default,
-                 int variadic, std::string_view what, Span name_span, std::vector<int>& arg_param);
+  bool bind_args(const CallExpr& c, const ParamSlots& params, int variadic, const CalleeName& what, Span name_span,
+                 ArgBinding& arg_param);
+  std::string callee_text(const CalleeName& what) const;
   Diagnostic& arg_mismatch(ExprId arg, size_t position, const std::optional<Ident>& name, std::string_view what,
                     TypeId want, TypeId got);
   uint32_t add_call(ExprId e, CallInfo info);

@@ -311,8 +311,8 @@ TypeId Checker::call_builtin(ExprId e, const CallExpr& c, CallInfo& info, Builti
   for (TypeId& b : bind)
     if (!b.valid()) b = types_->any();
   for (TypeId& b : bind) b = types_->strip_never(b);
-  info.type_args = bind;
   TypeId r = types_->strip_never(types_->substitute(sig.result, bind, types_->any()));
+  info.type_args = std::move(bind);
   add_call(e, std::move(info));
   (void)receiver_expr;
   return r;

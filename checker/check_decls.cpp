@@ -352,7 +352,7 @@ void Checker::check_fn_body(FnId id, FnScope* parent, TypeId expected_fn) {
     prog_.symbol(s).type = pi.type;
     prog_.symbol(s).annotated = true;
     pi.symbol = s;
-    sc.flow.set(sc.slot_of[s.index]);
+    sc.flow.set(sc.slot_of.lookup(s.index));  // make_var gave it a slot
     if (pi.type.valid() && types_->struct_of(pi.type).valid() &&
         types_->struct_info(types_->struct_of(pi.type)).name == "Request" &&
         types_->struct_info(types_->struct_of(pi.type)).builtin)

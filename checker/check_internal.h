@@ -80,9 +80,10 @@ struct FnScope {
   TypeId declared_ret;        // invalid when the return type is inferred
   TypeId inferred_ret;        // LUB of the `return`s seen so far
   std::vector<ExprId> return_values;  // for conversions once the inferred type is known
-  // Names are views into the module's source text, which outlives the check.
-  llvm::DenseMap<llvm::StringRef, SymbolId> vars;  // params and locals (globals at top level)
-  llvm::DenseMap<uint32_t, uint32_t> slot_of;      // SymbolId.index -> DA slot
+  // Names are views into the module's source text, which outlives the check. A function has
+  // a few variables and a DenseMap's first allocation is 64 buckets, so both maps start inline.
+  llvm::SmallDenseMap<llvm::StringRef, SymbolId, 8> vars;  // params and locals (globals at top level)
+  llvm::SmallDenseMap<uint32_t, uint32_t, 8> slot_of;      // SymbolId.index -> DA slot
   FlowState flow;
   std::vector<LoopCtx> loops;
   std::vector<std::pair<std::string_view, SymbolId>> shadows;  // comprehension variables
@@ -167,7 +168,9 @@ class Checker {
   void check_stmt(StmtId s, bool is_last, TypeId* block_value, ExprId* value_expr);
   void check_assign(const Stmt& stmt, const AssignStmt& a);
   void check_annotated(StmtId stmt, const AnnotatedAssignStmt& a);
-  void assign_name(const Ident& name, ExprId target, ExprId value, TypeId value_type, bool is_let);
+  // `own`: the variable `name` of the current scope (invalid if none), which the caller has
+  // already looked up.
+  void assign_name(const Ident& name, SymbolId own, ExprId target, ExprId value, TypeId value_type, bool is_let);
   void assign_var(SymbolId sym, FnScope* owner, ExprId value, TypeId value_type, Span at);
   void check_return(const ReturnStmt& r);
   void check_status_return(const StatusReturnStmt& r);

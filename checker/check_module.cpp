@@ -1,8 +1,8 @@
 // The module driver: collects a module's top-level names, pre-scans each scope for the variables
 // it assigns, and runs checking passes until variable types (LUB of their assignments) settle.
 #include <algorithm>
-#include <unordered_map>
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallVector.h>
 
@@ -390,9 +390,11 @@ void Checker::prescan_scope(FnScope& scope, const std::vector<StmtId>& stmts, co
   std::vector<std::pair<Ident, TypeExprId>> annotated;
   for (StmtId s : stmts) prescan_stmt(scope, s, found, annotated, 0);
 
-  // First occurrence decides the declaration site; any `let` makes the name local.
-  std::unordered_map<std::string_view, size_t> first;
+  // First occurrence decides the declaration site; any `let` makes the name local. Most scopes
+  // assign a handful of names, so the index of first occurrences stays on the stack.
+  llvm::SmallDenseMap<llvm::StringRef, size_t, 16> first;
   std::vector<std::pair<Ident, bool>> names;
+  names.reserve(found.size());
   for (auto& [id, is_let] : found) {
     auto [it, fresh] = first.try_emplace(id.text, names.size());
     if (fresh)

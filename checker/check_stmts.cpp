@@ -187,13 +187,13 @@ void Checker::assign_var(SymbolId id, FnScope* owner, ExprId value, TypeId vt, S
   scope_->narrowed.erase(id.index);
 }
 
-void Checker::assign_name(const Ident& name, ExprId target, ExprId value, TypeId vt, bool is_let) {
+void Checker::assign_name(const Ident& name, SymbolId own, ExprId target, ExprId value, TypeId vt, bool is_let) {
   if (name.text == "_") {
     if (target.valid()) set_type(target, vt);
     return;
   }
-  if (auto own = scope_->vars.find(name.text); own != scope_->vars.end()) {
-    const SymbolId sym = own->second;
+  if (own.valid()) {
+    const SymbolId sym = own;
     assign_var(sym, scope_, value, vt, name.span);
     if (target.valid()) {
       set_type(target, prog_.symbol(sym).type);
@@ -251,19 +251,22 @@ void Checker::check_assign(const Stmt& stmt, const AssignStmt& a) {
   }
   const Expr& target = expr(a.target);
   if (auto* n = std::get_if<NameRef>(&target.data)) {
+    // Looked up once for both uses: checking the value never adds a variable to this scope
+    // (prescan_scope declared them all before the body).
+    auto found = scope_->vars.find(n->name.text);
+    const SymbolId own = found != scope_->vars.end() ? found->second : SymbolId();
     if (a.compound) {
       TypeId l = check_expr(a.target);
       TypeId r = check_expr(a.value);
       TypeId res = binary_result(*a.compound, a.op_span, a.target, l, a.value, r);
-      assign_name(n->name, ExprId(), ExprId(), res, false);
+      assign_name(n->name, own, ExprId(), ExprId(), res, false);
       return;
     }
     // An annotated variable's type guides the value (lambdas, empty collections).
     TypeId expected;
-    auto own = scope_->vars.find(n->name.text);
-    if (own != scope_->vars.end() && prog_.symbol(own->second).annotated) expected = prog_.symbol(own->second).type;
+    if (own.valid() && prog_.symbol(own).annotated) expected = prog_.symbol(own).type;
     TypeId vt = check_expr(a.value, expected);
-    assign_name(n->name, a.target, a.value, vt, a.is_let);
+    assign_name(n->name, own, a.target, a.value, vt, a.is_let);
     return;
   }
   if (auto* f = std::get_if<FieldExpr>(&target.data)) {

@@ -286,7 +286,8 @@ void Checker::declare_fn_signature(FnId id, StructId owner, uint32_t method_inde
   fi.is_async = d.is_async;
   fi.is_static = d.is_static;
   fi.params.clear();
-  std::vector<TypeId> ptypes;
+  fi.params.reserve(d.params.size());
+  llvm::SmallVector<TypeId, 8> ptypes;  // interned by types_->fn, so a stack buffer will do
   for (const Param& p : d.params) {
     ParamInfo pi;
     pi.name = std::string(p.name.text);
@@ -360,7 +361,7 @@ void Checker::check_fn_body(FnId id, FnScope* parent, TypeId expected_fn) {
   }
   // Parameter types changed by an expected Fn type: refresh the signature.
   if (expected_params.size()) {
-    std::vector<TypeId> ptypes;
+    llvm::SmallVector<TypeId, 8> ptypes;
     for (const ParamInfo& pi : sc.info->params) ptypes.push_back(pi.type);
     TypeId r = sc.info->return_type.valid() ? sc.info->return_type : types_->any();
     sc.info->type = types_->fn(ptypes, d.is_async ? types_->future(r) : r);

@@ -1,6 +1,8 @@
 // Patterns (match arms, for variables, let destructuring, comprehension clauses) and `match`:
 // bindings, pattern/scrutinee compatibility, null narrowing across arms, exhaustiveness for
 // Result, Bool and nullable scrutinees (guarded arms never count).
+#include <span>
+
 #include "checker/check_internal.h"
 
 namespace fitz::checker::detail {
@@ -161,7 +163,8 @@ TypeId Checker::check_match(ExprId e, const MatchExpr& m, TypeId expected) {
     if (arm.guard.valid()) continue;
     if (covers_null) null_seen = true;
     if (pattern_irrefutable(arm.pattern)) catch_all = true;
-    std::vector<PatternId> alts{arm.pattern};
+    // The alternatives of an or-pattern, else the pattern alone: viewed in the AST, not copied.
+    std::span<const PatternId> alts(&arm.pattern, 1);
     if (auto* o = std::get_if<OrPat>(&ast_->get(arm.pattern).data)) alts = o->alternatives;
     for (PatternId a : alts) {
       const Pattern& pat = ast_->get(a);

@@ -393,6 +393,7 @@ void Checker::prescan_scope(FnScope& scope, const std::vector<StmtId>& stmts, co
   // First occurrence decides the declaration site; any `let` makes the name local. Most scopes
   // assign a handful of names, so the index of first occurrences stays on the stack.
   llvm::SmallDenseMap<llvm::StringRef, size_t, 16> first;
+  first.reserve(found.size());
   std::vector<std::pair<Ident, bool>> names;
   names.reserve(found.size());
   for (auto& [id, is_let] : found) {
@@ -402,6 +403,10 @@ void Checker::prescan_scope(FnScope& scope, const std::vector<StmtId>& stmts, co
     else
       names[it->second].second |= is_let;
   }
+  // Sized once for every name the scope may declare, instead of growing (and rehashing) as
+  // make_var adds them.
+  scope.vars.reserve(scope.vars.size() + names.size());
+  scope.slot_of.reserve(scope.slot_of.size() + names.size());
   for (auto& [id, is_let] : names) {
     if (scope.vars.count(id.text)) continue;  // a parameter
     if (scope.is_module) {

@@ -486,7 +486,8 @@ void Checker::check_continue(const ContinueStmt& c) {
 void Checker::check_condition(ExprId cond, std::string_view what) {
   if (!cond.valid()) return;
   TypeId t = check_expr(cond, types_->bool_());
-  if (py_needs_type(cond, t, fmt::format("the {} condition", what))) return;
+  // The wording is built only for a `Py` condition, the one case py_needs_type reports.
+  if (types_->is_py(t) && py_needs_type(cond, t, fmt::format("the {} condition", what))) return;
   if (!types_->compatible(t, types_->bool_()) || types_->kind(t) == TypeKind::Nullable)
     error(DiagKind::ConditionNotBool, span_of(cond),
           fmt::format("the {} condition must be `Bool`, received `{}`", what, show(t)))

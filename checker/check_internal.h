@@ -33,6 +33,22 @@ bool is_cookie_token(std::string_view name);
 // every branch, so a map that allocates nothing while empty (the common case).
 using Narrowing = llvm::DenseMap<uint32_t, TypeId>;
 
+// Variables by name. A name read inside a function is looked for in its scope, then in each
+// enclosing one and the module's names: NameInfo lets all those maps take a name hashed once
+// (HashedName, through find_as) instead of hashing it again per map.
+struct HashedName {
+  llvm::StringRef text;
+  unsigned hash;
+};
+struct NameInfo : llvm::DenseMapInfo<llvm::StringRef> {
+  using Base = llvm::DenseMapInfo<llvm::StringRef>;
+  using Base::getHashValue;
+  using Base::isEqual;
+  static HashedName hashed(llvm::StringRef text) { return {text, Base::getHashValue(text)}; }
+  static unsigned getHashValue(const HashedName& n) { return n.hash; }
+  static bool isEqual(const HashedName& a, llvm::StringRef b) { return Base::isEqual(a.text, b); }
+};
+
 // Definite assignment: which variables of one function scope are assigned on every path here.
 struct FlowState {
   std::vector<uint64_t> bits;
@@ -82,7 +98,7 @@ struct FnScope {
   std::vector<ExprId> return_values;  // for conversions once the inferred type is known
   // Names are views into the module's source text, which outlives the check. A function has
   // a few variables and a DenseMap's first allocation is 64 buckets, so both maps start inline.
-  llvm::SmallDenseMap<llvm::StringRef, SymbolId, 8> vars;  // params and locals (globals at top level)
+  llvm::SmallDenseMap<llvm::StringRef, SymbolId, 8, NameInfo> vars;  // params and locals (globals at top level)
   llvm::SmallDenseMap<uint32_t, uint32_t, 8> slot_of;      // SymbolId.index -> DA slot
   FlowState flow;
   std::vector<LoopCtx> loops;
@@ -331,7 +347,7 @@ class Checker {
   DiagnosticBag decl_diags_;  // reported once per module (declarations, decorators)
   DiagnosticBag pass_diags_;  // reported by the current pass; only the last pass is kept
   DiagnosticBag* diags_ = nullptr;
-  llvm::DenseMap<llvm::StringRef, SymbolId> module_names_;  // iteration order is arbitrary
+  llvm::DenseMap<llvm::StringRef, SymbolId, NameInfo> module_names_;  // iteration order is arbitrary
   llvm::DenseMap<uint32_t, SymbolId> symbol_at_;  // declaration offset -> symbol, across passes
   std::unordered_map<uint32_t, std::vector<std::pair<Ident, TypeExprId>>> annotations_;  // scope key
   std::vector<uint8_t> read_untyped_;  // SymbolId.index -> read before it had a type

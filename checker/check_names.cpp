@@ -90,10 +90,11 @@ bool Checker::can_access_private(StructId owner) const {
 // ---- names ----------------------------------------------------------------------------------------
 
 Lookup Checker::lookup(std::string_view name, bool for_assign) {
+  const HashedName key = NameInfo::hashed(name);  // one hash for every scope on the way out
   for (FnScope* s = scope_; s; s = s->parent) {
     for (auto it = s->shadows.rbegin(); it != s->shadows.rend(); ++it)
       if (it->first == name) return Lookup{Lookup::Var, it->second, s};
-    auto v = s->vars.find(name);
+    auto v = s->vars.find_as(key);
     if (v != s->vars.end()) {
       if (s != scope_ && !s->is_module) {
         // A variable of an enclosing function: every function in between captures it.
@@ -125,7 +126,7 @@ Lookup Checker::lookup(std::string_view name, bool for_assign) {
     }
   }
   if (for_assign) return Lookup{};
-  auto it = module_names_.find(name);
+  auto it = module_names_.find_as(key);
   if (it != module_names_.end()) return Lookup{Lookup::Symbol, it->second};
   auto b = prog_.builtin_symbols.find(std::string(name));
   if (b != prog_.builtin_symbols.end()) return Lookup{Lookup::Symbol, b->second};

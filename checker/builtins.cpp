@@ -2,6 +2,8 @@
 // Add a built-in here once: the checker, hover, completion and codegen all pick it up.
 #include "checker/builtins.h"
 
+#include <llvm/ADT/SmallString.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -460,10 +462,13 @@ std::optional<BuiltinId> Builtins::function(std::string_view name) const {
   return it->second;
 }
 
-std::vector<BuiltinId> Builtins::methods(TypeId receiver, std::string_view name) const {
-  auto it = methods_.find(shape_key(receiver) + "." + std::string(name));
-  if (it == methods_.end()) return {};
-  return it->second;
+const std::vector<BuiltinId>& Builtins::methods(TypeId receiver, std::string_view name) const {
+  static const std::vector<BuiltinId> kNone;
+  llvm::SmallString<64> key(shape_key(receiver));
+  key += '.';
+  key += name;
+  auto it = methods_.find(key);
+  return it == methods_.end() ? kNone : it->second;
 }
 
 std::vector<std::string_view> Builtins::method_names(TypeId receiver) const {

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/ADT/StringMap.h>
+
 #include "checker/types.h"
 
 namespace fitz::checker {
@@ -110,7 +112,7 @@ class Builtins {
   std::optional<BuiltinId> function(std::string_view name) const;
   // Methods whose receiver pattern has the same outermost shape as `receiver` (List, Map, Str,
   // a nominal, ...); the caller unifies the pattern to pick the one that applies.
-  std::vector<BuiltinId> methods(TypeId receiver, std::string_view name) const;
+  const std::vector<BuiltinId>& methods(TypeId receiver, std::string_view name) const;
   // Every method name available on a receiver of this shape (completion, "did you mean").
   std::vector<std::string_view> method_names(TypeId receiver) const;
 
@@ -132,7 +134,9 @@ class Builtins {
   TypeStore& types_;
   std::vector<BuiltinSig> sigs_;
   std::unordered_map<std::string, BuiltinId> functions_;
-  std::unordered_map<std::string, std::vector<BuiltinId>> methods_;  // "shape.name"
+  // "shape.name": a StringMap so that the checker's lookup per method call can build its key
+  // on the stack.
+  llvm::StringMap<std::vector<BuiltinId>> methods_;
   std::unordered_map<std::string, std::vector<std::string_view>> names_by_shape_;
   std::unordered_map<std::string, uint32_t> values_;
   std::vector<TypeId> value_types_;

@@ -439,7 +439,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
       check_args_dynamic(c);
       return types_->error();
     }
-    auto cands = builtins_->methods(obj, name.text);
+    const auto& cands = builtins_->methods(obj, name.text);
     if (!cands.empty()) {
       info.kind = CallKind::BuiltinMethod;
       // Overloads of a nominal's method (`http.request(opts)` beside `request(method, url,
@@ -477,7 +477,7 @@ TypeId Checker::call_method(ExprId e, const CallExpr& c, const FieldExpr& f, Cal
     return py_call(e, c, info);
   }
   // Built-in receivers: List, Map, Str, Int, Float, Range, Bytes, Any.
-  auto cands = builtins_->methods(obj, name.text);
+  const auto& cands = builtins_->methods(obj, name.text);
   for (BuiltinId b : cands) {
     std::vector<TypeId> bind;
     if (types_->unify(builtins_->sig(b).receiver, obj, bind)) {

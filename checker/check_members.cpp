@@ -89,7 +89,7 @@ TypeId Checker::member_type(ExprId e, ExprId object, TypeId obj, const Ident& fi
     return types_->error();
   }
   // Built-in value types have methods but no fields.
-  auto methods = builtins_->methods(obj, field.text);
+  const auto& methods = builtins_->methods(obj, field.text);
   Diagnostic& d = error(DiagKind::UnknownField, field.span,
                         fmt::format("`{}` has no field `{}`", show(obj), field.text));
   if (!methods.empty()) d.with_hint(fmt::format("`{}` is a method: call it with `.{}()`", field.text, field.text));

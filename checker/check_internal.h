@@ -51,7 +51,8 @@ struct NameInfo : llvm::DenseMapInfo<llvm::StringRef> {
 
 // Definite assignment: which variables of one function scope are assigned on every path here.
 struct FlowState {
-  std::vector<uint64_t> bits;
+  // Copied at every branch and join: up to 128 variables per function stay off the heap.
+  llvm::SmallVector<uint64_t, 2> bits;
   bool unreachable = false;
 
   bool test(uint32_t slot) const {

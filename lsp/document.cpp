@@ -6,8 +6,6 @@
 
 namespace fitz::lsp {
 
-uint64_t content_hash(std::string_view text) { return frontend::text_hash(text); }
-
 namespace {
 
 // tree-sitter points: 0-based row, byte column.
@@ -57,7 +55,7 @@ uint32_t offset_at(std::string_view text, uint32_t line0, uint32_t character16) 
 Document::Document(std::string uri, std::filesystem::path path, int64_t version, std::string text)
     : uri_(std::move(uri)), path_(std::move(path)), version_(version), text_(std::move(text)) {
   tree_ = frontend::parse_text(text_);
-  hash_ = content_hash(text_);
+  hash_ = frontend::text_hash(text_);
 }
 
 void Document::edit(const ContentChange& change) {
@@ -87,7 +85,7 @@ void Document::apply(int64_t version, const std::vector<ContentChange>& changes)
   // tree-sitter's error recovery may differ between an incremental and a fresh parse of the
   // same broken text; a fresh parse keeps the tree equal to the one `fitz check` builds.
   if (tree_.has_error()) tree_ = frontend::parse_text(text_);
-  hash_ = content_hash(text_);
+  hash_ = frontend::text_hash(text_);
 }
 
 }  // namespace fitz::lsp

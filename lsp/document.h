@@ -26,6 +26,7 @@ class Document {
   int64_t version() const { return version_; }
   const std::string& text() const { return text_; }
   const frontend::SyntaxTree& tree() const { return tree_; }
+  // frontend::text_hash of text(): a buffer and the parse cache entry of the same text agree.
   uint64_t hash() const { return hash_; }
 
   // Applies the changes in order (each range is relative to the text after the previous one),
@@ -42,8 +43,5 @@ class Document {
   frontend::SyntaxTree tree_;
   uint64_t hash_ = 0;
 };
-
-// frontend::text_hash: a buffer's hash and its parse cache entry's agree.
-uint64_t content_hash(std::string_view text);
 
 }  // namespace fitz::lsp

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "frontend/parse_cache.h"
 #include "lsp/uri.h"
 
 namespace fitz::lsp {
@@ -92,7 +93,7 @@ frontend::FileReader Workspace::reader() const {
     int64_t now_ns = int64_t(wall.tv_sec) * 1000000000 + wall.tv_nsec;
     if (stamped && now_ns - st.mtime_ns < 100'000'000) stamped = false;
     if (text && stamped) {
-      st.hash = content_hash(*text);
+      st.hash = frontend::text_hash(*text);
       state->stamps[path.string()] = st;
     } else {
       state->stamps.erase(path.string());
@@ -267,7 +268,7 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
     auto h = unit.module_hashes.find(key);
     bool same = f != unit.module_files.end() && f->second == m.file.value &&
                 h != unit.module_hashes.end();
-    hashes[key] = same ? h->second : content_hash(unit.analysis->sources.file(m.file).text());
+    hashes[key] = same ? h->second : frontend::text_hash(unit.analysis->sources.file(m.file).text());
     files[key] = m.file.value;
   }
   unit.module_hashes = std::move(hashes);
@@ -323,7 +324,7 @@ void Workspace::mark_changed(const fs::path& raw) {
         continue;
       }
       std::optional<std::string> text = frontend::disk_reader()(path, err);
-      if (text && content_hash(*text) == unit->module_hashes[s]) continue;
+      if (text && frontend::text_hash(*text) == unit->module_hashes[s]) continue;
       unit->dirty = true;
       continue;
     }

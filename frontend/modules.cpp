@@ -379,24 +379,30 @@ void ModuleLoader::resolve_imports(ModuleId id) {
     StmtId stmt;
     std::vector<Ident> path;
     const FromImportStmt* from;
+    // Resolved once for both the prefetch and the load (a dependency's manifest is read to
+    // resolve a path into it); unset for `python` and for paths that do not resolve.
+    std::optional<fs::path> target;
   };
   std::vector<Request> requests;
   {
-    const Ast& ast = graph_.modules[id.index].ast;
-    for (StmtId s : ast.top_level) {
-      const Stmt& stmt = ast.get(s);
+    const Module& importer = graph_.modules[id.index];
+    for (StmtId s : importer.ast.top_level) {
+      const Stmt& stmt = importer.ast.get(s);
       if (auto* imp = std::get_if<ImportStmt>(&stmt.data))
         requests.push_back({s, imp->path, nullptr});
       else if (auto* from = std::get_if<FromImportStmt>(&stmt.data))
         requests.push_back({s, from->path, from});
+      else
+        continue;
+      Request& req = requests.back();
+      if (!req.path.empty() && req.path.front().text != "python") req.target = resolve_path(importer, req.path);
     }
   }
   // prefetch() does nothing with a parse cache: no paths for it then.
   if (!cache_) {
     std::vector<fs::path> ahead;
     for (const Request& req : requests)
-      if (!req.path.empty() && req.path.front().text != "python")
-        if (auto p = resolve_path(graph_.modules[id.index], req.path)) ahead.push_back(std::move(*p));
+      if (req.target) ahead.push_back(*req.target);
     prefetch(ahead);
     // Files parsed ahead are parsed in the order they were listed, which is not the order this
     // depth-first walk needs them in: without a hint the walk would mostly find the file it
@@ -418,9 +424,8 @@ void ModuleLoader::resolve_imports(ModuleId id) {
       graph_.modules[id.index].imports.push_back({req.stmt, ModuleId(), true});
       continue;
     }
-    std::optional<fs::path> target_path = resolve_path(graph_.modules[id.index], req.path);
     ModuleId target;
-    if (target_path) target = load(*target_path, dotted(req.path), &at);
+    if (req.target) target = load(*req.target, dotted(req.path), &at);
     graph_.modules[id.index].imports.push_back({req.stmt, target});
     if (target.valid() && req.from && state_[target.index] == State::Done)
       check_imported_names(id, *req.from, target);

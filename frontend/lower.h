@@ -22,6 +22,10 @@ Ast lower_module(const SourceFile& source, FileId file, const SyntaxTree& tree, 
 Ast lower_module_reusing(const SourceFile& source, FileId file, const SyntaxTree& tree, DiagnosticBag& diags,
                          Ast previous, std::string_view previous_text, const SyntaxTree& previous_tree);
 
+// For a file lowered before its final id was known (SourceManager::adopt): moves every span of
+// `ast`, and of the diagnostics its lowering reported, from `ast.file` to `to`.
+void refile(Ast& ast, std::vector<Diagnostic>& diagnostics, FileId to);
+
 // Parse + lower in one call.
 Ast parse_module(const SourceFile& source, FileId file, DiagnosticBag& diags, SyntaxTree* tree_out = nullptr);
 

@@ -168,3 +168,24 @@ void move_item(Ast& previous, const ItemExtent& a, std::string_view previous_tex
 }
 
 }  // namespace fitz::frontend::lowering
+
+namespace fitz::frontend {
+
+void refile(Ast& ast, std::vector<Diagnostic>& diagnostics, FileId to) {
+  // Only the file changes: ids, offsets and names stay where they are.
+  lowering::Relocate r{0, 0, 0, 0, 0, 0, 0, ast.file, to, 0, nullptr, 0, nullptr};
+  auto all = [&](auto& table) {
+    for (auto& node : table) r(node);
+  };
+  all(ast.exprs);
+  all(ast.stmts);
+  all(ast.patterns);
+  all(ast.types);
+  all(ast.blocks);
+  all(ast.fns);
+  all(ast.type_decls);
+  all(diagnostics);
+  ast.file = to;
+}
+
+}  // namespace fitz::frontend

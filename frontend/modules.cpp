@@ -151,31 +151,31 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
   }
 
   std::string error;
+  std::optional<Prefetched> ready;
   if (auto ahead = prefetched_.find(key); ahead != prefetched_.end()) {
+    ready = std::move(ahead->second);
+    prefetched_.erase(ahead);
+  } else if (auto ahead = take_ahead(key)) {
+    ready = adopt(std::move(*ahead));
+  }
+  if (ready) {
     ModuleId id(uint32_t(graph_.modules.size()));
     by_path_.emplace(key, id);
     state_.push_back(State::Loading);
     Module m;
     m.name = std::move(name);
     m.path = path;
-    m.file = ahead->second.file;
-    m.tree = std::move(ahead->second.tree);
-    m.ast = std::move(ahead->second.ast);
-    for (const Diagnostic& d : ahead->second.diagnostics) diags_.report(d);
-    prefetched_.erase(ahead);
+    m.file = ready->file;
+    m.tree = std::move(ready->tree);
+    m.ast = std::move(ready->ast);
+    for (const Diagnostic& d : ready->diagnostics) diags_.report(d);
     graph_.modules.push_back(std::move(m));
     return finish_load(id);
   }
   // A file the cache knows to be unchanged is not read at all.
   const ParsedModule* known = cache_ ? cache_->current(key) : nullptr;
   std::optional<std::string> text;
-  SyntaxTree tree;
-  if (auto ahead = take_ahead(key)) {
-    text = std::move(ahead->first);
-    tree = std::move(ahead->second);
-  } else if (!known) {
-    text = reader_(path, error);
-  }
+  if (!known) text = reader_(path, error);
   if (!known && !text) {
     if (requested_at)
       diags_.error(DiagKind::ModuleNotFound, *requested_at,
@@ -209,12 +209,7 @@ ModuleId ModuleLoader::load(const fs::path& raw_path, std::string name, const Sp
       graph_.modules.push_back(std::move(m));
     }
     Module& m = graph_.modules[id.index];
-    if (tree.valid()) {
-      m.tree = std::move(tree);
-      m.ast = lower_module(sources_.file(m.file), m.file, m.tree, diags_);
-    } else {
-      m.ast = parse_module(sources_.file(m.file), m.file, diags_, keep_trees_ ? &m.tree : nullptr);
-    }
+    m.ast = parse_module(sources_.file(m.file), m.file, diags_, keep_trees_ ? &m.tree : nullptr);
   }
 
   return finish_load(id);
@@ -251,31 +246,31 @@ void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
   struct Job {
     std::string key;
     std::string text;
-    SyntaxTree tree;  // valid when parse_ahead() parsed it
+    std::optional<ParsedAhead> ahead;  // parsed and lowered by parse_ahead()
   };
   std::vector<Job> jobs;
   for (const fs::path* path : wanted) {
     std::string key = path->string();
     if (auto ahead = take_ahead(key)) {
-      jobs.push_back({std::move(key), std::move(ahead->first), std::move(ahead->second)});
+      jobs.push_back({std::move(key), std::string(), std::move(ahead)});
       continue;
     }
     std::string error;
     // Unreadable files are left to load(), which reports them where they are requested.
-    if (auto text = reader_(*path, error)) jobs.push_back({std::move(key), std::move(*text), SyntaxTree()});
+    if (auto text = reader_(*path, error)) jobs.push_back({std::move(key), std::move(*text), std::nullopt});
   }
+  // Ids in the order of the request, whoever parsed the file.
   std::vector<Prefetched> done(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i)
-    done[i].file = sources_.add(display_path(jobs[i].key), std::move(jobs[i].text));
+    if (jobs[i].ahead)
+      done[i] = adopt(std::move(*jobs[i].ahead));
+    else
+      done[i].file = sources_.add(display_path(jobs[i].key), std::move(jobs[i].text));
   parallel_for(done.size(), [&](size_t i) {
+    if (jobs[i].ahead) return;
     DiagnosticBag diags;
     const SourceFile& source = sources_.file(done[i].file);
-    if (jobs[i].tree.valid()) {
-      done[i].tree = std::move(jobs[i].tree);
-      done[i].ast = lower_module(source, done[i].file, done[i].tree, diags);
-    } else {
-      done[i].ast = parse_module(source, done[i].file, diags, &done[i].tree);
-    }
+    done[i].ast = parse_module(source, done[i].file, diags, keep_trees_ ? &done[i].tree : nullptr);
     done[i].diagnostics.assign(diags.begin(), diags.end());
   });
   for (size_t i = 0; i < jobs.size(); ++i) prefetched_.emplace(std::move(jobs[i].key), std::move(done[i]));
@@ -299,22 +294,44 @@ size_t ModuleLoader::parse_ahead(const std::vector<fs::path>& raw_paths) {
     std::optional<std::string> text = reader_(path, error);
     if (!text) continue;
     ahead_index_.emplace(std::move(key), ahead_.size());
-    ahead_.push_back({path, std::move(*text), SyntaxTree()});
+    ahead_.push_back({display_path(path), std::move(*text)});
   }
   if (ahead_.empty()) return 0;
-  ahead_work_ = std::make_unique<WorkAhead>(ahead_.size(), [this](size_t i) {
-    ahead_[i].tree = parse_text(ahead_[i].text);
+  // Provisional ids, never given by a SourceManager (which would need four billion files).
+  constexpr uint32_t kProvisional = 0x80000000u;
+  ahead_work_ = std::make_unique<WorkAhead>(ahead_.size(), [this, keep = keep_trees_](size_t i) {
+    // Lowered here, right after the parse: the tree is still in the cache, and without
+    // keep_syntax_trees() it is freed at once instead of waiting for the load (a project's trees
+    // are several times the size of its ASTs).
+    ParsedAhead& a = ahead_[i];
+    FileId file{kProvisional + uint32_t(i)};
+    a.source = std::make_unique<SourceFile>(file, std::move(a.display), std::move(a.text));
+    SyntaxTree tree = parse_text(a.source->text());
+    DiagnosticBag diags;
+    a.ast = lower_module(*a.source, file, tree, diags);
+    a.diagnostics.assign(diags.begin(), diags.end());
+    if (keep) a.tree = std::move(tree);
   });
   return ahead_.size();
 }
 
-std::optional<std::pair<std::string, SyntaxTree>> ModuleLoader::take_ahead(const std::string& key) {
+std::optional<ModuleLoader::ParsedAhead> ModuleLoader::take_ahead(const std::string& key) {
   auto it = ahead_index_.find(key);
   if (it == ahead_index_.end()) return std::nullopt;
   size_t i = it->second;
   ahead_index_.erase(it);
   ahead_work_->wait(i);
-  return std::pair(std::move(ahead_[i].text), std::move(ahead_[i].tree));
+  return std::move(ahead_[i]);
+}
+
+ModuleLoader::Prefetched ModuleLoader::adopt(ParsedAhead ahead) {
+  Prefetched p;
+  p.file = sources_.adopt(std::move(ahead.source));
+  refile(ahead.ast, ahead.diagnostics, p.file);
+  p.tree = std::move(ahead.tree);
+  p.ast = std::move(ahead.ast);
+  p.diagnostics = std::move(ahead.diagnostics);
+  return p;
 }
 
 void ModuleLoader::set_packages(std::vector<PackageRoot> packages) { packages_ = std::move(packages); }

@@ -94,9 +94,10 @@ class ModuleLoader {
   // Does nothing with a parse cache.
   void prefetch(const std::vector<std::filesystem::path>& paths);
   // For files known before loading starts (every module of a project): reads them now and
-  // parses them on background threads while loading goes on. load() lowers each itself, in its
-  // own order, so file ids and diagnostics are exactly those of a load without this. Does
-  // nothing with a parse cache; only the first call counts. Returns how many files it took.
+  // parses and lowers them on background threads while loading goes on. A file gets its id
+  // when loading reaches it, so file ids and diagnostics are exactly those of a load without
+  // this. Does nothing with a parse cache; only the first call counts. Returns how many files
+  // it took.
   size_t parse_ahead(const std::vector<std::filesystem::path>& paths);
 
   // Every module keeps its syntax tree (`fitz check --dump=cst`); without this a large file
@@ -137,18 +138,25 @@ class ModuleLoader {
     std::vector<Diagnostic> diagnostics;
   };
   std::unordered_map<std::string, Prefetched> prefetched_;
-  // Read by parse_ahead() and parsed by background threads; an entry leaves the index when
-  // load() or prefetch() takes it. Declared before the work so that the work stops first.
+  // Read by parse_ahead(), then parsed and lowered by background threads under a provisional
+  // file id: a file's id is its place in the order loading reaches it, as without parsing
+  // ahead, so it is given when load() or prefetch() takes the entry out of the index (adopt()).
+  // Declared before the work so that the work stops first.
   struct ParsedAhead {
-    std::filesystem::path path;
-    std::string text;
-    SyntaxTree tree;
+    std::string display;  // the path as diagnostics show it
+    std::string text;  // until the work moves it into `source`
+    std::unique_ptr<SourceFile> source;
+    SyntaxTree tree;  // kept with keep_syntax_trees() only
+    Ast ast;
+    std::vector<Diagnostic> diagnostics;
   };
   std::vector<ParsedAhead> ahead_;
   std::unordered_map<std::string, size_t> ahead_index_;
   std::unique_ptr<WorkAhead> ahead_work_;
-  // The text and tree of `key` when parse_ahead() has it (waiting for its parse to end).
-  std::optional<std::pair<std::string, SyntaxTree>> take_ahead(const std::string& key);
+  // The entry of `key` when parse_ahead() has it, once its work is done.
+  std::optional<ParsedAhead> take_ahead(const std::string& key);
+  // Gives a file parsed ahead its id and moves its spans there.
+  Prefetched adopt(ParsedAhead ahead);
 };
 
 // The names a module defines at top level (functions, types, assigned variables, imports),

@@ -181,6 +181,12 @@ FileId SourceManager::add(std::string path, std::string text) {
   return id;
 }
 
+FileId SourceManager::adopt(std::unique_ptr<SourceFile> file) {
+  file->id_ = FileId{static_cast<uint32_t>(files_.size())};
+  files_.push_back(std::move(file));
+  return files_.back()->id_;
+}
+
 SourceFile const& SourceManager::file(FileId id) const {
   assert(id.valid() && id.value < files_.size());
   return *files_[id.value];

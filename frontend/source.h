@@ -89,6 +89,8 @@ class SourceFile {
   uint32_t line_index(uint32_t byte_offset) const;  // 0-based
   uint32_t line_content_end(uint32_t line_index) const;
 
+  friend class SourceManager;  // adopt() gives a file made ahead its id
+
   FileId id_;
   std::string path_;
   std::string text_;
@@ -106,6 +108,10 @@ class SourceManager {
   SourceManager& operator=(SourceManager&&) = default;
 
   FileId add(std::string path, std::string text);
+  // Adds a file made before its id was known, with a provisional one (read and lowered on
+  // another thread while files are still being added): it takes the next id, as add() would
+  // give. The caller moves the spans it made with the provisional id (frontend::refile).
+  FileId adopt(std::unique_ptr<SourceFile> file);
   // `id` must come from this manager; use find() when that is not certain.
   SourceFile const& file(FileId id) const;
   SourceFile const* find(FileId id) const;  // null for an invalid or foreign id

@@ -33,10 +33,26 @@ std::vector<std::string> summarise(const SourceManager& sources, const ModuleGra
   std::vector<std::string> out;
   for (uint32_t i = 0; i < sources.size(); ++i)
     out.push_back("file " + fs::path(sources.file(FileId{i}).path()).filename().string());
-  for (ModuleId id : graph.init_order)
-    out.push_back("module " + graph.get(id).name + " " + std::to_string(graph.get(id).ast.exprs.size()));
-  for (const Diagnostic& d : diags.sorted())
-    out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message);
+  for (ModuleId id : graph.init_order) {
+    const Module& m = graph.get(id);
+    // A file lowered ahead, under a provisional id, has every span moved to its own id.
+    size_t elsewhere = m.ast.file == m.file ? 0 : 1;
+    auto count = [&](const auto& table) {
+      for (const auto& node : table) elsewhere += node.span.file != m.file;
+    };
+    count(m.ast.exprs);
+    count(m.ast.stmts);
+    count(m.ast.patterns);
+    count(m.ast.types);
+    count(m.ast.blocks);
+    out.push_back("module " + m.name + " " + std::to_string(m.ast.exprs.size()) + " spans elsewhere " +
+                  std::to_string(elsewhere));
+  }
+  for (const Diagnostic& d : diags.sorted()) {
+    std::string labels;
+    for (const Label& l : d.labels) labels += " label in " + std::to_string(l.span.file.value);
+    out.push_back(std::to_string(d.span.file.value) + ": " + std::string(diag_code(d.kind)) + " " + d.message + labels);
+  }
   return out;
 }
 
@@ -99,9 +115,9 @@ TEST_F(Prefetch, LoadsWhatASequentialLoadLoads) {
   EXPECT_EQ(count("cannot find module `missing`"), 1) << testing::PrintToString(ahead.diagnostics);
 }
 
-// Loading a directory parses every file ahead on the thread pool (ModuleLoader::parse_ahead)
-// and lowers each when the walk reaches it: the files get the ids, and the diagnostics the
-// order, of a load without it (the roots loaded one by one).
+// Loading a directory parses and lowers every file ahead on the thread pool
+// (ModuleLoader::parse_ahead), each under a provisional file id: the files get the ids, the ASTs
+// the spans and the diagnostics the order of a load without it (the roots loaded one by one).
 TEST_F(Prefetch, ParsingADirectoryAheadKeepsIdsAndOrder) {
   SourceManager ahead_sources;
   DiagnosticBag ahead_diags;

@@ -34,6 +34,9 @@ namespace {
 
 // During shutdown, how long a just-accepted connection may take to send its first request.
 constexpr int64_t kFirstRequestGraceMs = 1000;
+// How long a connection that ends after its response still reads and drops what its client
+// sends (Session::linger).
+constexpr int64_t kLingerMs = 2000;
 
 // ---- The scheduler that runs fitz tasks on a worker's io_context ------------------------------
 
@@ -420,7 +423,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (!keep_alive_) {
       beast::error_code ignored;
       sock_.shutdown(tcp::socket::shutdown_send, ignored);
-      return close();
+      return linger();
     }
     answered_ = true;
     resp_ = Response();
@@ -428,6 +431,24 @@ class Session : public std::enable_shared_from_this<Session> {
     reset_parser();
     if (buf_.size() == 0 && buf_.capacity() > 64 * 1024) buf_.shrink_to_fit();
     do_read();
+  }
+
+  // The response is out and the connection ends, but the client may still be sending a request
+  // that was refused (a 413 while its body uploads, a 400 mid-request). Closing with unread
+  // data makes the kernel answer with a reset, which breaks the client's upload before it has
+  // read the response. So what arrives is read and dropped until the client closes, for at
+  // most kLingerMs (the sweep's deadline), as servers' "lingering close" does.
+  void linger() {
+    deadline_ns_ = now_ns() + kLingerMs * 1000000;
+    buf_.consume(buf_.size());
+    drain();
+  }
+  void drain() {
+    // Into the read buffer's spare room, never committed: the bytes are only dropped.
+    sock_.async_read_some(buf_.prepare(64 * 1024), [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec || self->closed_) return self->close();
+      self->drain();
+    });
   }
 
   void close() {

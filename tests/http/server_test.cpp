@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -402,6 +405,28 @@ TEST_F(ServerTest, OversizedBodyAndHeaders) {
   for (int i = 0; i < 2000; ++i) many += "X-" + std::to_string(i) + ": v\r\n";
   r = roundtrip(port_, many + "\r\n");
   EXPECT_EQ(r.status, 431);
+  expect_alive();
+}
+
+// A client refused while it is still sending its body (a 413 from the declared length) must get
+// to read the refusal: the server reads and drops the rest instead of closing at once, which
+// would make the kernel answer the arriving body with a reset that breaks the client's upload
+// before it reads the response (curl then reports no status at all).
+TEST_F(ServerTest, RefusedUploadStillReadsItsResponse) {
+  int fd = connect_local(port_);
+  ASSERT_GE(fd, 0);
+  std::string body(2 * 1024 * 1024, 'a');
+  std::string head = "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n";
+  ASSERT_TRUE(send_all(fd, head));
+  // Give the server time to refuse and close before the body arrives.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(send_all(fd, body)) << "the upload broke: " << std::strerror(errno);
+  std::string pending;
+  Reply r = read_reply(fd, pending, 3000);
+  ::close(fd);
+  EXPECT_EQ(r.status, 413);
+  EXPECT_EQ(r.body, R"({"error":"request body too large"})");
   expect_alive();
 }
 

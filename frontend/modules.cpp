@@ -270,7 +270,9 @@ void ModuleLoader::prefetch(const std::vector<fs::path>& raw_paths) {
     if (jobs[i].ahead) return;
     DiagnosticBag diags;
     const SourceFile& source = sources_.file(done[i].file);
-    done[i].ast = parse_module(source, done[i].file, diags, keep_trees_ ? &done[i].tree : nullptr);
+    // Whole, not in pieces: the files are already parsed on every core.
+    done[i].ast = parse_module(source, done[i].file, diags, &done[i].tree);
+    if (!keep_trees_) done[i].tree = SyntaxTree();
     done[i].diagnostics.assign(diags.begin(), diags.end());
   });
   for (size_t i = 0; i < jobs.size(); ++i) prefetched_.emplace(std::move(jobs[i].key), std::move(done[i]));

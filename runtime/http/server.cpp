@@ -445,7 +445,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
   void drain() {
     // Into the read buffer's spare room, never committed: the bytes are only dropped.
-    sock_.async_read_some(buf_.prepare(64 * 1024), [self = shared_from_this()](beast::error_code ec, size_t) {
+    size_t room = std::min<size_t>(64 * 1024, buf_.max_size());  // prepare() throws past max_size()
+    sock_.async_read_some(buf_.prepare(room), [self = shared_from_this()](beast::error_code ec, size_t) {
       if (ec || self->closed_) return self->close();
       self->drain();
     });

@@ -414,29 +414,39 @@ const std::string& Server::uri_of(const fs::path& path) {
 
 size_t Server::publish_key(const std::string& uri, std::optional<int64_t> version, const Analysis& a,
                            const std::vector<const frontend::Diagnostic*>& diags) {
-  std::string k = uri;
-  auto num = [&](uint64_t v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  // Hashed as it goes rather than concatenated first: a complete publish asks this of every
+  // file of the project after each keystroke, and the text of most is unchanged.
+  uint64_t k = 0x9e3779b97f4a7c15ull;
+  auto num = [&](uint64_t v) {
+    k ^= v + 0x9e3779b97f4a7c15ull + (k << 6) + (k >> 2);
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 32;
+  };
+  auto text = [&](std::string_view s) {
+    num(s.size());
+    num(frontend::text_hash(s));
+  };
   auto span = [&](const frontend::Span& s) {
     num(s.file.value);
     num(uint64_t(s.begin) << 32 | s.end);
   };
+  text(uri);
   num(version ? uint64_t(*version) : UINT64_MAX);
   num(reinterpret_cast<uintptr_t>(a.source_store.get()));
   num(workspace_.sources_generation());
+  num(diags.size());
   for (const frontend::Diagnostic* d : diags) {
     num(uint64_t(d->kind) << 8 | uint64_t(d->severity));
     span(d->span);
-    k += d->message;
-    k += '\0';
-    k += d->hint;
-    k += '\0';
+    text(d->message);
+    text(d->hint);
+    num(d->labels.size());
     for (const auto& l : d->labels) {
       span(l.span);
-      k += l.message;
-      k += '\0';
+      text(l.message);
     }
   }
-  return std::hash<std::string>{}(k);
+  return size_t(k);
 }
 
 Document& Server::document(const json& params) {

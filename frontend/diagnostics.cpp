@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 namespace fitz::frontend {
 
@@ -127,22 +128,43 @@ void DiagnosticBag::clear() {
   error_count_ = warning_count_ = 0;
 }
 
-std::vector<Diagnostic> DiagnosticBag::sorted() const {
+namespace {
+
+// The order sorted() gives: indices into `diags`, sorting which is cheaper than moving
+// diagnostics (strings, labels, fixes) around, and the language server sorts the project's on
+// every publish.
+std::vector<uint32_t> sorted_order(const std::deque<Diagnostic>& diags) {
   auto file_rank = [](Span s) -> uint64_t {
     return s.file.valid() ? uint64_t{s.file.value} + 1 : 0;
   };
-  // Sorting indices, then copying each diagnostic once: a diagnostic (strings, labels, fixes)
-  // is costly to move around, and the language server sorts the project's on every publish.
-  std::vector<uint32_t> order(diagnostics_.size());
+  std::vector<uint32_t> order(diags.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-    const Span& a = diagnostics_[x].span;
-    const Span& b = diagnostics_[y].span;
+    const Span& a = diags[x].span;
+    const Span& b = diags[y].span;
     return std::tuple(file_rank(a), a.begin, a.end) < std::tuple(file_rank(b), b.begin, b.end);
   });
+  return order;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> DiagnosticBag::sorted() const& {
   std::vector<Diagnostic> out;
-  out.reserve(order.size());
-  for (uint32_t i : order) out.push_back(diagnostics_[i]);
+  out.reserve(diagnostics_.size());
+  for (uint32_t i : sorted_order(diagnostics_)) out.push_back(diagnostics_[i]);
+  return out;
+}
+
+std::vector<Diagnostic> DiagnosticBag::sorted() && {
+  std::vector<Diagnostic> out;
+  out.reserve(diagnostics_.size());
+  for (uint32_t i : sorted_order(diagnostics_)) out.push_back(std::move(diagnostics_[i]));
+  return out;
+}
+
+std::vector<Diagnostic> DiagnosticBag::take() && {
+  std::vector<Diagnostic> out(std::make_move_iterator(diagnostics_.begin()), std::make_move_iterator(diagnostics_.end()));
   return out;
 }
 

@@ -95,8 +95,11 @@ class DiagnosticBag {
   auto end() const { return diagnostics_.end(); }
 
   // By file (FileId order, location-less first), then start offset, then end offset; ties keep
-  // the order of reporting.
-  std::vector<Diagnostic> sorted() const;
+  // the order of reporting. From a bag about to go, the diagnostics are moved, not copied.
+  std::vector<Diagnostic> sorted() const&;
+  std::vector<Diagnostic> sorted() &&;
+  // The diagnostics in insertion order, moved out of a bag about to go.
+  std::vector<Diagnostic> take() &&;
 
  private:
   // Location-less diagnostics all share one span, so their message is part of their identity.

@@ -102,6 +102,7 @@ bool allowed_in_source(const frontend::Diagnostic& d, std::string_view lint, con
 std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic> diagnostics,
                                                const LintLevels& levels, const frontend::SourceManager* sources) {
   std::vector<frontend::Diagnostic> out;
+  out.reserve(diagnostics.size());
   for (frontend::Diagnostic& d : diagnostics) {
     std::optional<LintId> lint = lint_of_kind(d.kind);
     if (!lint) {
@@ -128,12 +129,13 @@ std::vector<frontend::Diagnostic> apply_levels(std::vector<frontend::Diagnostic>
 
 namespace {
 
-frontend::DiagnosticBag leveled(const frontend::DiagnosticBag& checked, std::vector<frontend::Diagnostic> found,
+// `checked` is taken by value: the language server's caller moves its bag in, so that each
+// diagnostic of the project is moved here rather than copied on every complete analysis.
+frontend::DiagnosticBag leveled(std::vector<frontend::Diagnostic> checked, std::vector<frontend::Diagnostic> found,
                                 const LintLevels& levels, const frontend::SourceManager* sources) {
-  std::vector<frontend::Diagnostic> all(checked.begin(), checked.end());
-  all.insert(all.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  checked.insert(checked.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
   frontend::DiagnosticBag out;
-  for (frontend::Diagnostic& d : apply_levels(std::move(all), levels, sources)) out.report(std::move(d));
+  for (frontend::Diagnostic& d : apply_levels(std::move(checked), levels, sources)) out.report(std::move(d));
   return out;
 }
 
@@ -144,11 +146,11 @@ frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, c
                                          const frontend::SourceManager* sources) {
   std::vector<frontend::Diagnostic> found;
   if (!checked.has_errors()) found = lint_modules(program, graph, graph.roots);
-  return leveled(checked, std::move(found), levels, sources);
+  return leveled(std::vector<frontend::Diagnostic>(checked.begin(), checked.end()), std::move(found), levels, sources);
 }
 
 frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
-                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         frontend::DiagnosticBag&& checked, const LintLevels& levels,
                                          const frontend::SourceManager* sources, LintCache& cache,
                                          const std::vector<frontend::ModuleId>& rechecked) {
   // Findings of modules checked again are stale, and so are those of files no longer loaded,
@@ -173,7 +175,7 @@ frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, c
     std::stable_sort(found.begin(), found.end(),
                      [](const frontend::Diagnostic& a, const frontend::Diagnostic& b) { return a.span < b.span; });
   }
-  return leveled(checked, std::move(found), levels, sources);
+  return leveled(std::move(checked).take(), std::move(found), levels, sources);
 }
 
 }  // namespace fitz::lint

@@ -75,9 +75,9 @@ using LintCache = std::unordered_map<uint32_t, std::vector<frontend::Diagnostic>
 
 // lint_diagnostics for a program checked incrementally (the language server's): a module not in
 // `rechecked` kept its checker tables, so its findings are taken from `cache`; the others are
-// linted again and stored there. The result equals lint_diagnostics'.
+// linted again and stored there. The result equals lint_diagnostics'. `checked` is moved from.
 frontend::DiagnosticBag lint_diagnostics(const checker::TypedProgram& program, const frontend::ModuleGraph& graph,
-                                         const frontend::DiagnosticBag& checked, const LintLevels& levels,
+                                         frontend::DiagnosticBag&& checked, const LintLevels& levels,
                                          const frontend::SourceManager* sources, LintCache& cache,
                                          const std::vector<frontend::ModuleId>& rechecked);
 

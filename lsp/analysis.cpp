@@ -86,9 +86,9 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
   return a;
 }
 
-// The diagnostics sorted as the CLI prints them.
-std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache) {
-  std::vector<frontend::Diagnostic> out = diags.sorted();
+// The diagnostics sorted as the CLI prints them (moved out of `diags`).
+std::vector<frontend::Diagnostic> sorted(const Analysis& a, frontend::DiagnosticBag&& diags, bool use_cache) {
+  std::vector<frontend::Diagnostic> out = std::move(diags).sorted();
   if (use_cache) {
     // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with
     // cached files, order them as a fresh load would have added them: files that are not
@@ -119,23 +119,24 @@ std::vector<frontend::Diagnostic> sorted(const Analysis& a, const frontend::Diag
 // not every file's), sorted as the CLI sorts them.
 // The diagnostics of generated view modules move into their .fitzv files (those of generated
 // glue are dropped, as `fitz check` drops them), after the lints so theirs move too.
-std::vector<frontend::Diagnostic> with_lints(Analysis& a, const frontend::DiagnosticBag& diags, bool use_cache,
+// `diags` is moved from: the project's diagnostics are moved along, not copied at each step.
+std::vector<frontend::Diagnostic> with_lints(Analysis& a, frontend::DiagnosticBag&& diags, bool use_cache,
                                              lint::LintCache* lint_cache) {
-  if (a.fatal) return sorted(a, diags, use_cache);
+  if (a.fatal) return sorted(a, std::move(diags), use_cache);
   std::string unknown;
   lint::LintLevels levels = lint::manifest_levels(a.graph, unknown);
   frontend::DiagnosticBag linted =
-      lint_cache ? lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources, *lint_cache, a.rechecked)
+      lint_cache ? lint::lint_diagnostics(a.program, a.graph, std::move(diags), levels, &a.sources, *lint_cache, a.rechecked)
                  : lint::lint_diagnostics(a.program, a.graph, diags, levels, &a.sources);
-  if (!a.view_checker) return sorted(a, linted, use_cache);
+  if (!a.view_checker) return sorted(a, std::move(linted), use_cache);
   // Without views there is nothing to map: the project's diagnostics are not copied again.
   if (!a.view_checker->read_any()) {
     a.views = a.view_checker->finish_without_views(a.program, linted);
-    return sorted(a, linted, use_cache);
+    return sorted(a, std::move(linted), use_cache);
   }
   frontend::DiagnosticBag mapped;
   a.views = a.view_checker->finish(a.graph, a.program, linted, mapped);
-  return sorted(a, mapped, use_cache);
+  return sorted(a, std::move(mapped), use_cache);
 }
 
 }  // namespace
@@ -158,7 +159,7 @@ std::shared_ptr<const Analysis> analyze(const fs::path& target, const fs::path& 
     for (uint32_t i = 0; i < a->graph.modules.size(); ++i) a->rechecked.push_back(ModuleId(i));
   }
   a->check_ms = ms_between(loaded_at, Clock::now());
-  a->diagnostics = with_lints(*a, diags, cache != nullptr, session ? lint_cache : nullptr);
+  a->diagnostics = with_lints(*a, std::move(diags), cache != nullptr, session ? lint_cache : nullptr);
   a->elapsed_ms = ms_between(start, Clock::now());
   return a;
 }
@@ -177,7 +178,7 @@ std::unique_ptr<PendingCheck> analyze_through(const fs::path& target, const fs::
   out = p->analysis;
   if (a.fatal) {
     session.reset();
-    a.diagnostics = sorted(a, p->load_diagnostics, p->use_cache);
+    a.diagnostics = sorted(a, std::move(p->load_diagnostics), p->use_cache);
     a.elapsed_ms = ms_between(p->start, Clock::now());
     return nullptr;
   }
@@ -206,7 +207,8 @@ bool continue_analysis(PendingCheck& p, checker::CheckSession& session, size_t m
   a.program = session.finish(p.load_diagnostics);
   a.rechecked = session.rechecked();
   a.full_check = session.last_was_full();
-  a.diagnostics = with_lints(a, p.load_diagnostics, p.use_cache, p.lint_cache);
+  // The check is complete: the load's diagnostics are needed no more.
+  a.diagnostics = with_lints(a, std::move(p.load_diagnostics), p.use_cache, p.lint_cache);
   p.check_ms += ms_between(t, Clock::now());
   a.check_ms = p.check_ms;
   a.elapsed_ms = a.load_ms + p.check_ms;

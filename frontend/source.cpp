@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cctype>
+#include <cstring>
 #include <system_error>
 
 #include <llvm/Support/MemoryBuffer.h>
@@ -85,8 +86,15 @@ void append_utf8(std::string& out, char32_t cp) {
 SourceFile::SourceFile(FileId id, std::string path, std::string text)
     : id_(id), path_(std::move(path)), text_(std::move(text)) {
   line_starts_.push_back(0);
-  for (uint32_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  // memchr rather than a loop over bytes: the language server adds the edited file again on
+  // every keystroke.
+  const char* begin = text_.data();
+  const char* end = begin + text_.size();
+  for (const char* p = begin; p < end;) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+    if (!nl) break;
+    line_starts_.push_back(static_cast<uint32_t>(nl - begin) + 1);
+    p = nl + 1;
   }
 }
 

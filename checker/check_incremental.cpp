@@ -213,6 +213,7 @@ void CheckSession::reset() {
   module_symbols_.clear();
   indexed_symbols_ = 0;
   symbols_after_full_ = 0;
+  service_ = ServiceBuilt{};
 }
 
 TypedProgram CheckSession::check(const ModuleGraph& graph, const frontend::SourceManager& sources,
@@ -261,6 +262,8 @@ void CheckSession::begin(const ModuleGraph& graph, const frontend::SourceManager
   }
   module_symbols_.clear();
   rechecked_.clear();
+  // A full check starts a program without a service model.
+  if (r->full) service_.current = false;
   run_ = std::move(r);
 }
 
@@ -301,6 +304,7 @@ void CheckSession::visit(ModuleId id) {
     r.exported_hash = exported_hash(c.prog_, id, run.hashes);
     run.iface_dirty[id.index] = run.full || r.exported_hash != records_[id.index].exported_hash;
     rechecked_.push_back(id);
+    if (id.index < service_.changed.size()) service_.changed[id.index] = 1;
   }
   run.hashes[id.index] = run.records[id.index].exported_hash;
   // What importers see of this module includes what it sees of its own imports.
@@ -341,9 +345,33 @@ TypedProgram CheckSession::finish(frontend::DiagnosticBag& diags) {
   const frontend::ModuleGraph& graph = *run_->graph;
   const frontend::SourceManager& sources = *run_->sources;
   TypedProgram program = end_run(true);
-  ServiceBuild b{program, graph, sources, diags};
-  build_service_model(b);
+  finish_service_model(program, graph, sources, diags);
   return program;
+}
+
+void CheckSession::finish_service_model(TypedProgram& program, const frontend::ModuleGraph& graph,
+                                        const frontend::SourceManager& sources, frontend::DiagnosticBag& diags) {
+  const size_t n = graph.modules.size();
+  bool keep = service_.current && service_.roots == graph.roots && service_.inputs.size() == n &&
+              service_.changed.size() == n;
+  // A module checked again since the build changes the model when the build read it, or when it
+  // now feeds the model (an unchanged module feeds it as it did; a module that starts importing
+  // another is itself checked again).
+  for (uint32_t i = 0; keep && i < n; ++i)
+    if (service_.changed[i] && (service_.inputs[i] || feeds_service_model(program, graph, ModuleId(i)))) keep = false;
+  if (!keep) {
+    // Reported into a bag of its own first, to be kept; reporting it on into `diags` drops the
+    // same duplicates as reporting there directly.
+    frontend::DiagnosticBag built;
+    ServiceBuild b{program, graph, sources, built};
+    build_service_model(b);
+    service_.diagnostics = std::move(built).take();
+    service_.inputs = service_model_inputs(program, graph);
+    service_.roots = graph.roots;
+    service_.current = true;
+  }
+  service_.changed.assign(n, 0);
+  for (const Diagnostic& d : service_.diagnostics) diags.report(d);
 }
 
 TypedProgram CheckSession::abandon() {

@@ -77,6 +77,21 @@ class CheckSession {
   struct Run;  // a walk in progress
   void visit(ModuleId id);
   TypedProgram end_run(bool finished);
+  // Builds program.service, or keeps the one the previous build left in it when the check
+  // changed nothing that build may read; reports its diagnostics either way.
+  void finish_service_model(TypedProgram& program, const frontend::ModuleGraph& graph,
+                            const frontend::SourceManager& sources, frontend::DiagnosticBag& diags);
+
+  // The last build of the service model: what it may have read (service_model_inputs), what it
+  // reported, and the modules checked again since (by this or abandoned walks).
+  struct ServiceBuilt {
+    bool current = false;  // the program returned last time holds this build's model
+    std::vector<ModuleId> roots;
+    std::vector<uint8_t> inputs;
+    std::vector<uint8_t> changed;
+    std::vector<frontend::Diagnostic> diagnostics;
+  };
+  ServiceBuilt service_;
 
   const frontend::SourceManager* sources_ = nullptr;
   const TypeStore* types_ = nullptr;  // identifies the program returned last time

@@ -27,6 +27,14 @@ struct ServiceBuild {
 // Rebuilds program.service from scratch (cheap: it reads decorators already checked).
 void build_service_model(ServiceBuild& b);
 
+// Whether module `m` feeds the service model: a top-level function with decorators, or route or
+// page handlers its check bound. The build starts from these modules only.
+bool feeds_service_model(const TypedProgram& program, const frontend::ModuleGraph& graph, ModuleId m);
+// Per module, whether a build of the service model may read it: the modules that feed it and
+// every module they import, directly or not (a handler's callees, middleware and types can only
+// come from those). A check that changes none of them leaves the model as it was.
+std::vector<uint8_t> service_model_inputs(const TypedProgram& program, const frontend::ModuleGraph& graph);
+
 namespace detail {
 void build_http_model(ServiceBuild& b);   // routes, guards, provider, middleware, server, health
 void build_task_model(ServiceBuild& b);   // WebSocket endpoints, jobs, commands

@@ -10,6 +10,39 @@ void build_service_model(ServiceBuild& b) {
   detail::build_task_model(b);
 }
 
+bool feeds_service_model(const TypedProgram& program, const frontend::ModuleGraph& graph, ModuleId m) {
+  if (m.index < program.modules.size()) {
+    const ModuleTir& tir = program.modules[m.index];
+    if (!tir.handlers.empty() || !tir.live_handlers.empty()) return true;
+  }
+  const frontend::Ast& ast = graph.get(m).ast;
+  for (frontend::StmtId s : ast.top_level) {
+    auto* f = std::get_if<frontend::FnStmt>(&ast.get(s).data);
+    if (f && !ast.get(f->fn).decorators.empty()) return true;
+  }
+  return false;
+}
+
+std::vector<uint8_t> service_model_inputs(const TypedProgram& program, const frontend::ModuleGraph& graph) {
+  std::vector<uint8_t> read(graph.modules.size(), 0);
+  std::vector<ModuleId> todo;
+  for (uint32_t i = 0; i < graph.modules.size(); ++i)
+    if (feeds_service_model(program, graph, ModuleId(i))) {
+      read[i] = 1;
+      todo.push_back(ModuleId(i));
+    }
+  while (!todo.empty()) {
+    ModuleId m = todo.back();
+    todo.pop_back();
+    for (const frontend::ResolvedImport& ri : graph.get(m).imports)
+      if (ri.target.valid() && ri.target.index < read.size() && !read[ri.target.index]) {
+        read[ri.target.index] = 1;
+        todo.push_back(ri.target);
+      }
+  }
+  return read;
+}
+
 }  // namespace fitz::checker
 
 namespace fitz::checker {

@@ -91,5 +91,51 @@ TEST_F(ServiceModelEdits, CrossModuleProblemsAfterEdits) {
   EXPECT_TRUE(unguarded);
 }
 
+// The session keeps the model while the modules it was built from are unchanged: `tools` feeds
+// it not and no module that does imports it, `helpers` is imported by the routes' module.
+const std::map<std::string, std::string> kKeptProject = {
+    {"helpers.fitz", "async fn count() -> Result<Int> {\n    return Ok(1)\n}\n"},
+    {"notes.fitz", "import helpers\n\n@get(\"/notes\")\nasync fn list_notes() -> Result<Int> {\n    return "
+                   "helpers.count().await\n}\n"},
+    {"tools.fitz", "fn tool() -> Int {\n    let t = 1\n    return t\n}\n"},
+    {"main.fitz", "import notes\n\n@server(port=8080)\nfn main() => 1\n"},
+};
+
+class ServiceModelKept : public test_support::ProjectFixture {
+ protected:
+  ServiceModelKept() : ProjectFixture("services_kept", kKeptProject) {}
+
+  std::string expect_fresh(const std::string& when) {
+    auto a = ws_.analysis_for(path("main.fitz"));
+    auto fresh = analyze(root_, root_, ws_.reader());
+    EXPECT_FALSE(fresh->fatal);
+    std::string model = checker::dump_services(a->program, a->graph, a->sources);
+    EXPECT_EQ(model, checker::dump_services(fresh->program, fresh->graph, fresh->sources)) << when;
+    EXPECT_EQ(diagnostic_lines(*a), diagnostic_lines(*fresh)) << when;
+    return model;
+  }
+};
+
+TEST_F(ServiceModelKept, ModelFollowsModulesItWasNotBuiltFrom) {
+  std::string first = expect_fresh("first");
+  EXPECT_NE(first.find("route GET /notes -> notes.list_notes"), std::string::npos) << first;
+  EXPECT_EQ(first.find("uses_database"), std::string::npos) << first;
+
+  // Nothing the model reads: kept as it is.
+  replace("tools.fitz", "let t = 1", "let t = 2");
+  EXPECT_EQ(expect_fresh("body edit of a module outside the model"), first);
+
+  // The same module gains a route: it feeds the model now, which must show it.
+  replace("tools.fitz", "fn tool()", "@get(\"/tool\")\nfn tool()");
+  std::string routed = expect_fresh("new route in a module outside the model");
+  EXPECT_NE(routed.find("route GET /tool -> tools.tool"), std::string::npos) << routed;
+
+  // A helper a route calls starts using the database; the route's module is not checked again
+  // (the helper's interface is the same), yet its route now reaches the database.
+  replace("helpers.fitz", "return Ok(1)", "let conn = db.connect(\"postgres://127.0.0.1/app\").await?\n    return conn.exec(\"SELECT 1\").await");
+  std::string database = expect_fresh("a helper's body reaches the database");
+  EXPECT_NE(database.find("uses_database"), std::string::npos) << database;
+}
+
 }  // namespace
 }  // namespace fitz::lsp

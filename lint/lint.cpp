@@ -3,6 +3,7 @@
 #include "lint/lint.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -90,11 +91,30 @@ bool allow_comment_names(std::string_view line, std::string_view lint) {
   return false;
 }
 
+// The start of the line holding byte `offset` of `text`.
+size_t line_start_at(std::string_view text, size_t offset) {
+  const void* nl = offset ? memrchr(text.data(), '\n', offset) : nullptr;
+  return nl ? size_t(static_cast<const char*>(nl) - text.data()) + 1 : 0;
+}
+
+// The line starting at `start`, as SourceFile::line_text gives it (a `\r` before its `\n` left out).
+std::string_view line_from(std::string_view text, size_t start) {
+  size_t nl = text.find('\n', start);
+  if (nl == std::string_view::npos) return text.substr(start);
+  size_t end = nl;
+  if (end > start && text[end - 1] == '\r') --end;
+  return text.substr(start, end - start);
+}
+
+// The finding's line and the one before it are found around its offset rather than through
+// line_col, whose column is not needed: this runs for every lint diagnostic of the project on
+// each of the language server's complete analyses.
 bool allowed_in_source(const frontend::Diagnostic& d, std::string_view lint, const frontend::SourceManager& sources) {
   if (!d.span.file.valid()) return false;
-  const frontend::SourceFile& f = sources.file(d.span.file);
-  uint32_t line = f.line_col(d.span.begin).line;
-  return allow_comment_names(f.line_text(line), lint) || (line > 1 && allow_comment_names(f.line_text(line - 1), lint));
+  std::string_view text = sources.file(d.span.file).text();
+  size_t start = line_start_at(text, std::min<size_t>(d.span.begin, text.size()));
+  if (allow_comment_names(line_from(text, start), lint)) return true;
+  return start > 0 && allow_comment_names(line_from(text, line_start_at(text, start - 1)), lint);
 }
 
 }  // namespace

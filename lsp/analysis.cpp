@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <unordered_map>
 
 #include "lint/lint.h"
@@ -88,29 +89,31 @@ std::shared_ptr<Analysis> load(const fs::path& target, const fs::path& cwd, fron
 
 // The diagnostics sorted as the CLI prints them (moved out of `diags`).
 std::vector<frontend::Diagnostic> sorted(const Analysis& a, frontend::DiagnosticBag&& diags, bool use_cache) {
-  std::vector<frontend::Diagnostic> out = std::move(diags).sorted();
-  if (use_cache) {
-    // sorted() orders files by FileId, which is load order only in a fresh SourceManager; with
-    // cached files, order them as a fresh load would have added them: files that are not
-    // modules (the manifest, read first) by FileId, then the modules in load order.
-    std::unordered_map<uint32_t, uint32_t> rank;
-    for (uint32_t i = 0; i < a.graph.modules.size(); ++i) rank[a.graph.modules[i].file.value] = i + 1;
-    auto key = [&](const frontend::Diagnostic& d) -> std::pair<uint64_t, uint64_t> {
-      if (!d.span.file.valid()) return {0, 0};
-      auto it = rank.find(d.span.file.value);
-      if (it == rank.end()) return {1, d.span.file.value};
-      return {2, it->second};
-    };
-    // Each key once, and indices sorted rather than diagnostics moved around.
-    std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint32_t>> keyed;
-    keyed.reserve(out.size());
-    for (uint32_t i = 0; i < out.size(); ++i) keyed.push_back({key(out[i]), i});
-    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    std::vector<frontend::Diagnostic> in_order;
-    in_order.reserve(out.size());
-    for (const auto& k : keyed) in_order.push_back(std::move(out[k.second]));
-    out = std::move(in_order);
-  }
+  if (!use_cache) return std::move(diags).sorted();
+  // DiagnosticBag::sorted() orders files by FileId, which is load order only in a fresh
+  // SourceManager; with cached files, order them as a fresh load would have added them: files
+  // that are not modules (the manifest, read first) by FileId, then the modules in load order.
+  // One stable sort by that file order, start and end, over the order of reporting, gives what
+  // sorting by FileId first and by file order then would.
+  std::vector<frontend::Diagnostic> in = std::move(diags).take();
+  std::unordered_map<uint32_t, uint32_t> rank;
+  for (uint32_t i = 0; i < a.graph.modules.size(); ++i) rank[a.graph.modules[i].file.value] = i + 1;
+  using Key = std::tuple<uint64_t, uint64_t, uint32_t, uint32_t>;
+  auto key = [&](const frontend::Diagnostic& d) -> Key {
+    const frontend::Span& s = d.span;
+    if (!s.file.valid()) return {0, 0, s.begin, s.end};
+    auto it = rank.find(s.file.value);
+    if (it == rank.end()) return {1, s.file.value, s.begin, s.end};
+    return {2, it->second, s.begin, s.end};
+  };
+  // Each key once, and indices sorted rather than diagnostics moved around.
+  std::vector<std::pair<Key, uint32_t>> keyed;
+  keyed.reserve(in.size());
+  for (uint32_t i = 0; i < in.size(); ++i) keyed.push_back({key(in[i]), i});
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<frontend::Diagnostic> out;
+  out.reserve(in.size());
+  for (const auto& k : keyed) out.push_back(std::move(in[k.second]));
   return out;
 }
 

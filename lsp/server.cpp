@@ -334,34 +334,39 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
   }
   published_analysis_[unit.key] = unit.generation;
   const Analysis& a = *unit.analysis;
-  // Group by file: every module of a project (open or not); for a loose file only itself.
-  std::map<std::string, std::vector<const frontend::Diagnostic*>> by_uri;
+  // Group by file: every module of a project (open or not); for a loose file only itself. The
+  // URIs are those interned in uris_ (and in `previous`, left alone until the end), not copies:
+  // this runs for every file of the project after each keystroke.
+  struct ByText {
+    bool operator()(const std::string* x, const std::string* y) const { return *x < *y; }
+  };
+  std::map<const std::string*, std::vector<const frontend::Diagnostic*>, ByText> by_uri;
   auto want = [&](const fs::path& p) { return unit.project || unit.key == "file:" + p.string(); };
-  std::unordered_map<uint32_t, std::string> uri_of_file;
+  std::unordered_map<uint32_t, const std::string*> uri_of_file;
   for (const auto& m : a.graph.modules)
     if (want(m.path)) {
-      const std::string& uri = uri_of(m.path);
+      const std::string* uri = &uri_of(m.path);
       uri_of_file[m.file.value] = uri;
       by_uri[uri];
     }
   for (const auto& v : a.views.files)
-    if (want(v.path)) by_uri[uri_of(v.path)];
+    if (want(v.path)) by_uri[&uri_of(v.path)];
   for (const auto& d : a.diagnostics) {
     if (!d.span.file.valid()) continue;
     auto known = uri_of_file.find(d.span.file.value);
     if (known == uri_of_file.end()) {
       fs::path p = a.path_of(d.span.file);
       if (p.empty() || !want(p)) continue;
-      known = uri_of_file.emplace(d.span.file.value, uri_of(p)).first;
+      known = uri_of_file.emplace(d.span.file.value, &uri_of(p)).first;
     }
     by_uri[known->second].push_back(&d);
   }
   auto& previous = published_by_unit_[unit.key];
-  for (const auto& uri : previous) by_uri[uri];  // no longer loaded: cleared below
+  for (const auto& uri : previous) by_uri[&uri];  // no longer loaded: cleared below
   std::set<std::string> now;
   for (auto& [uri, diags] : by_uri) {
-    if (!diags.empty()) now.insert(uri);
-    publish(uri, a, diags, unit.key);
+    if (!diags.empty()) now.insert(*uri);
+    publish(*uri, a, diags, unit.key);
   }
   previous = std::move(now);
   // A check completed in the background was timed when it started: this is not an edit's latency.

@@ -191,8 +191,10 @@ struct CheckSession::Run {
   std::vector<uint64_t> hashes;
   std::vector<uint8_t> processed, iface_dirty;
   bool any_iface_dirty = false;
-  std::unordered_set<uint32_t> current_files;
+  std::vector<uint32_t> current_files;  // sorted
+  // Each module's path and name, when they are not those of the last check (paths_).
   std::vector<std::string> paths;
+  bool same_paths = false;
   std::vector<ModuleId> order;  // the init order, then modules outside it
   size_t next = 0;              // of order: the next to visit
   // Of an incremental run: the ids of each module's symbols, ascending (symbols keep their
@@ -230,13 +232,24 @@ void CheckSession::begin(const ModuleGraph& graph, const frontend::SourceManager
   r->graph = &graph;
   r->sources = &sources;
   r->options = options;
-  r->paths.reserve(n);
-  for (const auto& m : graph.modules) r->paths.push_back(m.path.string() + '\n' + m.name);
+  // Compared in place: building the strings on every keystroke's check costs more than the
+  // comparison, and they are needed only when the module set changed.
+  auto same_path = [](const std::string& known, const frontend::Module& m) {
+    const std::string& p = m.path.native();
+    return known.size() == p.size() + 1 + m.name.size() && known.compare(0, p.size(), p) == 0 &&
+           known[p.size()] == '\n' && known.compare(p.size() + 1, std::string::npos, m.name) == 0;
+  };
+  r->same_paths = paths_.size() == n;
+  for (size_t i = 0; r->same_paths && i < n; ++i) r->same_paths = same_path(paths_[i], graph.modules[i]);
+  if (!r->same_paths) {
+    r->paths.reserve(n);
+    for (const auto& m : graph.modules) r->paths.push_back(m.path.string() + '\n' + m.name);
+  }
 
   // A full check when the previous program is not the one this session made, the module set or
   // order changed, or recycled symbols have piled up (their tables are rebuilt compactly).
   r->full = !previous || previous->types.get() != types_ || types_ == nullptr || &sources != sources_ ||
-            options.warnings != options_.warnings || r->paths != paths_ || graph.init_order != init_order_ ||
+            options.warnings != options_.warnings || !r->same_paths || graph.init_order != init_order_ ||
             records_.size() != n || previous->modules.size() != n ||
             previous->symbols.size() > 2 * symbols_after_full_ + 4096;
 
@@ -246,7 +259,9 @@ void CheckSession::begin(const ModuleGraph& graph, const frontend::SourceManager
   r->hashes.assign(n, 0);
   r->processed.assign(n, 0);
   r->iface_dirty.assign(n, 0);
-  for (const auto& m : graph.modules) r->current_files.insert(m.file.value);
+  r->current_files.reserve(n);
+  for (const auto& m : graph.modules) r->current_files.push_back(m.file.value);
+  std::sort(r->current_files.begin(), r->current_files.end());
   r->order = graph.init_order;
   std::vector<uint8_t> in_order(n, 0);
   for (ModuleId id : graph.init_order)
@@ -278,7 +293,7 @@ void CheckSession::visit(ModuleId id) {
     for (const auto& ri : m.imports)
       if (reuse && ri.target.valid() && run.processed[ri.target.index] && run.iface_dirty[ri.target.index]) reuse = false;
     for (uint32_t f : old.files)
-      if (reuse && !run.current_files.count(f)) reuse = false;
+      if (reuse && !std::binary_search(run.current_files.begin(), run.current_files.end(), f)) reuse = false;
   }
   if (reuse) {
     run.records[id.index] = std::move(records_[id.index]);
@@ -401,7 +416,7 @@ TypedProgram CheckSession::end_run(bool finished) {
   sources_ = run.sources;
   types_ = out.types.get();
   options_ = run.options;
-  paths_ = std::move(run.paths);
+  if (!run.same_paths) paths_ = std::move(run.paths);
   init_order_ = run.graph->init_order;
   records_ = std::move(run.records);
   if (run.full) {

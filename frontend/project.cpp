@@ -124,9 +124,13 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
   // The language server keeps the project's directory listings with its parse cache.
   DirectoryListings* listings = req.parse_cache ? &req.parse_cache->listings() : nullptr;
   std::vector<fs::path> roots;
+  // The code of live views, loaded after `roots`.
+  std::vector<fs::path> view_roots;
   // Modules that are roots and so parsed anyway: they can be parsed ahead, before any import
-  // asks for them.
+  // asks for them. For a project or folder they are `roots` themselves (not copied: the
+  // language server loads the project on every keystroke).
   std::vector<fs::path> parse_first;
+  bool parse_roots = false;
   std::optional<Manifest> manifest;
   bool project = target.empty() || (fs::is_directory(target, ec) && fs::exists(target / "fitz.toml", ec));
   if (project) {
@@ -147,19 +151,19 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
       return result;
     }
     for (const char* sub : {"src", "tests"})
-      for (auto& f : fitz_files_under(root / sub, ".fitz", listings)) roots.push_back(f);
+      for (auto& f : fitz_files_under(root / sub, ".fitz", listings)) roots.push_back(std::move(f));
     if (roots.empty())
-      for (auto& f : fitz_files_under(root, ".fitz", listings)) roots.push_back(f);
-    parse_first = roots;
+      for (auto& f : fitz_files_under(root, ".fitz", listings)) roots.push_back(std::move(f));
+    parse_roots = true;
     if (req.view_root)
       for (auto& f : fitz_files_under(fs::exists(root / "src", ec) ? root / "src" : root, ".fitzv", listings))
-        if (auto code = req.view_root(f)) roots.push_back(*code);
+        if (auto code = req.view_root(f)) view_roots.push_back(std::move(*code));
   } else if (fs::is_directory(target, ec)) {
     roots = fitz_files_under(target, ".fitz", listings);
-    parse_first = roots;
+    parse_roots = true;
     if (req.view_root)
       for (auto& f : fitz_files_under(target, ".fitzv", listings))
-        if (auto code = req.view_root(f)) roots.push_back(*code);
+        if (auto code = req.view_root(f)) view_roots.push_back(std::move(*code));
   } else if (target.extension() == ".fitzv" && req.view_root) {
     if (auto code = req.view_root(target)) roots.push_back(*code);
     if (auto toml = find_manifest_above(target.parent_path());
@@ -183,8 +187,9 @@ LoadResult load_program(const LoadRequest& req, SourceManager& sources, Diagnost
                                 toml ? std::optional(toml->parent_path()) : std::nullopt);
   }
 
-  result.parsed_ahead = loader.parse_ahead(parse_first);
+  result.parsed_ahead = loader.parse_ahead(parse_roots ? roots : parse_first);
   for (const fs::path& r : roots) loader.load_root(r);
+  for (const fs::path& r : view_roots) loader.load_root(r);
   result.graph = std::move(loader).finish();
   return result;
 }

@@ -259,20 +259,26 @@ void Workspace::refresh(Unit& unit, const fs::path* focus) {
   parse_cache_->drop_given_back();
   unit.generation = ++analyses_;
   unit.dirty = false;
-  // A module whose FileId did not change (same manager) has the content hashed last time.
-  std::unordered_map<std::string, uint64_t> hashes;
-  std::unordered_map<std::string, uint32_t> files;
-  for (const auto& m : unit.analysis->graph.modules) {
-    std::string key = m.path.string();
+  // A module whose FileId did not change (same manager) has the content hashed last time. The
+  // maps are updated in place (a keystroke changes one entry), and rebuilt only when some
+  // module is gone.
+  const auto& modules = unit.analysis->graph.modules;
+  for (const auto& m : modules) {
+    const std::string& key = m.path.native();
     auto f = unit.module_files.find(key);
     auto h = unit.module_hashes.find(key);
     bool same = f != unit.module_files.end() && f->second == m.file.value &&
                 h != unit.module_hashes.end();
-    hashes[key] = same ? h->second : frontend::text_hash(unit.analysis->sources.file(m.file).text());
-    files[key] = m.file.value;
+    if (same) continue;
+    unit.module_hashes[key] = frontend::text_hash(unit.analysis->sources.file(m.file).text());
+    unit.module_files[key] = m.file.value;
   }
-  unit.module_hashes = std::move(hashes);
-  unit.module_files = std::move(files);
+  if (unit.module_hashes.size() != modules.size() || unit.module_files.size() != modules.size()) {
+    std::unordered_set<std::string> loaded;
+    for (const auto& m : modules) loaded.insert(m.path.native());
+    std::erase_if(unit.module_hashes, [&](const auto& e) { return !loaded.count(e.first); });
+    std::erase_if(unit.module_files, [&](const auto& e) { return !loaded.count(e.first); });
+  }
   // Bounded: one entry per module some unit read last time (a deleted file's entry goes).
   std::unordered_set<std::string> live;
   for (const auto& [key, u] : units_)

@@ -340,35 +340,43 @@ void Server::analyse_and_publish(Unit& unit, bool complete) {
   struct ByText {
     bool operator()(const std::string* x, const std::string* y) const { return *x < *y; }
   };
-  std::map<const std::string*, std::vector<const frontend::Diagnostic*>, ByText> by_uri;
+  using Diags = std::vector<const frontend::Diagnostic*>;
+  std::map<const std::string*, Diags, ByText> by_uri;
   auto want = [&](const fs::path& p) { return unit.project || unit.key == "file:" + p.string(); };
-  std::unordered_map<uint32_t, const std::string*> uri_of_file;
+  // Each file's list in by_uri (the map's nodes stay put), found without comparing URIs again.
+  std::unordered_map<uint32_t, Diags*> diags_of_file;
   for (const auto& m : a.graph.modules)
-    if (want(m.path)) {
-      const std::string* uri = &uri_of(m.path);
-      uri_of_file[m.file.value] = uri;
-      by_uri[uri];
-    }
+    if (want(m.path)) diags_of_file[m.file.value] = &by_uri[&uri_of(m.path)];
   for (const auto& v : a.views.files)
     if (want(v.path)) by_uri[&uri_of(v.path)];
   for (const auto& d : a.diagnostics) {
     if (!d.span.file.valid()) continue;
-    auto known = uri_of_file.find(d.span.file.value);
-    if (known == uri_of_file.end()) {
+    auto known = diags_of_file.find(d.span.file.value);
+    if (known == diags_of_file.end()) {
       fs::path p = a.path_of(d.span.file);
       if (p.empty() || !want(p)) continue;
-      known = uri_of_file.emplace(d.span.file.value, &uri_of(p)).first;
+      known = diags_of_file.emplace(d.span.file.value, &by_uri[&uri_of(p)]).first;
     }
-    by_uri[known->second].push_back(&d);
+    known->second->push_back(&d);
   }
   auto& previous = published_by_unit_[unit.key];
   for (const auto& uri : previous) by_uri[&uri];  // no longer loaded: cleared below
-  std::set<std::string> now;
+  // The files with diagnostics now: usually those of last time, which then stay as they are.
+  size_t with_diagnostics = 0;
+  bool same_files = true;
   for (auto& [uri, diags] : by_uri) {
-    if (!diags.empty()) now.insert(*uri);
+    if (!diags.empty()) {
+      ++with_diagnostics;
+      if (same_files && !previous.count(*uri)) same_files = false;
+    }
     publish(*uri, a, diags, unit.key);
   }
-  previous = std::move(now);
+  if (!same_files || with_diagnostics != previous.size()) {
+    std::set<std::string> now;
+    for (auto& [uri, diags] : by_uri)
+      if (!diags.empty()) now.insert(*uri);
+    previous = std::move(now);
+  }
   // A check completed in the background was timed when it started: this is not an edit's latency.
   log(LogLevel::Debug, fmt::format("published {}{} in {:.1f} ms", published_focus_[unit.key] == unit.generation ? "the rest of " : "",
                   unit.key, ms_since(start)));

@@ -801,6 +801,18 @@ Ast Lowerer::run_reusing(TSNode root, Ast& previous, std::string_view previous_t
   if (!ts_node_has_error(root)) items = item_extents(previous, previous_root);
   if (items.empty()) return run(root);
   reserve_tables();
+  // The previous tables' sizes are a closer guess than the text's (an edit changes them by a
+  // few nodes): the moved items then never make a table grow and move its nodes again.
+  auto at_least = [](auto& table, size_t n) {
+    if (table.capacity() < n) table.reserve(n);
+  };
+  at_least(ast_.exprs, previous.exprs.size() + previous.exprs.size() / 16 + 8);
+  at_least(ast_.stmts, previous.stmts.size() + previous.stmts.size() / 16 + 8);
+  at_least(ast_.patterns, previous.patterns.size() + previous.patterns.size() / 16 + 8);
+  at_least(ast_.types, previous.types.size() + previous.types.size() / 16 + 8);
+  at_least(ast_.blocks, previous.blocks.size() + previous.blocks.size() / 16 + 8);
+  at_least(ast_.fns, previous.fns.size() + previous.fns.size() / 16 + 8);
+  at_least(ast_.type_decls, previous.type_decls.size() + previous.type_decls.size() / 16 + 8);
   check_trailing_comment(root);
   // The previous items by text: an edit leaves all but one or two of them as they were.
   std::unordered_multimap<std::string_view, const ItemExtent*> unchanged;

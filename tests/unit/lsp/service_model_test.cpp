@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -135,6 +136,40 @@ TEST_F(ServiceModelKept, ModelFollowsModulesItWasNotBuiltFrom) {
   replace("helpers.fitz", "return Ok(1)", "let conn = db.connect(\"postgres://127.0.0.1/app\").await?\n    return conn.exec(\"SELECT 1\").await");
   std::string database = expect_fresh("a helper's body reaches the database");
   EXPECT_NE(database.find("uses_database"), std::string::npos) << database;
+}
+
+// Two modules outside the model, after main in the init order (roots load in name order).
+const std::map<std::string, std::string> kAbandonProject = {
+    {"main.fitz", "@server(port=8080)\nfn main() => 1\n"},
+    {"tools.fitz", "fn tool() -> Int {\n    let t = 1\n    return t\n}\n"},
+    {"zlast.fitz", "fn last() -> Int {\n    let z = 1\n    return z\n}\n"},
+};
+
+class ServiceModelAbandoned : public test_support::ProjectFixture {
+ protected:
+  ServiceModelAbandoned() : ProjectFixture("services_abandoned", kAbandonProject) {}
+};
+
+// A module gains a route in a check that is abandoned after it (a newer edit of a later module
+// comes first); the next check reuses that module as the abandoned one left it, and must still
+// build the model again.
+TEST_F(ServiceModelAbandoned, RouteCheckedByAnAbandonedCheckReachesTheModel) {
+  {
+    // Not held on to: an analysis still in use makes the next check a full one.
+    auto first = ws_.analysis_for(path("main.fitz"));
+    EXPECT_EQ(checker::dump_services(first->program, first->graph, first->sources).find("/tool"), std::string::npos);
+  }
+  replace("tools.fitz", "fn tool()", "@get(\"/tool\")\nfn tool()");
+  Unit& u = ws_.unit_for(path("tools.fitz"));
+  ASSERT_TRUE(u.pending) << "zlast comes after tools in the init order";
+  replace("zlast.fitz", "let z = 1", "let z = 2");
+  auto a = ws_.analysis_for(path("main.fitz"));
+  EXPECT_EQ(std::count(a->rechecked.begin(), a->rechecked.end(), a->module_at(path("tools.fitz"))), 0)
+      << "tools is reused as the abandoned check left it";
+  std::string model = checker::dump_services(a->program, a->graph, a->sources);
+  EXPECT_NE(model.find("route GET /tool -> tools.tool"), std::string::npos) << model;
+  auto fresh = analyze(root_, root_, ws_.reader());
+  EXPECT_EQ(model, checker::dump_services(fresh->program, fresh->graph, fresh->sources));
 }
 
 }  // namespace

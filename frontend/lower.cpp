@@ -130,16 +130,32 @@ bool is_statement_node(NodeKind k) {
   }
 }
 
+namespace {
+
+// `t == word` for a `t` known to be as long as `word`: a memcmp of a constant size compiles to
+// a load and a compare, where string_view's == is an out-of-line call.
+template <size_t N>
+bool same_as(std::string_view t, const char (&word)[N]) {
+  return std::memcmp(t.data(), word, N - 1) == 0;
+}
+
+}  // namespace
+
 bool is_keyword(std::string_view t) {
   if (t.size() < 2 || t.size() > 8 || t[0] < 'a' || t[0] > 'z') return false;
-  // By length: every identifier is asked, and comparisons of a known length compile to a load.
+  // By length: every identifier is asked.
   switch (t.size()) {
-    case 2: return t == "fn" || t == "if" || t == "as" || t == "in" || t == "or";
-    case 3: return t == "let" || t == "for" || t == "and" || t == "xor" || t == "not";
-    case 4: return t == "else" || t == "loop" || t == "type" || t == "from" || t == "true" || t == "null";
-    case 5: return t == "async" || t == "await" || t == "while" || t == "match" || t == "false" || t == "break";
-    case 6: return t == "return" || t == "import" || t == "static";
-    case 8: return t == "continue";
+    case 2: return same_as(t, "fn") || same_as(t, "if") || same_as(t, "as") || same_as(t, "in") || same_as(t, "or");
+    case 3:
+      return same_as(t, "let") || same_as(t, "for") || same_as(t, "and") || same_as(t, "xor") || same_as(t, "not");
+    case 4:
+      return same_as(t, "else") || same_as(t, "loop") || same_as(t, "type") || same_as(t, "from") ||
+             same_as(t, "true") || same_as(t, "null");
+    case 5:
+      return same_as(t, "async") || same_as(t, "await") || same_as(t, "while") || same_as(t, "match") ||
+             same_as(t, "false") || same_as(t, "break");
+    case 6: return same_as(t, "return") || same_as(t, "import") || same_as(t, "static");
+    case 8: return same_as(t, "continue");
     default: return false;
   }
 }
@@ -214,6 +230,38 @@ TSNode Lowerer::token(TSNode n, NodeKind k) {
     if (ts_node_is_null(found) && kind(c) == k) found = c;
   });
   return found;
+}
+
+Span Lowerer::leading_token(TSNode n, Span sp, NodeKind k, std::string_view word, Span absent) {
+  std::string_view all = source_.text();
+  if (sp.begin <= all.size() && all.substr(sp.begin).substr(0, word.size()) == word && !ts_node_has_error(n))
+    return span(sp.begin, sp.begin + uint32_t(word.size()));
+  TSNode t = token(n, k);
+  return ts_node_is_null(t) ? absent : span(t);
+}
+
+Span Lowerer::trailing_token(TSNode n, Span sp, NodeKind k, std::string_view word, Span absent) {
+  std::string_view all = source_.text();
+  if (sp.end <= all.size() && sp.end >= sp.begin + word.size() &&
+      all.substr(sp.end - word.size(), word.size()) == word && !ts_node_has_error(n))
+    return span(sp.end - uint32_t(word.size()), sp.end);
+  TSNode t = token(n, k);
+  return ts_node_is_null(t) ? absent : span(t);
+}
+
+Span Lowerer::equals_between(TSNode n, TSNode before, TSNode after, Span absent) {
+  if (!ts_node_is_null(before) && !ts_node_is_null(after) && !ts_node_has_error(n)) {
+    std::string_view all = source_.text();
+    uint32_t b = ts_node_end_byte(before), e = ts_node_start_byte(after);
+    auto blank = [&](uint32_t i) { return all[i] == ' ' || all[i] == '\t' || all[i] == '\r' || all[i] == '\n'; };
+    if (b <= e && e <= all.size()) {
+      while (b < e && blank(b)) ++b;
+      while (e > b && blank(e - 1)) --e;
+      if (e == b + 1 && all[b] == '=') return span(b, e);
+    }
+  }
+  TSNode t = token(n, NodeKind::TokEq);
+  return ts_node_is_null(t) ? absent : span(t);
 }
 
 void Lowerer::report_literal_errors(const std::vector<LiteralError>& errors, uint32_t base) {
@@ -339,16 +387,15 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     case NodeKind::LetStatement: {
       TSNode name = field(n, g_.f_name);
       TSNode type = field(n, g_.f_type);
-      ExprId value = value_of(field(n, g_.f_value));
+      TSNode value_node = field(n, g_.f_value);
+      ExprId value = value_of(value_node);
       if (!ts_node_is_null(name)) {
         Ident id = ident(name);
         if (!ts_node_is_null(type)) {
           out.push_back(stmt(sp, AnnotatedAssignStmt{id, lower_type(type), value, true}));
         } else {
           ExprId target = expr(id.span, NameRef{id});
-          TSNode eq = token(n, NodeKind::TokEq);
-          out.push_back(stmt(sp, AssignStmt{target, value, std::nullopt,
-                                            ts_node_is_null(eq) ? id.span : span(eq), true}));
+          out.push_back(stmt(sp, AssignStmt{target, value, std::nullopt, equals_between(n, name, value_node, id.span), true}));
         }
       } else {
         TSNode pat = field(n, g_.f_pattern);
@@ -372,9 +419,12 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     case NodeKind::CompoundAssignment: {
       bool compound = kind(n) == NodeKind::CompoundAssignment;
       TSNode left = field(n, g_.f_left);
-      TSNode op = compound ? field(n, g_.f_operator) : token(n, NodeKind::TokEq);
+      TSNode right = field(n, g_.f_right);
+      // A plain assignment's operator is its `=` token (or the statement, when there is none).
+      TSNode op = compound ? field(n, g_.f_operator) : TSNode{};
+      const Span op_span = compound ? (ts_node_is_null(op) ? sp : span(op)) : equals_between(n, left, right, sp);
       ExprId target = lower_expr_or_error(left, sp);
-      ExprId value = value_of(field(n, g_.f_right));
+      ExprId value = value_of(right);
       const Expr& t = ast_.get(target);
       bool ok = std::holds_alternative<NameRef>(t.data) || std::holds_alternative<FieldExpr>(t.data) ||
                 std::holds_alternative<IndexExpr>(t.data) || std::holds_alternative<ErrorExpr>(t.data);
@@ -394,13 +444,13 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
       }
       std::optional<BinaryOp> cop;
       if (compound) cop = compound_op(kind(op));
-      out.push_back(stmt(sp, AssignStmt{target, value, cop, ts_node_is_null(op) ? sp : span(op), false}));
+      out.push_back(stmt(sp, AssignStmt{target, value, cop, op_span, false}));
       break;
     }
     case NodeKind::ReturnStatement: {
       TSNode v = field(n, g_.f_value);
       ExprId value = ts_node_is_null(v) ? ExprId() : value_of(v);
-      out.push_back(stmt(sp, ReturnStmt{value, span(token(n, NodeKind::KwReturn))}));
+      out.push_back(stmt(sp, ReturnStmt{value, leading_token(n, sp, NodeKind::KwReturn, "return", sp)}));
       break;
     }
     case NodeKind::StatusReturn: {
@@ -414,24 +464,24 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
         }
       }
       ExprId body = lower_expr_or_error(field(n, g_.f_body), sp);
-      out.push_back(stmt(sp, StatusReturnStmt{st, body, span(token(n, NodeKind::KwReturn))}));
+      out.push_back(stmt(sp, StatusReturnStmt{st, body, leading_token(n, sp, NodeKind::KwReturn, "return", sp)}));
       break;
     }
     case NodeKind::BreakStatement: {
       TSNode v = field(n, g_.f_value);
       out.push_back(stmt(sp, BreakStmt{label_of(n), ts_node_is_null(v) ? ExprId() : lower_expr(v),
-                                       span(token(n, NodeKind::KwBreak))}));
+                                       leading_token(n, sp, NodeKind::KwBreak, "break", sp)}));
       break;
     }
     case NodeKind::ContinueStatement:
-      out.push_back(stmt(sp, ContinueStmt{label_of(n), span(token(n, NodeKind::KwContinue))}));
+      out.push_back(stmt(sp, ContinueStmt{label_of(n), leading_token(n, sp, NodeKind::KwContinue, "continue", sp)}));
       break;
     case NodeKind::WhileStatement: {
       TSNode cond = field(n, g_.f_condition);
       check_head(cond, "a `while` condition");
       ExprId c = lower_expr_or_error(cond, sp);
       BlockId body = lower_block(field(n, g_.f_body));
-      out.push_back(stmt(sp, WhileStmt{label_of(n), c, body, span(token(n, NodeKind::KwWhile))}));
+      out.push_back(stmt(sp, WhileStmt{label_of(n), c, body, leading_token(n, sp, NodeKind::KwWhile, "while", sp)}));
       break;
     }
     case NodeKind::ForStatement: {
@@ -442,7 +492,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
       check_head(iter, "a `for` iterable");
       ExprId it = lower_expr_or_error(iter, sp);
       BlockId body = lower_block(field(n, g_.f_body));
-      out.push_back(stmt(sp, ForStmt{label_of(n), p, it, body, span(token(n, NodeKind::KwFor))}));
+      out.push_back(stmt(sp, ForStmt{label_of(n), p, it, body, leading_token(n, sp, NodeKind::KwFor, "for", sp)}));
       break;
     }
     case NodeKind::FunctionDefinition:
@@ -509,9 +559,8 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
 FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
   FnDecl fn;
   fn.span = span(n);
-  TSNode kw = token(n, NodeKind::KwFn);
-  fn.keyword_span = ts_node_is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
-  TSNode params{};
+  TSNode params{}, kw{};
+  bool decorated = false;
   // Children are matched by kind: the field ids of a cursor are slow to read in tree-sitter
   // 0.20. The name is the identifier before the parameters (an arrow body may be one too).
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
@@ -519,6 +568,10 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
       case NodeKind::Identifier:
         if (ts_node_is_null(params) && !fn.name) fn.name = ident(c);
         break;
+      case NodeKind::KwFn:
+        if (ts_node_is_null(kw)) kw = c;
+        break;
+      case NodeKind::Decorator: decorated = true; break;
       case NodeKind::KwAsync: fn.is_async = true; break;
       case NodeKind::KwStatic: fn.is_static = true; break;
       case NodeKind::Parameters:
@@ -527,8 +580,9 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
       default: break;
     }
   });
+  fn.keyword_span = ts_node_is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
   TSNode body = field(n, g_.f_body);
-  if (!is_lambda) fn.decorators = lower_decorators(n);
+  if (!is_lambda && decorated) fn.decorators = lower_decorators(n);
   if (fn.is_static && !in_type) {
     diags_.error(DiagKind::MisplacedModifier, span(token(n, NodeKind::KwStatic)),
                  "`static` is only allowed on methods inside a `type`")
@@ -624,6 +678,9 @@ void Lowerer::lower_params(TSNode params, std::vector<Param>& out) {
 
 std::vector<Decorator> Lowerer::lower_decorators(TSNode n) {
   std::vector<Decorator> out;
+  // Decorators are the first children of the nodes that take them: unless error recovery has
+  // been at work, a node whose first child is not a decorator has none to walk its children for.
+  if (!ts_node_has_error(n) && kind(ts_node_child(n, 0)) != NodeKind::Decorator) return out;
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
     if (kind(c) != NodeKind::Decorator) return;
     Decorator d;

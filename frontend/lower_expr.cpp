@@ -232,8 +232,7 @@ ExprId Lowerer::lower_expr(TSNode n) {
     }
     case NodeKind::AwaitExpression: {
       ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
-      TSNode kw = token(n, NodeKind::KwAwait);
-      result = expr(sp, AwaitExpr{obj, ts_node_is_null(kw) ? span(sp.end, sp.end) : span(kw)});
+      result = expr(sp, AwaitExpr{obj, trailing_token(n, sp, NodeKind::KwAwait, "await", span(sp.end, sp.end))});
       break;
     }
     case NodeKind::CallExpression: result = lower_call(n); break;
@@ -259,8 +258,7 @@ ExprId Lowerer::lower_expr(TSNode n) {
     }
     case NodeKind::TryExpression: {
       ExprId x = lower_expr_or_error(field(n, g_.f_operand), sp);
-      TSNode q = token(n, NodeKind::TokQuestion);
-      result = expr(sp, TryExpr{x, ts_node_is_null(q) ? span(sp.end, sp.end) : span(q)});
+      result = expr(sp, TryExpr{x, trailing_token(n, sp, NodeKind::TokQuestion, "?", span(sp.end, sp.end))});
       break;
     }
     case NodeKind::StructLiteral: {
@@ -277,9 +275,9 @@ ExprId Lowerer::lower_expr(TSNode n) {
     case NodeKind::IfExpression: result = lower_if(n); break;
     case NodeKind::MatchExpression: result = lower_match(n); break;
     case NodeKind::LoopExpression: {
-      TSNode kw = token(n, NodeKind::KwLoop);
+      Span kw = leading_token(n, sp, NodeKind::KwLoop, "loop", sp);
       BlockId body = lower_block(field(n, g_.f_body));
-      result = expr(sp, LoopExpr{label_of(n), body, ts_node_is_null(kw) ? sp : span(kw)});
+      result = expr(sp, LoopExpr{label_of(n), body, kw});
       break;
     }
     case NodeKind::Lambda: result = expr(sp, LambdaExpr{lower_function(n, false, true)}); break;
@@ -324,10 +322,13 @@ ExprId Lowerer::keyword_as_expression(TSNode n) {
 ExprId Lowerer::lower_binary_chain(TSNode n) {
   // Left-deep chains (`a + b + c + ...`) are walked iteratively; their length still counts
   // towards the nesting limit because every later pass recurses through them.
-  std::vector<TSNode> spine;
+  struct Link {
+    TSNode node, op, right;
+  };
+  std::vector<Link> spine;
   TSNode cur = n;
   while (kind(cur) == NodeKind::BinaryExpression) {
-    spine.push_back(cur);
+    spine.push_back(Link{cur, field(cur, g_.f_operator), field(cur, g_.f_right)});
     if (depth_ + spine.size() > kMaxNesting) {
       report_too_deep(n);
       return error_expr(span(n));
@@ -336,13 +337,13 @@ ExprId Lowerer::lower_binary_chain(TSNode n) {
   }
   const uint32_t saved = depth_;
   depth_ += uint32_t(spine.size()) - 1;
-  ExprId acc = lower_expr_or_error(cur, span(spine.back()));
+  ExprId acc = lower_expr_or_error(cur, span(spine.back().node));
   for (size_t i = spine.size(); i-- > 0;) {
-    TSNode node = spine[i];
-    TSNode op = field(node, g_.f_operator);
-    ExprId rhs = lower_expr_or_error(field(node, g_.f_right), span(node));
-    BinaryOp bop = binary_op(kind(op)).value_or(BinaryOp::Add);
-    acc = expr(span(node), BinaryExpr{bop, span(op), acc, rhs});
+    const Link& link = spine[i];
+    const Span sp = span(link.node);
+    ExprId rhs = lower_expr_or_error(link.right, sp);
+    BinaryOp bop = binary_op(kind(link.op)).value_or(BinaryOp::Add);
+    acc = expr(sp, BinaryExpr{bop, span(link.op), acc, rhs});
     if (depth_ > saved) --depth_;
   }
   depth_ = saved;
@@ -425,8 +426,8 @@ ExprId Lowerer::lower_if(TSNode n) {
       else_block = lower_block(alt);
     }
   }
-  TSNode kw = token(n, NodeKind::KwIf);
-  return expr(sp, IfExpr{c, then_block, else_block, ts_node_is_null(kw) ? sp : span(kw)});
+  Span kw = leading_token(n, sp, NodeKind::KwIf, "if", sp);
+  return expr(sp, IfExpr{c, then_block, else_block, kw});
 }
 
 ExprId Lowerer::lower_match(TSNode n) {
@@ -435,8 +436,7 @@ ExprId Lowerer::lower_match(TSNode n) {
   TSNode value = field(n, g_.f_value);
   check_head(value, "a `match` scrutinee");
   m.scrutinee = lower_expr_or_error(value, sp);
-  TSNode kw = token(n, NodeKind::KwMatch);
-  m.match_span = ts_node_is_null(kw) ? sp : span(kw);
+  m.match_span = leading_token(n, sp, NodeKind::KwMatch, "match", sp);
   TSNode body = field(n, g_.f_body);
   if (!ts_node_is_null(body)) {
     for_each_child(cursors_, body, [&](TSNode arm, TSFieldId) {

@@ -366,6 +366,14 @@ class Lowerer {
   Ident ident(TSNode n);  // reports keywords used as names
   // First child token of `kind` (e.g. the `fn` keyword), or a null node.
   TSNode token(TSNode n, NodeKind kind);
+  // The span of the first child token of `kind`, whose text is `word`, or `absent` when there is
+  // none. Without a syntax error in `n` (span `sp`), a node whose text starts or ends with `word`
+  // has it as its first or last token, so the span is read from the text instead of the children.
+  Span leading_token(TSNode n, Span sp, NodeKind kind, std::string_view word, Span absent);
+  Span trailing_token(TSNode n, Span sp, NodeKind kind, std::string_view word, Span absent);
+  // The span of the `=` between `before` and `after`, children of `n`, or of the first child
+  // token of kind `=` when the text between them is more than blanks around one `=`.
+  Span equals_between(TSNode n, TSNode before, TSNode after, Span absent);
   void report_literal_errors(const std::vector<LiteralError>& errors, uint32_t base);
 
   // Depth guard: true when entering one more level is allowed; reports once past the limit.

@@ -544,6 +544,20 @@ void Lowerer::check_head(TSNode head, std::string_view construct) {
 ExprId Lowerer::lower_string(TSNode n) {
   const Span sp = span(n);
   StrLit lit;
+  // A one-line string without escapes or holes is its two quotes around at most one content
+  // token: its text is decoded without a walk over its children.
+  std::string_view whole = text(n);
+  if (whole.size() >= 2 && whole.front() == '"' && whole.back() == '"' && whole.substr(0, 3) != "\"\"\"" &&
+      whole.find_first_of("\\{\n") == std::string_view::npos && !ts_node_has_error(n)) {
+    if (whole.size() > 2) {
+      std::string buf;
+      std::vector<LiteralError> errors;
+      decode_string_text(whole.substr(1, whole.size() - 2), StringFlavor::Str, buf, errors);
+      report_literal_errors(errors, sp.begin + 1);
+      if (!buf.empty()) lit.parts.push_back(StrPart{std::move(buf), {}, {}, {}});
+    }
+    return expr(sp, std::move(lit));
+  }
   std::string buf;
   std::vector<LiteralError> errors;
   // Text and escape tokens are adjacent in the source; each run between holes is decoded as a

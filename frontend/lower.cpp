@@ -195,8 +195,8 @@ Lowerer::Lowerer(const SourceFile& source, FileId file, DiagnosticBag& diags)
   ast_.file = file;
 }
 
-std::string_view Lowerer::text(TSNode n) const {
-  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+std::string_view Lowerer::text(Span sp) const {
+  uint32_t b = sp.begin, e = sp.end;
   std::string_view all = source_.text();
   if (b > all.size()) return {};
   return all.substr(b, std::min<size_t>(e, all.size()) - b);
@@ -204,7 +204,8 @@ std::string_view Lowerer::text(TSNode n) const {
 
 Ident Lowerer::ident(TSNode n) {
   if (ts_node_is_null(n)) return Ident{{}, Span{file_, 0, 0}};
-  Ident id{text(n), span(n)};
+  const Span sp = span(n);
+  Ident id{text(sp), sp};
   if (is_keyword(id.text) && !ts_node_is_missing(n)) {
     Diagnostic& d = diags_.error(DiagKind::KeywordAsName, id.span,
                                  "expected a name, found keyword `" + std::string(id.text) + "`");

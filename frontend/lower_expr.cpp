@@ -107,12 +107,13 @@ ExprId Lowerer::lower_expr(TSNode n) {
   const Span sp = span(n);
   // A syntax error inside an expression was reported by report_syntax_errors; whatever
   // recovery made of the rest of it would only produce follow-on errors in the checker.
-  if (ts_node_is_missing(n) || (ts_node_has_error(n) && !holds_statements(kind(n)))) return error_expr(sp);
+  const NodeKind k = kind(n);
+  if (ts_node_is_missing(n) || (ts_node_has_error(n) && !holds_statements(k))) return error_expr(sp);
   if (!enter(n)) return error_expr(sp);
   ExprId result;
-  switch (kind(n)) {
+  switch (k) {
     case NodeKind::Identifier: {
-      std::string_view t = text(n);
+      std::string_view t = text(sp);
       if (is_keyword(t)) {
         result = keyword_as_expression(n);
         break;
@@ -122,7 +123,7 @@ ExprId Lowerer::lower_expr(TSNode n) {
             .with_hint("write `" + std::string(t) + "(value)`");
         result = error_expr(sp);
       } else {
-        result = expr(sp, NameRef{ident(n)});
+        result = expr(sp, NameRef{Ident{t, sp}});  // what ident(n) makes of a name that is no keyword
       }
       break;
     }
@@ -142,7 +143,7 @@ ExprId Lowerer::lower_expr(TSNode n) {
       for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
         if (ts_node_is_named(c) && is_list_item(kind(c))) elems.push_back(lower_expr(c));
       });
-      if (kind(n) == NodeKind::Tuple)
+      if (k == NodeKind::Tuple)
         result = expr(sp, TupleExpr{std::move(elems)});
       else
         result = expr(sp, ListExpr{std::move(elems)});
@@ -321,31 +322,32 @@ ExprId Lowerer::keyword_as_expression(TSNode n) {
 
 ExprId Lowerer::lower_binary_chain(TSNode n) {
   // Left-deep chains (`a + b + c + ...`) are walked iteratively; their length still counts
-  // towards the nesting limit because every later pass recurses through them.
-  struct Link {
-    TSNode node, op, right;
-  };
-  std::vector<Link> spine;
+  // towards the nesting limit because every later pass recurses through them. The spine goes
+  // on top of chain_, above the spines of the chains around this one.
+  const size_t base = chain_.size();
   TSNode cur = n;
   while (kind(cur) == NodeKind::BinaryExpression) {
-    spine.push_back(Link{cur, field(cur, g_.f_operator), field(cur, g_.f_right)});
-    if (depth_ + spine.size() > kMaxNesting) {
+    chain_.push_back(cur);
+    if (depth_ + (chain_.size() - base) > kMaxNesting) {
+      chain_.resize(base);
       report_too_deep(n);
       return error_expr(span(n));
     }
     cur = field(cur, g_.f_left);
   }
   const uint32_t saved = depth_;
-  depth_ += uint32_t(spine.size()) - 1;
-  ExprId acc = lower_expr_or_error(cur, span(spine.back().node));
-  for (size_t i = spine.size(); i-- > 0;) {
-    const Link& link = spine[i];
-    const Span sp = span(link.node);
-    ExprId rhs = lower_expr_or_error(link.right, sp);
-    BinaryOp bop = binary_op(kind(link.op)).value_or(BinaryOp::Add);
-    acc = expr(sp, BinaryExpr{bop, span(link.op), acc, rhs});
+  depth_ += uint32_t(chain_.size() - base) - 1;
+  ExprId acc = lower_expr_or_error(cur, span(chain_.back()));
+  for (size_t i = chain_.size(); i-- > base;) {
+    TSNode node = chain_[i];  // a copy: lowering the right operand may grow chain_
+    const Span sp = span(node);
+    TSNode op = field(node, g_.f_operator);
+    ExprId rhs = lower_expr_or_error(field(node, g_.f_right), sp);
+    BinaryOp bop = binary_op(kind(op)).value_or(BinaryOp::Add);
+    acc = expr(sp, BinaryExpr{bop, span(op), acc, rhs});
     if (depth_ > saved) --depth_;
   }
+  chain_.resize(base);
   depth_ = saved;
   return acc;
 }

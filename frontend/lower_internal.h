@@ -359,7 +359,8 @@ class Lowerer {
   // ---- shared helpers
   Span span(TSNode n) const { return Span{file_, ts_node_start_byte(n), ts_node_end_byte(n)}; }
   Span span(uint32_t begin, uint32_t end) const { return Span{file_, begin, end}; }
-  std::string_view text(TSNode n) const;
+  std::string_view text(TSNode n) const { return text(span(n)); }
+  std::string_view text(Span sp) const;
   NodeKind kind(TSNode n) const { return g_.kind(n); }
   // The child in field `id`, or a null node.
   TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
@@ -427,6 +428,7 @@ class Lowerer {
   const Grammar& g_;
   Ast ast_;
   CursorPool cursors_;
+  std::vector<TSNode> chain_;  // the left spines of the binary chains being lowered, innermost last
   uintptr_t stack_floor_ = 0;  // lowering stops nesting before the stack pointer gets below this
   uint32_t depth_ = 0;
   uint32_t fn_nesting_ = 0;  // functions being lowered around the current node (0: top level)

@@ -560,12 +560,18 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
 FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
   FnDecl fn;
   fn.span = span(n);
-  TSNode params{}, kw{};
+  TSNode params{}, kw{}, after_arrow{}, last{};
   bool decorated = false;
+  NodeKind previous = NodeKind::Other;
   // Children are matched by kind: the field ids of a cursor are slow to read in tree-sitter
   // 0.20. The name is the identifier before the parameters (an arrow body may be one too).
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
-    switch (kind(c)) {
+    const NodeKind k = kind(c);
+    if (k == NodeKind::Comment) return;
+    if (previous == NodeKind::TokArrow && ts_node_is_null(after_arrow)) after_arrow = c;
+    previous = k;
+    last = c;
+    switch (k) {
       case NodeKind::Identifier:
         if (ts_node_is_null(params) && !fn.name) fn.name = ident(c);
         break;
@@ -582,7 +588,9 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
     }
   });
   fn.keyword_span = ts_node_is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
-  TSNode body = field(n, g_.f_body);
+  // Without a syntax error, the grammar puts the return type right after `->` and the body last.
+  const bool whole = !ts_node_has_error(n);
+  TSNode body = whole ? last : field(n, g_.f_body);
   if (!is_lambda && decorated) fn.decorators = lower_decorators(n);
   if (fn.is_static && !in_type) {
     diags_.error(DiagKind::MisplacedModifier, span(token(n, NodeKind::KwStatic)),
@@ -605,7 +613,7 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
                          (is_lambda ? "a lambda" : in_type ? "a method" : "a nested function"))
             .with_hint("parameter decorators (`@flag`, `@arg`) belong to a top-level `@command` function");
   }
-  TSNode rt = field(n, g_.f_return_type);
+  TSNode rt = whole ? after_arrow : field(n, g_.f_return_type);
   if (!ts_node_is_null(rt)) fn.return_type = lower_type(rt);
   ++fn_nesting_;
   if (!ts_node_is_null(body) && kind(body) == NodeKind::Block) {

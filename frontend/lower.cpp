@@ -203,7 +203,7 @@ std::string_view Lowerer::text(Span sp) const {
 }
 
 Ident Lowerer::ident(TSNode n) {
-  if (ts_node_is_null(n)) return Ident{{}, Span{file_, 0, 0}};
+  if (is_null(n)) return Ident{{}, Span{file_, 0, 0}};
   const Span sp = span(n);
   Ident id{text(sp), sp};
   if (is_keyword(id.text) && !ts_node_is_missing(n)) {
@@ -218,7 +218,7 @@ Ident Lowerer::ident(TSNode n) {
 }
 
 TSNode Lowerer::token(TSNode n, NodeKind k) {
-  if (ts_node_is_null(n)) return TSNode{};
+  if (is_null(n)) return TSNode{};
   // Keywords sit among the first few children; look there before walking them all.
   uint32_t count = ts_node_child_count(n);
   for (uint32_t i = 0; i < count && i < 3; ++i) {
@@ -228,7 +228,7 @@ TSNode Lowerer::token(TSNode n, NodeKind k) {
   if (count <= 3) return TSNode{};
   TSNode found{};
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
-    if (ts_node_is_null(found) && kind(c) == k) found = c;
+    if (is_null(found) && kind(c) == k) found = c;
   });
   return found;
 }
@@ -238,7 +238,7 @@ Span Lowerer::leading_token(TSNode n, Span sp, NodeKind k, std::string_view word
   if (sp.begin <= all.size() && all.substr(sp.begin).substr(0, word.size()) == word && !ts_node_has_error(n))
     return span(sp.begin, sp.begin + uint32_t(word.size()));
   TSNode t = token(n, k);
-  return ts_node_is_null(t) ? absent : span(t);
+  return is_null(t) ? absent : span(t);
 }
 
 Span Lowerer::trailing_token(TSNode n, Span sp, NodeKind k, std::string_view word, Span absent) {
@@ -247,11 +247,11 @@ Span Lowerer::trailing_token(TSNode n, Span sp, NodeKind k, std::string_view wor
       all.substr(sp.end - word.size(), word.size()) == word && !ts_node_has_error(n))
     return span(sp.end - uint32_t(word.size()), sp.end);
   TSNode t = token(n, k);
-  return ts_node_is_null(t) ? absent : span(t);
+  return is_null(t) ? absent : span(t);
 }
 
 Span Lowerer::equals_between(TSNode n, TSNode before, TSNode after, Span absent) {
-  if (!ts_node_is_null(before) && !ts_node_is_null(after) && !ts_node_has_error(n)) {
+  if (!is_null(before) && !is_null(after) && !ts_node_has_error(n)) {
     std::string_view all = source_.text();
     uint32_t b = ts_node_end_byte(before), e = ts_node_start_byte(after);
     auto blank = [&](uint32_t i) { return all[i] == ' ' || all[i] == '\t' || all[i] == '\r' || all[i] == '\n'; };
@@ -262,7 +262,7 @@ Span Lowerer::equals_between(TSNode n, TSNode before, TSNode after, Span absent)
     }
   }
   TSNode t = token(n, NodeKind::TokEq);
-  return ts_node_is_null(t) ? absent : span(t);
+  return is_null(t) ? absent : span(t);
 }
 
 void Lowerer::report_literal_errors(const std::vector<LiteralError>& errors, uint32_t base) {
@@ -292,7 +292,7 @@ bool Lowerer::enter(TSNode n) {
 
 std::optional<Ident> Lowerer::label_of(TSNode n) {
   TSNode l = field(n, g_.f_label);
-  if (ts_node_is_null(l)) return std::nullopt;
+  if (is_null(l)) return std::nullopt;
   std::string_view t = text(l);
   if (!t.empty() && t[0] == '\'') t.remove_prefix(1);
   return Ident{t, span(l)};
@@ -301,6 +301,7 @@ std::optional<Ident> Lowerer::label_of(TSNode n) {
 // ---- Statements ------------------------------------------------------------------------------------
 
 void Lowerer::lower_statements(TSNode container, std::vector<StmtId>& out) {
+  const bool in_error = kind(container) == NodeKind::Error;
   for_each_child(cursors_, container, [&](TSNode c, TSFieldId) {
     if (!ts_node_is_named(c)) return;
     NodeKind k = kind(c);
@@ -318,7 +319,7 @@ void Lowerer::lower_statements(TSNode container, std::vector<StmtId>& out) {
       return;
     }
     // Inside an ERROR node only whole statements are kept; loose fragments are not.
-    if (kind(container) == NodeKind::Error && !is_statement_node(k)) return;
+    if (in_error && !is_statement_node(k)) return;
     lower_statement(c, out);
   });
 }
@@ -326,7 +327,7 @@ void Lowerer::lower_statements(TSNode container, std::vector<StmtId>& out) {
 BlockId Lowerer::lower_block(TSNode n) {
   Block b;
   b.span = span(n);
-  if (!ts_node_is_null(n) && enter(n)) {
+  if (!is_null(n) && enter(n)) {
     lower_statements(n, b.stmts);
     leave();
   }
@@ -378,7 +379,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
   const Span sp = span(n);
   // The value of a broken simple statement is an error; its name still gets bound.
   const bool broken = broken_statement(n);
-  auto value_of = [&](TSNode v) { return broken ? error_expr(ts_node_is_null(v) ? sp : span(v)) : lower_expr_or_error(v, sp); };
+  auto value_of = [&](TSNode v) { return broken ? error_expr(is_null(v) ? sp : span(v)) : lower_expr_or_error(v, sp); };
   switch (kind(n)) {
     case NodeKind::ExpressionStatement: {
       TSNode e = ts_node_named_child(n, 0);
@@ -390,9 +391,9 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
       TSNode type = field(n, g_.f_type);
       TSNode value_node = field(n, g_.f_value);
       ExprId value = value_of(value_node);
-      if (!ts_node_is_null(name)) {
+      if (!is_null(name)) {
         Ident id = ident(name);
-        if (!ts_node_is_null(type)) {
+        if (!is_null(type)) {
           out.push_back(stmt(sp, AnnotatedAssignStmt{id, lower_type(type), value, true}));
         } else {
           ExprId target = expr(id.span, NameRef{id});
@@ -400,12 +401,12 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
         }
       } else {
         TSNode pat = field(n, g_.f_pattern);
-        if (!ts_node_is_null(type)) {
+        if (!is_null(type)) {
           diags_.error(DiagKind::InvalidPattern, span(type),
                        "a type annotation needs a single name; `let (a, b): T = ...` is not supported")
               .with_hint("annotate the value instead, or destructure without a type");
         }
-        out.push_back(stmt(sp, LetPatternStmt{ts_node_is_null(pat) ? PatternId() : lower_pattern(pat), value}));
+        out.push_back(stmt(sp, LetPatternStmt{is_null(pat) ? PatternId() : lower_pattern(pat), value}));
       }
       break;
     }
@@ -423,7 +424,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
       TSNode right = field(n, g_.f_right);
       // A plain assignment's operator is its `=` token (or the statement, when there is none).
       TSNode op = compound ? field(n, g_.f_operator) : TSNode{};
-      const Span op_span = compound ? (ts_node_is_null(op) ? sp : span(op)) : equals_between(n, left, right, sp);
+      const Span op_span = compound ? (is_null(op) ? sp : span(op)) : equals_between(n, left, right, sp);
       ExprId target = lower_expr_or_error(left, sp);
       ExprId value = value_of(right);
       const Expr& t = ast_.get(target);
@@ -440,7 +441,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
                                                                                : "this expression";
         diags_.error(DiagKind::InvalidAssignmentTarget, t.span,
                      "cannot assign to " + std::string(what))
-            .with_hint("the left side of `" + std::string(ts_node_is_null(op) ? "=" : text(op)) +
+            .with_hint("the left side of `" + std::string(is_null(op) ? "=" : text(op)) +
                        "` must be a variable, a field (`a.f`) or an element (`xs[i]`)");
       }
       std::optional<BinaryOp> cop;
@@ -450,7 +451,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     }
     case NodeKind::ReturnStatement: {
       TSNode v = field(n, g_.f_value);
-      ExprId value = ts_node_is_null(v) ? ExprId() : value_of(v);
+      ExprId value = is_null(v) ? ExprId() : value_of(v);
       out.push_back(stmt(sp, ReturnStmt{value, leading_token(n, sp, NodeKind::KwReturn, "return", sp)}));
       break;
     }
@@ -470,7 +471,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     }
     case NodeKind::BreakStatement: {
       TSNode v = field(n, g_.f_value);
-      out.push_back(stmt(sp, BreakStmt{label_of(n), ts_node_is_null(v) ? ExprId() : lower_expr(v),
+      out.push_back(stmt(sp, BreakStmt{label_of(n), is_null(v) ? ExprId() : lower_expr(v),
                                        leading_token(n, sp, NodeKind::KwBreak, "break", sp)}));
       break;
     }
@@ -487,7 +488,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     }
     case NodeKind::ForStatement: {
       TSNode pat = field(n, g_.f_pattern);
-      PatternId p = ts_node_is_null(pat) ? pattern(sp, ErrorPat{}) : lower_pattern(pat);
+      PatternId p = is_null(pat) ? pattern(sp, ErrorPat{}) : lower_pattern(pat);
       check_loop_pattern(p, "a `for` variable");
       TSNode iter = field(n, g_.f_iterable);
       check_head(iter, "a `for` iterable");
@@ -505,12 +506,12 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
     case NodeKind::ImportStatement: {
       ImportStmt s;
       TSNode path = field(n, g_.f_path);
-      if (!ts_node_is_null(path))
+      if (!is_null(path))
         for_each_child(cursors_, path, [&](TSNode c, TSFieldId) {
           if (kind(c) == NodeKind::Identifier) s.path.push_back(ident(c));
         });
       TSNode alias = field(n, g_.f_alias);
-      if (!ts_node_is_null(alias)) s.alias = ident(alias);
+      if (!is_null(alias)) s.alias = ident(alias);
       out.push_back(stmt(sp, std::move(s)));
       break;
     }
@@ -536,7 +537,7 @@ void Lowerer::lower_statement(TSNode n, std::vector<StmtId>& out) {
             in.name = ident(name);
           }
           TSNode alias = field(c, g_.f_alias);
-          if (!ts_node_is_null(alias)) in.alias = ident(alias);
+          if (!is_null(alias)) in.alias = ident(alias);
           s.names.push_back(in);
         }
       });
@@ -568,26 +569,26 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
     const NodeKind k = kind(c);
     if (k == NodeKind::Comment) return;
-    if (previous == NodeKind::TokArrow && ts_node_is_null(after_arrow)) after_arrow = c;
+    if (previous == NodeKind::TokArrow && is_null(after_arrow)) after_arrow = c;
     previous = k;
     last = c;
     switch (k) {
       case NodeKind::Identifier:
-        if (ts_node_is_null(params) && !fn.name) fn.name = ident(c);
+        if (is_null(params) && !fn.name) fn.name = ident(c);
         break;
       case NodeKind::KwFn:
-        if (ts_node_is_null(kw)) kw = c;
+        if (is_null(kw)) kw = c;
         break;
       case NodeKind::Decorator: decorated = true; break;
       case NodeKind::KwAsync: fn.is_async = true; break;
       case NodeKind::KwStatic: fn.is_static = true; break;
       case NodeKind::Parameters:
-        if (ts_node_is_null(params)) params = c;
+        if (is_null(params)) params = c;
         break;
       default: break;
     }
   });
-  fn.keyword_span = ts_node_is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
+  fn.keyword_span = is_null(kw) ? span(ts_node_start_byte(n), ts_node_start_byte(n)) : span(kw);
   // Without a syntax error, the grammar puts the return type right after `->` and the body last.
   const bool whole = !ts_node_has_error(n);
   TSNode body = whole ? last : field(n, g_.f_body);
@@ -602,7 +603,7 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
                  "decorators are not allowed on methods")
         .with_hint("decorate a top-level function instead");
   }
-  if (!ts_node_is_null(params)) lower_params(params, fn.params);
+  if (!is_null(params)) lower_params(params, fn.params);
   // Parameter decorators describe a `@command`'s command line: only a top-level function can be
   // one (the checker decides which decorators and whether the function is a command).
   if (in_type || is_lambda || fn_nesting_ > 0) {
@@ -614,13 +615,13 @@ FnId Lowerer::lower_function(TSNode n, bool in_type, bool is_lambda) {
             .with_hint("parameter decorators (`@flag`, `@arg`) belong to a top-level `@command` function");
   }
   TSNode rt = whole ? after_arrow : field(n, g_.f_return_type);
-  if (!ts_node_is_null(rt)) fn.return_type = lower_type(rt);
+  if (!is_null(rt)) fn.return_type = lower_type(rt);
   ++fn_nesting_;
-  if (!ts_node_is_null(body) && kind(body) == NodeKind::Block) {
+  if (!is_null(body) && kind(body) == NodeKind::Block) {
     fn.body = lower_block(body);
   } else {
     // `=> expr` is a block holding `return expr`.
-    Span bsp = ts_node_is_null(body) ? fn.span : span(body);
+    Span bsp = is_null(body) ? fn.span : span(body);
     ExprId value = lower_expr_or_error(body, bsp);
     StmtId ret = stmt(bsp, ReturnStmt{value, span(bsp.begin, bsp.begin)});
     fn.body = single_stmt_block(bsp, ret);
@@ -639,17 +640,17 @@ void Lowerer::lower_params(TSNode params, std::vector<Param>& out) {
     p.span = span(c);
     p.name = ident(field(c, g_.f_name));
     TSNode variadic = field(c, g_.f_variadic);
-    p.variadic = !ts_node_is_null(variadic);
+    p.variadic = !is_null(variadic);
     p.decorators = lower_decorators(c);
     if (!p.decorators.empty()) {
       // The parameter itself starts after its decorators.
       TSNode first = p.variadic ? variadic : field(c, g_.f_name);
-      if (!ts_node_is_null(first)) p.span = span(ts_node_start_byte(first), p.span.end);
+      if (!is_null(first)) p.span = span(ts_node_start_byte(first), p.span.end);
     }
     TSNode t = field(c, g_.f_type);
-    if (!ts_node_is_null(t)) p.type = lower_type(t);
+    if (!is_null(t)) p.type = lower_type(t);
     TSNode d = field(c, g_.f_default);
-    if (!ts_node_is_null(d)) p.default_value = lower_expr(d);
+    if (!is_null(d)) p.default_value = lower_expr(d);
     out.push_back(p);
   });
   for (size_t i = 0; i < out.size(); ++i) {
@@ -688,15 +689,16 @@ void Lowerer::lower_params(TSNode params, std::vector<Param>& out) {
 std::vector<Decorator> Lowerer::lower_decorators(TSNode n) {
   std::vector<Decorator> out;
   // Decorators are the first children of the nodes that take them: unless error recovery has
-  // been at work, a node whose first child is not a decorator has none to walk its children for.
-  if (!ts_node_has_error(n) && kind(ts_node_child(n, 0)) != NodeKind::Decorator) return out;
+  // been at work, a node that does not start with `@` has none to walk its children for.
+  const uint32_t begin = ts_node_start_byte(n);
+  if (!ts_node_has_error(n) && (begin >= source_.size() || source_.text()[begin] != '@')) return out;
   for_each_child(cursors_, n, [&](TSNode c, TSFieldId) {
     if (kind(c) != NodeKind::Decorator) return;
     Decorator d;
     d.span = span(c);
     d.name = ident(field(c, g_.f_name));
     TSNode args = field(c, g_.f_arguments);
-    if (!ts_node_is_null(args)) {
+    if (!is_null(args)) {
       d.has_parens = true;
       bool seen_keyword = false;
       for_each_child(cursors_, args, [&](TSNode a, TSFieldId) {
@@ -706,13 +708,13 @@ std::vector<Decorator> Lowerer::lower_decorators(TSNode n) {
           // A decorator's option names come from its registry and bind nothing, so a keyword
           // is a fine one (`@server(static={...})`).
           TSNode name_node = field(a, g_.f_name);
-          Ident name = ts_node_is_null(name_node) ? ident(name_node) : Ident{text(name_node), span(name_node)};
+          Ident name = is_null(name_node) ? ident(name_node) : Ident{text(name_node), span(name_node)};
           TSNode value = field(a, g_.f_value);
           if (ak == NodeKind::DecoratorColonArgument) {
             TSNode colon = token(a, NodeKind::TokColon);
-            Span colon_span = ts_node_is_null(colon) ? name.span : span(colon);
-            uint32_t fix_end = ts_node_is_null(value) ? colon_span.end : ts_node_start_byte(value);
-            std::string value_text = ts_node_is_null(value) ? "value" : std::string(text(value));
+            Span colon_span = is_null(colon) ? name.span : span(colon);
+            uint32_t fix_end = is_null(value) ? colon_span.end : ts_node_start_byte(value);
+            std::string value_text = is_null(value) ? "value" : std::string(text(value));
             if (value_text.size() > 40) value_text = "value";
             diags_.error(DiagKind::DecoratorColonArgument, colon_span,
                          "decorator keyword arguments are written `name=value`, not `name: value`")
@@ -750,7 +752,7 @@ TypeDeclId Lowerer::lower_type_definition(TSNode n) {
   t.name = ident(field(n, g_.f_name));
   t.decorators = lower_decorators(n);
   TSNode body = field(n, g_.f_body);
-  if (!ts_node_is_null(body) && enter(body)) {
+  if (!is_null(body) && enter(body)) {
     for_each_child(cursors_, body, [&](TSNode c, TSFieldId) {
       NodeKind k = kind(c);
       if (k == NodeKind::FieldDeclaration) {
@@ -760,7 +762,7 @@ TypeDeclId Lowerer::lower_type_definition(TSNode n) {
         fd.decorators = lower_decorators(c);
         fd.type = lower_type(field(c, g_.f_type));
         TSNode d = field(c, g_.f_default);
-        if (!ts_node_is_null(d)) fd.default_value = lower_expr(d);
+        if (!is_null(d)) fd.default_value = lower_expr(d);
         t.fields.push_back(std::move(fd));
       } else if (k == NodeKind::FunctionDefinition) {
         t.methods.push_back(lower_function(c, true, false));
@@ -774,7 +776,7 @@ TypeDeclId Lowerer::lower_type_definition(TSNode n) {
 // ---- Types ---------------------------------------------------------------------------------------------
 
 TypeExprId Lowerer::lower_type(TSNode n) {
-  if (ts_node_is_null(n)) return ast_.add(TypeExpr{Span{file_, 0, 0}, ErrorType{}});
+  if (is_null(n)) return ast_.add(TypeExpr{Span{file_, 0, 0}, ErrorType{}});
   const Span sp = span(n);
   if (!enter(n)) return ast_.add(TypeExpr{sp, ErrorType{}});
   TypeExprData data = ErrorType{};
@@ -790,12 +792,12 @@ TypeExprId Lowerer::lower_type(TSNode n) {
     case NodeKind::GenericType: {
       TSNode name = field(n, g_.f_name);
       NamedType nt;
-      if (!ts_node_is_null(name))
+      if (!is_null(name))
         for_each_child(cursors_, name, [&](TSNode c, TSFieldId) {
           if (kind(c) == NodeKind::Identifier) nt.path.push_back(ident(c));
         });
       TSNode args = field(n, g_.f_arguments);
-      if (!ts_node_is_null(args))
+      if (!is_null(args))
         for_each_child(cursors_, args, [&](TSNode c, TSFieldId) {
           if (ts_node_is_named(c) && kind(c) != NodeKind::Comment && kind(c) != NodeKind::Error)
             nt.args.push_back(lower_type(c));
@@ -823,7 +825,7 @@ TypeExprId Lowerer::lower_type(TSNode n) {
     case NodeKind::FunctionType: {
       FnType ft;
       TSNode params = field(n, g_.f_parameters);
-      if (!ts_node_is_null(params))
+      if (!is_null(params))
         for_each_child(cursors_, params, [&](TSNode c, TSFieldId) {
           if (ts_node_is_named(c) && kind(c) != NodeKind::Comment && kind(c) != NodeKind::Error)
             ft.params.push_back(lower_type(c));

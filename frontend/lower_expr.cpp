@@ -65,7 +65,7 @@ bool is_list_item(NodeKind k) { return k != NodeKind::Comment && k != NodeKind::
 }  // namespace
 
 ExprId Lowerer::lower_expr_or_error(TSNode n, Span fallback) {
-  if (ts_node_is_null(n)) return error_expr(span(fallback.end, fallback.end));
+  if (is_null(n)) return error_expr(span(fallback.end, fallback.end));
   return lower_expr(n);
 }
 
@@ -103,12 +103,13 @@ bool holds_statements(NodeKind k) {
 }  // namespace
 
 ExprId Lowerer::lower_expr(TSNode n) {
-  if (ts_node_is_null(n)) return error_expr(Span{file_, 0, 0});
+  if (is_null(n)) return error_expr(Span{file_, 0, 0});
   const Span sp = span(n);
   // A syntax error inside an expression was reported by report_syntax_errors; whatever
   // recovery made of the rest of it would only produce follow-on errors in the checker.
   const NodeKind k = kind(n);
-  if (ts_node_is_missing(n) || (ts_node_has_error(n) && !holds_statements(k))) return error_expr(sp);
+  // (A MISSING node has an error too: one call tells nodes without errors apart.)
+  if (ts_node_has_error(n) && (ts_node_is_missing(n) || !holds_statements(k))) return error_expr(sp);
   if (!enter(n)) return error_expr(sp);
   ExprId result;
   switch (k) {
@@ -246,8 +247,8 @@ ExprId Lowerer::lower_expr(TSNode n) {
     case NodeKind::SliceExpression: {
       ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
       TSNode s = field(n, g_.f_start), e = field(n, g_.f_end);
-      ExprId start = ts_node_is_null(s) ? ExprId() : lower_expr(s);
-      ExprId end = ts_node_is_null(e) ? ExprId() : lower_expr(e);
+      ExprId start = is_null(s) ? ExprId() : lower_expr(s);
+      ExprId end = is_null(e) ? ExprId() : lower_expr(e);
       bool inclusive = kind(field(n, g_.f_operator)) == NodeKind::TokDotDotEq;
       if (inclusive && !end.valid()) {
         diags_.error(DiagKind::ExpectedExpression, span(field(n, g_.f_operator)),
@@ -357,7 +358,7 @@ void Lowerer::lower_comprehension(TSNode n, std::vector<CompClause>& clauses, Ex
     NodeKind k = kind(c);
     if (k == NodeKind::ForClause) {
       TSNode p = field(c, g_.f_pattern);
-      PatternId pat = ts_node_is_null(p) ? pattern(span(c), ErrorPat{}) : lower_pattern(p);
+      PatternId pat = is_null(p) ? pattern(span(c), ErrorPat{}) : lower_pattern(p);
       check_loop_pattern(pat, "a comprehension variable");
       clauses.push_back(CompClause{pat, lower_expr_or_error(field(c, g_.f_iterable), span(c))});
     } else if (k == NodeKind::IfClause) {
@@ -372,7 +373,7 @@ ExprId Lowerer::lower_call(TSNode n) {
   TSNode args = field(n, g_.f_arguments);
   std::vector<Arg> out;
   bool seen_named = false;
-  if (!ts_node_is_null(args)) {
+  if (!is_null(args)) {
     for_each_child(cursors_, args, [&](TSNode c, TSFieldId) {
       if (!ts_node_is_named(c) || !is_list_item(kind(c))) return;
       if (kind(c) == NodeKind::NamedArgument) {
@@ -389,7 +390,7 @@ ExprId Lowerer::lower_call(TSNode n) {
       out.push_back(Arg{std::nullopt, v});
     });
   }
-  Span args_span = ts_node_is_null(args) ? span(sp.end, sp.end) : span(args);
+  Span args_span = is_null(args) ? span(sp.end, sp.end) : span(args);
   if (kind(callee) == NodeKind::Identifier) {
     std::string_view t = text(callee);
     if (t == "Ok" || t == "Err") {
@@ -418,7 +419,7 @@ ExprId Lowerer::lower_if(TSNode n) {
   BlockId then_block = lower_block(field(n, g_.f_consequence));
   BlockId else_block;
   TSNode alt = field(n, g_.f_alternative);
-  if (!ts_node_is_null(alt)) {
+  if (!is_null(alt)) {
     if (kind(alt) == NodeKind::IfExpression) {
       // `else if` is an else block holding one expression statement with the nested `if`.
       ExprId nested = lower_expr(alt);
@@ -440,15 +441,15 @@ ExprId Lowerer::lower_match(TSNode n) {
   m.scrutinee = lower_expr_or_error(value, sp);
   m.match_span = leading_token(n, sp, NodeKind::KwMatch, "match", sp);
   TSNode body = field(n, g_.f_body);
-  if (!ts_node_is_null(body)) {
+  if (!is_null(body)) {
     for_each_child(cursors_, body, [&](TSNode arm, TSFieldId) {
       if (kind(arm) != NodeKind::MatchArm) return;
       MatchArm a;
       a.span = span(arm);
       TSNode p = field(arm, g_.f_pattern);
-      a.pattern = ts_node_is_null(p) ? pattern(a.span, ErrorPat{}) : lower_pattern(p);
+      a.pattern = is_null(p) ? pattern(a.span, ErrorPat{}) : lower_pattern(p);
       TSNode guard = field(arm, g_.f_guard);
-      if (!ts_node_is_null(guard)) a.guard = lower_expr(guard);
+      if (!is_null(guard)) a.guard = lower_expr(guard);
       TSNode v = field(arm, g_.f_value);
       NodeKind vk = kind(v);
       if (vk == NodeKind::Block) {
@@ -463,7 +464,7 @@ ExprId Lowerer::lower_match(TSNode n) {
         a.body = ast_.add(std::move(b));
         a.arrow_body = true;
       } else {
-        Span vsp = ts_node_is_null(v) ? span(a.span.end, a.span.end) : span(v);
+        Span vsp = is_null(v) ? span(a.span.end, a.span.end) : span(v);
         ExprId e = lower_expr_or_error(v, vsp);
         a.body = single_stmt_block(vsp, stmt(vsp, ExprStmt{e}));
         a.arrow_body = true;
@@ -497,16 +498,18 @@ void Lowerer::check_loop_pattern(PatternId id, std::string_view construct) {
 }
 
 void Lowerer::check_head(TSNode head, std::string_view construct) {
-  if (ts_node_is_null(head)) return;
+  if (is_null(head)) return;
+  // A struct literal has a `{` in its text, unless error recovery made one up.
+  if (text(head).find('{') == std::string_view::npos && !ts_node_has_error(head)) return;
   std::vector<TSNode> work{head};
   while (!work.empty()) {
     TSNode n = work.back();
     work.pop_back();
-    if (ts_node_is_null(n)) continue;
+    if (is_null(n)) continue;
     switch (kind(n)) {
       case NodeKind::StructLiteral: {
         TSNode name = field(n, g_.f_name);
-        Span at = ts_node_is_null(name) ? span(n) : span(name);
+        Span at = is_null(name) ? span(n) : span(name);
         std::string_view lit = text(n);
         std::string shown = lit.size() <= 50 && lit.find('\n') == std::string_view::npos
                                 ? std::string(lit)
@@ -595,7 +598,7 @@ ExprId Lowerer::lower_string(TSNode n) {
         break;
       case NodeKind::Interpolation: {
         TSNode e = field(c, g_.f_expression);
-        if (ts_node_is_null(e)) {
+        if (is_null(e)) {
           if (!ts_node_has_error(c)) {
             diags_.error(DiagKind::EmptyInterpolation, span(c), "empty interpolation `{}` in a string")
                 .with_hint("put an expression inside the braces, or write `\\{\\}` for literal braces");
@@ -606,7 +609,7 @@ ExprId Lowerer::lower_string(TSNode n) {
         StrPart part;
         part.hole = lower_expr(e);
         TSNode spec = field(c, g_.f_format_spec);
-        if (!ts_node_is_null(spec)) {
+        if (!is_null(spec)) {
           part.format_spec = text(spec);
           part.format_span = span(spec);
           if (auto err = check_format_spec(part.format_spec)) {
@@ -694,7 +697,7 @@ PatternId Lowerer::lower_pattern(TSNode n) {
       bool inclusive = kind(op) == NodeKind::TokDotDotEq;
       bool valid = true;
       auto bound = [&](TSNode b) -> int64_t {
-        if (ts_node_is_null(b)) {
+        if (is_null(b)) {
           valid = false;
           return 0;
         }
@@ -719,7 +722,7 @@ PatternId Lowerer::lower_pattern(TSNode n) {
     case NodeKind::ResultPattern: {
       TSNode k = field(n, g_.f_kind);
       TSNode inner = field(n, g_.f_pattern);
-      PatternId ip = ts_node_is_null(inner) ? pattern(sp, ErrorPat{}) : lower_pattern(inner);
+      PatternId ip = is_null(inner) ? pattern(sp, ErrorPat{}) : lower_pattern(inner);
       result = pattern(sp, ResultPat{kind(k) == NodeKind::KwOk || text(k) == "Ok", ip});
       break;
     }

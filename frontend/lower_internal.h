@@ -262,6 +262,10 @@ enum class NodeKind : uint8_t {
 #undef FITZ_NODE_KIND_ENUM
 };
 
+// What ts_node_is_null tells, without a call into the library for every node: a null node is
+// one without a subtree.
+inline bool is_null(TSNode n) { return n.id == nullptr; }
+
 // Symbol and field ids of the Fitz language, looked up by name once per process.
 struct Grammar {
   static constexpr TSSymbol kErrorSymbol = TSSymbol(-1);  // tree-sitter's builtin ERROR symbol
@@ -274,7 +278,7 @@ struct Grammar {
 
   static const Grammar& get();
   NodeKind kind(TSNode n) const {
-    if (ts_node_is_null(n)) return NodeKind::Other;
+    if (is_null(n)) return NodeKind::Other;
     TSSymbol s = ts_node_symbol(n);
     if (s == kErrorSymbol) return NodeKind::Error;
     return s < kinds.size() ? kinds[s] : NodeKind::Other;

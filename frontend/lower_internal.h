@@ -390,7 +390,13 @@ class Lowerer {
   void lower_statements(TSNode container, std::vector<StmtId>& out);
   void lower_statement(TSNode n, std::vector<StmtId>& out);
   bool broken_statement(TSNode n);
-  StmtId stmt(Span sp, StmtData data) { return ast_.add(Stmt{sp, std::move(data)}); }
+  // Built in place in the table: through a StmtData parameter every statement would be moved
+  // twice more.
+  template <class T>
+  StmtId stmt(Span sp, T&& data) {
+    ast_.stmts.emplace_back(sp, std::forward<T>(data));
+    return StmtId(uint32_t(ast_.stmts.size() - 1));
+  }
   BlockId lower_block(TSNode n);
   BlockId single_stmt_block(Span sp, StmtId s);
   FnId lower_function(TSNode n, bool in_type, bool is_lambda);
@@ -402,7 +408,12 @@ class Lowerer {
 
   // ---- expressions and patterns (lower_expr.cpp)
   ExprId lower_expr(TSNode n);
-  ExprId expr(Span sp, ExprData data) { return ast_.add(Expr{sp, std::move(data)}); }
+  // Built in place in the table, as statements are.
+  template <class T>
+  ExprId expr(Span sp, T&& data) {
+    ast_.exprs.emplace_back(sp, std::forward<T>(data));
+    return ExprId(uint32_t(ast_.exprs.size() - 1));
+  }
   ExprId error_expr(Span sp) { return expr(sp, ErrorExpr{}); }
   ExprId lower_expr_or_error(TSNode n, Span fallback);
   ExprId lower_binary_chain(TSNode n);

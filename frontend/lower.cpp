@@ -328,6 +328,9 @@ BlockId Lowerer::lower_block(TSNode n) {
   Block b;
   b.span = span(n);
   if (!is_null(n) && enter(n)) {
+    // Its named children are its statements and comments (a count tree-sitter keeps): the
+    // vector is allocated once instead of grown.
+    b.stmts.reserve(ts_node_named_child_count(n));
     lower_statements(n, b.stmts);
     leave();
   }

@@ -374,6 +374,7 @@ ExprId Lowerer::lower_call(TSNode n) {
   std::vector<Arg> out;
   bool seen_named = false;
   if (!is_null(args)) {
+    out.reserve(ts_node_named_child_count(args));
     for_each_child(cursors_, args, [&](TSNode c, TSFieldId) {
       if (!ts_node_is_named(c) || !is_list_item(kind(c))) return;
       if (kind(c) == NodeKind::NamedArgument) {

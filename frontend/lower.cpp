@@ -204,9 +204,13 @@ std::string_view Lowerer::text(Span sp) const {
 
 Ident Lowerer::ident(TSNode n) {
   if (is_null(n)) return Ident{{}, Span{file_, 0, 0}};
-  const Span sp = span(n);
+  // A MISSING name is empty, so it is never reported as a keyword.
+  return ident(span(n));
+}
+
+Ident Lowerer::ident(Span sp) {
   Ident id{text(sp), sp};
-  if (is_keyword(id.text) && !ts_node_is_missing(n)) {
+  if (is_keyword(id.text)) {
     Diagnostic& d = diags_.error(DiagKind::KeywordAsName, id.span,
                                  "expected a name, found keyword `" + std::string(id.text) + "`");
     if (id.text == "else")

@@ -204,6 +204,10 @@ ExprId Lowerer::lower_expr(TSNode n) {
     }
     case NodeKind::FieldExpression: {
       ExprId obj = lower_expr_or_error(field(n, g_.f_object), sp);
+      if (std::optional<Span> at = member_after_dot(sp)) {
+        result = expr(sp, FieldExpr{obj, ident(*at)});
+        break;
+      }
       TSNode member = field(n, g_.f_field);
       if (kind(member) == NodeKind::MissingField) {
         // `origin.` at the end of a line: the receiver stays in the tree (references, rename
@@ -295,6 +299,17 @@ ExprId Lowerer::lower_expr(TSNode n) {
   }
   leave();
   return result;
+}
+
+std::optional<Span> Lowerer::member_after_dot(Span sp) const {
+  // The node (a field expression without syntax errors) ends with its member name. When the
+  // name is ASCII and right after the `.`, it runs from there to the end: no lookup needed.
+  std::string_view t = text(sp);
+  size_t p = t.size();
+  auto name_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+  while (p > 0 && name_char(t[p - 1])) --p;
+  if (p == 0 || p == t.size() || t[p - 1] != '.' || (t[p] >= '0' && t[p] <= '9')) return std::nullopt;
+  return span(sp.begin + uint32_t(p), sp.end);
 }
 
 ExprId Lowerer::keyword_as_expression(TSNode n) {
@@ -552,7 +567,7 @@ ExprId Lowerer::lower_string(TSNode n) {
   StrLit lit;
   // A one-line string without escapes or holes is its two quotes around at most one content
   // token: its text is decoded without a walk over its children.
-  std::string_view whole = text(n);
+  std::string_view whole = text(sp);
   if (whole.size() >= 2 && whole.front() == '"' && whole.back() == '"' && whole.substr(0, 3) != "\"\"\"" &&
       whole.find_first_of("\\{\n") == std::string_view::npos && !ts_node_has_error(n)) {
     if (whole.size() > 2) {

@@ -369,6 +369,7 @@ class Lowerer {
   // The child in field `id`, or a null node.
   TSNode field(TSNode n, TSFieldId id) const { return ts_node_child_by_field_id(n, id); }
   Ident ident(TSNode n);  // reports keywords used as names
+  Ident ident(Span sp);   // the same for the name at `sp`, which is not a MISSING node
   // First child token of `kind` (e.g. the `fn` keyword), or a null node.
   TSNode token(TSNode n, NodeKind kind);
   // The span of the first child token of `kind`, whose text is `word`, or `absent` when there is
@@ -418,6 +419,9 @@ class Lowerer {
   ExprId lower_expr_or_error(TSNode n, Span fallback);
   ExprId lower_binary_chain(TSNode n);
   ExprId keyword_as_expression(TSNode n);
+  // The span of the member name of a field expression spanning `sp`, when it can be read from
+  // the text (see lower_expr.cpp).
+  std::optional<Span> member_after_dot(Span sp) const;
   ExprId lower_string(TSNode n);
   ExprId lower_bytes(TSNode n);
   ExprId lower_call(TSNode n);

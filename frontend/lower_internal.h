@@ -373,8 +373,9 @@ class Lowerer {
   // First child token of `kind` (e.g. the `fn` keyword), or a null node.
   TSNode token(TSNode n, NodeKind kind);
   // The span of the first child token of `kind`, whose text is `word`, or `absent` when there is
-  // none. Without a syntax error in `n` (span `sp`), a node whose text starts or ends with `word`
-  // has it as its first or last token, so the span is read from the text instead of the children.
+  // none. They are used on nodes whose grammar begins (ends) with that token or with a label: when
+  // such a node has no syntax error and its text (span `sp`) begins (ends) with `word`, that is the
+  // token, and its span is read from the text instead of searched for among the children.
   Span leading_token(TSNode n, Span sp, NodeKind kind, std::string_view word, Span absent);
   Span trailing_token(TSNode n, Span sp, NodeKind kind, std::string_view word, Span absent);
   // The span of the `=` between `before` and `after`, children of `n`, or of the first child

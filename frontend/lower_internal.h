@@ -392,11 +392,12 @@ class Lowerer {
   void lower_statements(TSNode container, std::vector<StmtId>& out);
   void lower_statement(TSNode n, std::vector<StmtId>& out);
   bool broken_statement(TSNode n);
-  // Built in place in the table: through a StmtData parameter every statement would be moved
-  // twice more.
+  // The node's data goes straight into the statement: through a StmtData parameter every
+  // statement would be moved twice more. (An aggregate, so not emplaced: clang before 16 has no
+  // parenthesised aggregate initialisation.)
   template <class T>
   StmtId stmt(Span sp, T&& data) {
-    ast_.stmts.emplace_back(sp, std::forward<T>(data));
+    ast_.stmts.push_back(Stmt{sp, std::forward<T>(data)});
     return StmtId(uint32_t(ast_.stmts.size() - 1));
   }
   BlockId lower_block(TSNode n);
@@ -410,10 +411,10 @@ class Lowerer {
 
   // ---- expressions and patterns (lower_expr.cpp)
   ExprId lower_expr(TSNode n);
-  // Built in place in the table, as statements are.
+  // As statements are.
   template <class T>
   ExprId expr(Span sp, T&& data) {
-    ast_.exprs.emplace_back(sp, std::forward<T>(data));
+    ast_.exprs.push_back(Expr{sp, std::forward<T>(data)});
     return ExprId(uint32_t(ast_.exprs.size() - 1));
   }
   ExprId error_expr(Span sp) { return expr(sp, ErrorExpr{}); }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <llvm/ADT/Hashing.h>
 
 #include "lsp/features/view_features.h"
 #include "lsp/protocol.h"
@@ -429,12 +430,8 @@ size_t Server::publish_key(const std::string& uri, std::optional<int64_t> versio
                            const std::vector<const frontend::Diagnostic*>& diags) {
   // Hashed as it goes rather than concatenated first: a complete publish asks this of every
   // file of the project after each keystroke, and the text of most is unchanged.
-  uint64_t k = 0x9e3779b97f4a7c15ull;
-  auto num = [&](uint64_t v) {
-    k ^= v + 0x9e3779b97f4a7c15ull + (k << 6) + (k >> 2);
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 32;
-  };
+  llvm::hash_code k = llvm::hash_value(uint64_t(0));
+  auto num = [&](uint64_t v) { k = llvm::hash_combine(k, v); };
   auto text = [&](std::string_view s) {
     num(s.size());
     num(frontend::text_hash(s));
